@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Manna",
+    products: [
+        .executable(name: "manna", targets: ["manna"]),
+        .library(name: "MannaKit", targets: ["MannaKit"]),
+    ],
+    targets: [
+        // C libraries from Debian, each a module map and a one-line shim.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+
+        // Everything Manna knows, independent of the command line. Only Storage/ imports CSQLite.
+        .target(name: "MannaKit", dependencies: ["CSQLite"]),
+
+        // The `manna` command: argument parsing and one file per subcommand.
+        .executableTarget(name: "manna", dependencies: ["MannaKit"]),
+
+        .testTarget(name: "MannaKitTests", dependencies: ["MannaKit"], resources: [.copy("Fixtures")]),
+        // Runs the built `manna` binary as users do: output, exit codes, error text.
+        .testTarget(name: "EndToEndTests", dependencies: ["MannaKit"]),
+    ]
+)

@@ -1,0 +1,304 @@
+// References as people type them ("jn 3:16-18", "Matthew 28:5,6; 24:44") and as Manna prints them.
+
+/// A run of consecutive verses within one book, first to last inclusive.
+public struct VerseRange: Hashable, Sendable {
+    public let first: VerseID
+    public let last: VerseID
+
+    public init(first: VerseID, last: VerseID) {
+        precondition(first.book == last.book && first <= last, "a range stays in one book and runs forwards")
+        self.first = first
+        self.last = last
+    }
+
+    public var book: Book { Canon.books[first.book - 1] }
+
+    /// Every verse of the range, in order.
+    public var verseIDs: [VerseID] {
+        var ids: [VerseID] = []
+        var current: VerseID? = first
+        while let id = current, id <= last {
+            ids.append(id)
+            current = id.next
+        }
+        return ids
+    }
+
+    var startsAtChapterStart: Bool { first.verse == 1 }
+    var endsAtChapterEnd: Bool { book.verseCount(chapter: last.chapter) == last.verse }
+    var isWholeChapters: Bool { startsAtChapterStart && endsAtChapterEnd }
+    var isWholeBook: Bool { isWholeChapters && first.chapter == 1 && last.chapter == book.chapterCount }
+}
+
+/// A passage: one or more verse ranges, in the order they were written.
+public struct Reference: Hashable, Sendable, CustomStringConvertible {
+    public let ranges: [VerseRange]
+
+    public init(ranges: [VerseRange]) {
+        precondition(!ranges.isEmpty)
+        self.ranges = ranges
+    }
+
+    public init(_ range: VerseRange) { self.init(ranges: [range]) }
+
+    /// Parses what a user typed. Throws a `ReferenceError` whose message says what is wrong.
+    public init(parsing text: String) throws(ReferenceError) {
+        self = try ReferenceParser.parse(text)
+    }
+
+    public var verseIDs: [VerseID] { ranges.flatMap(\.verseIDs) }
+
+    /// The canonical spelling: "John 3:16, 18", "Genesis 1:1-2:3", "Psalm 23", "Matthew 28:5-6; 24:44".
+    public var description: String { ReferenceFormatter.format(ranges) }
+}
+
+/// Why a reference cannot be meant. Each message is one line naming the problem.
+public enum ReferenceError: Error, Equatable, Sendable {
+    case empty
+    case malformed(String)
+    case missingBook(String)
+    case unknownBook(String)
+    case ambiguousBook(String, candidates: [String])
+    case noSuchChapter(book: String, chapter: Int, chapters: Int)
+    case noSuchVerse(book: String, chapter: Int, verse: Int, verses: Int)
+    case backwards(String)
+
+    public var message: String {
+        switch self {
+        case .empty:
+            return "no reference given: write one like 'John 3:16', 'Ps 23' or 'Gen 1:1-2:3'"
+        case .malformed(let text):
+            return "cannot read '\(text)' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"
+        case .missingBook(let text):
+            return "'\(text)' needs a book name first, like 'John \(text)'"
+        case .unknownBook(let name):
+            return "no book called '\(name)'"
+        case .ambiguousBook(let name, let candidates):
+            return "'\(name)' could be \(listed(candidates, conjunction: "or")): type more of the name"
+        case .noSuchChapter(let book, let chapter, let chapters):
+            if chapter < 1 { return "chapters start at 1: \(book) has no chapter \(chapter)" }
+            return "\(book) has only \(chapters) chapter\(chapters == 1 ? "" : "s")"
+        case .noSuchVerse(let book, let chapter, let verse, let verses):
+            if verse < 1 { return "verses start at 1: \(book) \(chapter) has no verse \(verse)" }
+            return "\(book) \(chapter) has only \(verses) verses"
+        case .backwards(let text):
+            return "'\(text)' runs backwards: put the earlier verse first"
+        }
+    }
+}
+
+/// "a, b or c" — the way an error message lists choices.
+func listed(_ items: [String], conjunction: String) -> String {
+    guard items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " \(conjunction) " + items.last!
+}
+
+/// Reads references: `Book [chapter[:verse][-[chapter:]verse]][, more]…[; more]…`.
+///
+/// A segment after `;` without a book continues the previous book ("Matthew 28:5,6; 24:44").
+/// After a verse, a bare number after `,` is another verse of that chapter ("John 3:16,18");
+/// otherwise it is a chapter ("Ps 23, 24"). In a one-chapter book a bare number is a verse
+/// ("Jude 3"), except a lone "1", which is the chapter ("Jude 1").
+enum ReferenceParser {
+    /// More digits than any chapter or verse number can have; stops overflow on hostile input.
+    private static let maxDigits = 4
+
+    static func parse(_ text: String) throws(ReferenceError) -> Reference {
+        let trimmed = text.trimmingSpaces
+        guard !trimmed.isEmpty else { throw .empty }
+        var ranges: [VerseRange] = []
+        var book: Book?
+        for segment in trimmed.split(separator: ";", omittingEmptySubsequences: false) {
+            let segmentText = String(segment).trimmingSpaces
+            guard !segmentText.isEmpty else { throw .malformed(trimmed) }
+            let (bookText, spec) = splitBookName(segmentText)
+            if !bookText.isEmpty {
+                switch Canon.lookup(bookText) {
+                case .found(let found): book = found
+                case .ambiguous(let books): throw .ambiguousBook(bookText, candidates: books.map(\.name))
+                case .unknown:
+                    if bookText.contains(where: { $0.isLetter }) { throw .unknownBook(bookText) }
+                    throw .malformed(trimmed)
+                }
+            }
+            guard let book else {
+                throw segmentText.first?.isNumber == true ? .missingBook(segmentText) : .malformed(trimmed)
+            }
+            ranges += try parseSpec(spec, in: book, original: segmentText)
+        }
+        return Reference(ranges: ranges)
+    }
+
+    /// Splits "1 Cor 13:4-7" into ("1 Cor", "13:4-7"): an optional leading number, then
+    /// the letters, spaces and full stops of the name.
+    private static func splitBookName(_ text: String) -> (String, String) {
+        let characters = Array(text)
+        var index = 0
+        // A leading book number ("1 Cor", "2Tim") belongs to the name when a letter follows it.
+        while index < characters.count, characters[index].isNumber { index += 1 }
+        var next = index
+        while next < characters.count, characters[next] == " " || characters[next] == "." { next += 1 }
+        if !(index > 0 && next < characters.count && characters[next].isLetter) { index = 0 }
+        while index < characters.count, characters[index].isLetter || characters[index] == " " || characters[index] == "." {
+            index += 1
+        }
+        return (String(characters[..<index]).trimmingSpaces, String(characters[index...]))
+    }
+
+    private enum Point {
+        case chapter(Int)
+        case verse(chapter: Int, verse: Int)
+    }
+
+    private static func parseSpec(_ spec: String, in book: Book, original: String) throws(ReferenceError) -> [VerseRange] {
+        // Spaces do not matter inside the numbers; dashes of every kind mean a range; "3.16" means "3:16".
+        var cleaned = ""
+        for character in spec where !character.isWhitespace {
+            switch character {
+            case "–", "—", "‐", "‑", "−": cleaned.append("-")
+            case ".": cleaned.append(":")
+            default: cleaned.append(character)
+            }
+        }
+        if cleaned.isEmpty {
+            return [VerseRange(first: VerseID(book: book.number, chapter: 1, verse: 1),
+                               last: try lastVerse(ofChapter: book.chapterCount, in: book))]
+        }
+        var ranges: [VerseRange] = []
+        var verseContext: Int?  // the chapter of the last verse written in this segment
+        for item in cleaned.split(separator: ",", omittingEmptySubsequences: false) {
+            let ends = item.split(separator: "-", omittingEmptySubsequences: false)
+            guard ends.count <= 2 else { throw .malformed(original) }
+            let single = ends.count == 1
+            let start = try point(String(ends[0]), verseContext: verseContext, book: book, alone: single, original: original)
+            let firstID: VerseID
+            let startChapter: Int
+            var startIsVerse = false
+            switch start {
+            case .chapter(let chapter):
+                startChapter = chapter
+                firstID = VerseID(book: book.number, chapter: chapter, verse: 1)
+            case .verse(let chapter, let verse):
+                startChapter = chapter
+                startIsVerse = true
+                firstID = VerseID(book: book.number, chapter: chapter, verse: verse)
+            }
+            var lastID = firstID
+            var endIsVerse = startIsVerse
+            if single {
+                if !startIsVerse { lastID = try lastVerse(ofChapter: startChapter, in: book) }
+            } else {
+                switch try point(String(ends[1]), verseContext: startIsVerse ? startChapter : nil, book: book, alone: false, original: original) {
+                case .chapter(let chapter):
+                    lastID = try lastVerse(ofChapter: chapter, in: book)
+                    endIsVerse = false
+                case .verse(let chapter, let verse):
+                    lastID = VerseID(book: book.number, chapter: chapter, verse: verse)
+                    endIsVerse = true
+                }
+                if lastID < firstID { throw .backwards(original) }
+            }
+            verseContext = endIsVerse ? lastID.chapter : nil
+            ranges.append(VerseRange(first: firstID, last: lastID))
+        }
+        return ranges
+    }
+
+    /// Reads "16", "3:16" as a chapter or verse, checking it exists.
+    private static func point(_ text: String, verseContext: Int?, book: Book, alone: Bool, original: String) throws(ReferenceError) -> Point {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { throw .malformed(original) }
+        var numbers: [Int] = []
+        for part in parts {
+            guard !part.isEmpty, part.count <= maxDigits, part.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let number = Int(part) else { throw .malformed(original) }
+            numbers.append(number)
+        }
+        if numbers.count == 2 {
+            try checkChapter(numbers[0], in: book)
+            try checkVerse(numbers[1], chapter: numbers[0], in: book)
+            return .verse(chapter: numbers[0], verse: numbers[1])
+        }
+        let number = numbers[0]
+        if let chapter = verseContext {
+            try checkVerse(number, chapter: chapter, in: book)
+            return .verse(chapter: chapter, verse: number)
+        }
+        if book.chapterCount == 1 && !(alone && number == 1) {
+            try checkVerse(number, chapter: 1, in: book)
+            return .verse(chapter: 1, verse: number)
+        }
+        try checkChapter(number, in: book)
+        return .chapter(number)
+    }
+
+    private static func checkChapter(_ chapter: Int, in book: Book) throws(ReferenceError) {
+        guard book.verseCount(chapter: chapter) != nil else {
+            throw .noSuchChapter(book: book.name, chapter: chapter, chapters: book.chapterCount)
+        }
+    }
+
+    private static func checkVerse(_ verse: Int, chapter: Int, in book: Book) throws(ReferenceError) {
+        let count = book.verseCount(chapter: chapter) ?? 0
+        guard verse >= 1 && verse <= count else {
+            throw .noSuchVerse(book: book.name, chapter: chapter, verse: verse, verses: count)
+        }
+    }
+
+    private static func lastVerse(ofChapter chapter: Int, in book: Book) throws(ReferenceError) -> VerseID {
+        try checkChapter(chapter, in: book)
+        return VerseID(book: book.number, chapter: chapter, verse: book.verseCount(chapter: chapter)!)
+    }
+}
+
+/// Prints references in one canonical style.
+enum ReferenceFormatter {
+    static func format(_ ranges: [VerseRange]) -> String {
+        var text = ""
+        var previous: VerseRange?
+        for range in ranges {
+            if let previous, previous.book == range.book {
+                let sameChapter = previous.last.chapter == range.first.chapter && range.first.chapter == range.last.chapter
+                if sameChapter && !previous.isWholeChapters && !range.isWholeChapters {
+                    text += ", " + versePart(range)
+                } else {
+                    text += "; " + chapterPart(range)
+                }
+            } else {
+                if previous != nil { text += "; " }
+                text += bookName(for: range)
+                if !range.isWholeBook { text += " " + chapterPart(range) }
+            }
+            previous = range
+        }
+        return text
+    }
+
+    /// "Psalm 23" for one psalm, "Psalms 23-25" for several.
+    private static func bookName(for range: VerseRange) -> String {
+        if range.book.osis == "Ps" && range.first.chapter == range.last.chapter { return "Psalm" }
+        return range.book.name
+    }
+
+    private static func chapterPart(_ range: VerseRange) -> String {
+        let (first, last) = (range.first, range.last)
+        if range.isWholeChapters {
+            return first.chapter == last.chapter ? "\(first.chapter)" : "\(first.chapter)-\(last.chapter)"
+        }
+        if first.chapter == last.chapter { return "\(first.chapter):" + versePart(range) }
+        return "\(first.chapter):\(first.verse)-\(last.chapter):\(last.verse)"
+    }
+
+    private static func versePart(_ range: VerseRange) -> String {
+        range.first == range.last ? "\(range.first.verse)" : "\(range.first.verse)-\(range.last.verse)"
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace (FoundationEssentials has no `trimmingCharacters`).
+    var trimmingSpaces: String {
+        guard let start = firstIndex(where: { !$0.isWhitespace }),
+              let end = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[start...end])
+    }
+}

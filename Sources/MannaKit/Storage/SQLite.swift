@@ -1,0 +1,171 @@
+// A thin, checked wrapper over the SQLite C API: the only file that talks to SQLite.
+// Every return code is checked where the call is made; statements finalize in deinit.
+import CSQLite
+
+/// A failed SQLite call, with the result code, SQLite's message and the SQL being run.
+///
+/// The message is for logs and tests; the command layer shows users a plain sentence instead.
+public struct SQLiteError: Error, CustomStringConvertible {
+    public let code: Int32
+    public let message: String
+    public let sql: String?
+
+    public var description: String {
+        "SQLite error \(code): \(message)" + (sql.map { " - while executing `\($0)`" } ?? "")
+    }
+
+    /// True when the file is not a database or is damaged (SQLITE_CORRUPT, SQLITE_NOTADB).
+    public var isCorruption: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
+}
+
+// SQLITE_TRANSIENT is a macro cast Swift cannot import: SQLite copies the bound bytes.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One SQLite connection.
+public final class Database {
+    public enum Mode {
+        /// Read-only on a file that nothing changes while it is open (`immutable=1`): no locks, no journal.
+        case immutable
+        case readWrite
+        case readWriteCreate
+    }
+
+    fileprivate let handle: OpaquePointer
+
+    public init(path: String, mode: Mode) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags: Int32
+        let name: String
+        switch mode {
+        case .immutable:
+            flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Database.uriEscaped(path) + "?immutable=1"
+        case .readWrite:
+            flags = SQLITE_OPEN_READWRITE
+            name = path
+        case .readWriteCreate:
+            flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            name = path
+        }
+        let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: rc, message: message, sql: nil)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Percent-escapes the characters that would end or change a `file:` URI path.
+    private static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for scalar in path.unicodeScalars {
+            switch scalar {
+            case "%", "?", "#": out += "%" + String(scalar.value, radix: 16, uppercase: true)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: rc, message: message, sql: sql)
+        }
+    }
+
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    fileprivate func error(_ rc: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
+/// A prepared statement. Bind with 1-based indexes, step, read columns with 0-based indexes.
+public final class Statement {
+    private let handle: OpaquePointer
+    private let database: Database
+    public let sql: String
+
+    fileprivate init(database: Database, sql: String) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v2(database.handle, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw database.error(rc, sql: sql) }
+        self.handle = statement
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Clears bindings and rewinds, so the statement can run again.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    public func bind(_ value: String, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_text(handle, index, value, -1, transient))
+    }
+
+    public func bind(_ value: Int, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_int64(handle, index, Int64(value)))
+    }
+
+    public func bindNull(at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_null(handle, index))
+    }
+
+    /// Advances to the next row: true while there is one.
+    public func step() throws(SQLiteError) -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error(rc, sql: sql)
+        }
+    }
+
+    /// Steps to completion, for statements that return no rows.
+    public func run() throws(SQLiteError) {
+        while try step() {}
+    }
+
+    public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+
+    public func string(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        return String(cString: text)
+    }
+
+    public func optionalString(_ column: Int32) -> String? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : string(column)
+    }
+
+    private func check(_ rc: Int32) throws(SQLiteError) {
+        if rc != SQLITE_OK { throw database.error(rc, sql: sql) }
+    }
+}

@@ -1,0 +1,176 @@
+// Full-text search: what a user types becomes a safe FTS5 expression; hits come back ranked with a snippet.
+
+/// Why a search cannot run. One line each, naming the input.
+public enum SearchError: Error, Equatable, Sendable {
+    case empty
+    case tooLong(characters: Int)
+    case tooManyWords(Int)
+    case nothingToSearch(String)
+    case unclosedQuote
+
+    public var message: String {
+        switch self {
+        case .empty:
+            return "nothing to search for: give words, like manna search \"love one another\""
+        case .tooLong(let characters):
+            return "search text is too long (\(characters) characters); at most \(SearchQuery.maxCharacters) are allowed"
+        case .tooManyWords(let count):
+            return "search has \(count) words; at most \(SearchQuery.maxWords) are allowed"
+        case .nothingToSearch(let text):
+            return "'\(text)' has no letters or digits to search for"
+        case .unclosedQuote:
+            return "a quoted phrase is not closed: add the closing \""
+        }
+    }
+}
+
+/// A user's search turned into an FTS5 expression no input can break.
+///
+/// Each word is a prefix match (`love one another` → `"love"* "one"* "another"*`); text in
+/// double quotes is a phrase. Only runs of letters, digits and combining marks survive, each
+/// inside an FTS5 string, so quotes, operators (AND, OR, NOT, NEAR), `-`, `:`, `(`, `*` and
+/// emoji are ordinary text, never syntax.
+public struct SearchQuery: Equatable, Sendable {
+    public static let maxCharacters = 500
+    public static let maxWords = 32
+
+    /// The FTS5 MATCH expression.
+    public let expression: String
+    /// The words searched for, lowercased, for display.
+    public let words: [String]
+
+    public init(parsing text: String) throws(SearchError) {
+        let trimmed = text.trimmingSpaces
+        guard !trimmed.isEmpty else { throw .empty }
+        let length = trimmed.count
+        guard length <= SearchQuery.maxCharacters else { throw .tooLong(characters: length) }
+        var terms: [String] = []
+        var words: [String] = []
+        // Quoted parts alternate with unquoted ones: "a \"b c\" d" → a, b c, d.
+        let parts = trimmed.split(separator: "\"", omittingEmptySubsequences: false)
+        guard parts.count % 2 == 1 else { throw .unclosedQuote }
+        for (index, part) in parts.enumerated() {
+            let tokens = SearchQuery.tokens(part)
+            if tokens.isEmpty { continue }
+            words += tokens
+            if index % 2 == 1 {
+                terms.append("\"" + tokens.joined(separator: " ") + "\"")
+            } else {
+                terms += tokens.map { "\"" + $0 + "\"*" }
+            }
+        }
+        guard !terms.isEmpty else { throw .nothingToSearch(trimmed) }
+        guard words.count <= SearchQuery.maxWords else { throw .tooManyWords(words.count) }
+        expression = terms.joined(separator: " ")
+        self.words = words
+    }
+
+    /// Splits text into the runs of letters, digits and marks the index tokenizer also keeps.
+    static func tokens(_ text: Substring) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
+                current.unicodeScalars.append(scalar)
+            default:
+                if !current.isEmpty { tokens.append(current.lowercased()) }
+                current = ""
+            }
+        }
+        if !current.isEmpty { tokens.append(current.lowercased()) }
+        return tokens
+    }
+}
+
+/// Text with the matched words marked.
+public struct Snippet: Hashable, Sendable {
+    public struct Part: Hashable, Sendable {
+        public let text: String
+        public let isHit: Bool
+    }
+
+    public let parts: [Part]
+
+    /// The snippet with each hit wrapped in `open` and `close`.
+    public func rendered(open: String, close: String) -> String {
+        parts.map { $0.isHit ? open + $0.text + close : $0.text }.joined()
+    }
+}
+
+public struct SearchHit: Hashable, Sendable {
+    public let id: VerseID
+    public let translation: String
+    public let snippet: Snippet
+}
+
+public struct SearchResults: Sendable {
+    public let hits: [SearchHit]
+    /// How many verses match in all.
+    public let total: Int
+    /// False when too many verses matched to rank: hits are then in canonical order.
+    public let ranked: Bool
+}
+
+extension TextDatabase {
+    /// Above this many matches, hits come in canonical order instead of by relevance:
+    /// ranking computes bm25 for every match (a word in 24,000 verses costs ~20 ms).
+    public static let rankingLimit = 3_000
+
+    /// Searches one translation, optionally one book of it.
+    public func search(_ query: SearchQuery, in translation: Translation, book: Book? = nil,
+                       limit: Int) throws(TextDatabaseError) -> SearchResults {
+        var low = translation.position * TextDatabase.ftsStride
+        var high = low + TextDatabase.ftsStride - 1
+        if let book {
+            low += book.number * 1_000_000
+            high = low + 999_999
+        }
+        do {
+            let counter = try database.prepare("SELECT count(*) FROM verses_fts WHERE verses_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3")
+            try counter.bind(query.expression, at: 1)
+            try counter.bind(low, at: 2)
+            try counter.bind(high, at: 3)
+            _ = try counter.step()
+            let total = counter.int(0)
+            let ranked = total <= TextDatabase.rankingLimit
+            let statement = try database.prepare("""
+                SELECT rowid, snippet(verses_fts, 0, char(1), char(2), '…', 64) FROM verses_fts
+                WHERE verses_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3
+                ORDER BY \(ranked ? "rank" : "rowid") LIMIT ?4
+                """)
+            try statement.bind(query.expression, at: 1)
+            try statement.bind(low, at: 2)
+            try statement.bind(high, at: 3)
+            try statement.bind(limit, at: 4)
+            var hits: [SearchHit] = []
+            while try statement.step() {
+                let id = VerseID(rawValue: statement.int(0) % TextDatabase.ftsStride)
+                hits.append(SearchHit(id: id, translation: translation.code, snippet: TextDatabase.snippet(statement.string(1))))
+            }
+            return SearchResults(hits: hits, total: total, ranked: ranked)
+        } catch {
+            throw .damaged(path: path)
+        }
+    }
+
+    /// Splits snippet() output at its hit markers, char(1) and char(2): control characters
+    /// that no verse text contains.
+    private static func snippet(_ marked: String) -> Snippet {
+        var parts: [Snippet.Part] = []
+        var current = ""
+        var inHit = false
+        for character in marked {
+            if character == "\u{1}" || character == "\u{2}" {
+                if !current.isEmpty { parts.append(Snippet.Part(text: current, isHit: inHit)) }
+                current = ""
+                inHit = character == "\u{1}"
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { parts.append(Snippet.Part(text: current, isHit: inHit)) }
+        return Snippet(parts: parts)
+    }
+}

@@ -1,0 +1,121 @@
+// The read-only text database: translations, books, verses and the search index.
+// Schema and its build live in TextDatabaseBuilder; this file only reads.
+
+/// A translation Manna can read: "KJV", "ASV", "WBS", "WEB".
+public struct Translation: Hashable, Sendable, Codable {
+    public let code: String
+    public let name: String
+    public let year: Int
+    public let licence: String
+    public let source: String
+    /// Position in the database: the high part of each `verses_fts` rowid.
+    let position: Int
+}
+
+/// One verse of a passage in one translation. `text` is nil when the translation lacks the verse.
+public struct PassageVerse: Hashable, Sendable {
+    public let id: VerseID
+    public let text: String?
+}
+
+/// Why the text database cannot be used.
+public enum TextDatabaseError: Error, Equatable, Sendable {
+    case notFound(searched: [String])
+    case damaged(path: String)
+    case wrongVersion(path: String, found: Int)
+    case unknownTranslation(String, available: [String])
+    case unreadable(path: String, reason: String)
+    case badSource(file: String, line: Int, problem: String)
+
+    public var message: String {
+        switch self {
+        case .notFound(let searched):
+            return "no text database found (looked for \(searched.joined(separator: ", "))); run 'manna install' or run manna from a checkout"
+        case .damaged(let path):
+            return "the text database \(path) is damaged or not a Manna text database; delete it and run 'manna build-db' to rebuild"
+        case .wrongVersion(let path, let found):
+            return "the text database \(path) has schema version \(found), this manna reads version \(TextDatabase.schemaVersion); rebuild it with 'manna build-db'"
+        case .unknownTranslation(let code, let available):
+            return "unknown translation '\(code)': choose one of \(listed(available, conjunction: "or"))"
+        case .unreadable(let path, let reason):
+            return "cannot read \(path): \(reason)"
+        case .badSource(let file, let line, let problem):
+            return "\(file):\(line): \(problem)"
+        }
+    }
+}
+
+/// The text database, opened read-only and immutable.
+public final class TextDatabase {
+    /// `PRAGMA user_version` of the schema this code reads and builds.
+    public static let schemaVersion = 1
+
+    /// A rowid in `verses_fts` is `translation position × ftsStride + verse id`, so that one
+    /// translation, or one book of it, is a rowid range the full-text index can seek to.
+    static let ftsStride = 100_000_000
+
+    let database: Database
+    public let path: String
+    public let translations: [Translation]
+
+    public init(path: String) throws(TextDatabaseError) {
+        self.path = path
+        do {
+            database = try Database(path: path, mode: .immutable)
+            let version = try database.prepare("PRAGMA user_version")
+            _ = try version.step()
+            guard version.int(0) == TextDatabase.schemaVersion else {
+                throw TextDatabaseError.wrongVersion(path: path, found: version.int(0))
+            }
+            let rows = try database.prepare("SELECT code, name, year, licence, source, position FROM translations ORDER BY position")
+            var loaded: [Translation] = []
+            while try rows.step() {
+                loaded.append(Translation(code: rows.string(0), name: rows.string(1), year: rows.int(2),
+                                          licence: rows.string(3), source: rows.string(4), position: rows.int(5)))
+            }
+            translations = loaded
+        } catch let error as TextDatabaseError {
+            throw error
+        } catch {
+            throw .damaged(path: path)
+        }
+    }
+
+    /// The translation with this code, ignoring case.
+    public func translation(code: String) throws(TextDatabaseError) -> Translation {
+        if let found = translations.first(where: { $0.code.lowercased() == code.lowercased() }) { return found }
+        throw .unknownTranslation(code, available: translations.map(\.code))
+    }
+
+    /// Every verse of `reference` in order; a verse the translation lacks comes back with nil text.
+    public func passage(_ reference: Reference, in translation: Translation) throws(TextDatabaseError) -> [PassageVerse] {
+        do {
+            let statement = try database.prepare("SELECT id, text FROM verses WHERE translation = ?1 AND id BETWEEN ?2 AND ?3 ORDER BY id")
+            var verses: [PassageVerse] = []
+            for range in reference.ranges {
+                statement.reset()
+                try statement.bind(translation.code, at: 1)
+                try statement.bind(range.first.rawValue, at: 2)
+                try statement.bind(range.last.rawValue, at: 3)
+                var found: [Int: String] = [:]
+                while try statement.step() { found[statement.int(0)] = statement.string(1) }
+                verses += range.verseIDs.map { PassageVerse(id: $0, text: found[$0.rawValue]) }
+            }
+            return verses
+        } catch {
+            throw .damaged(path: path)
+        }
+    }
+
+    /// Number of verses each translation has, for checks and `manna doctor`.
+    public func verseCount(of translation: Translation) throws(TextDatabaseError) -> Int {
+        do {
+            let statement = try database.prepare("SELECT count(*) FROM verses WHERE translation = ?1")
+            try statement.bind(translation.code, at: 1)
+            _ = try statement.step()
+            return statement.int(0)
+        } catch {
+            throw .damaged(path: path)
+        }
+    }
+}

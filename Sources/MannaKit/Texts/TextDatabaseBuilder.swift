@@ -1,0 +1,170 @@
+// Builds bible.sqlite from curated/: the translations' TSV files, checked against the canon.
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns `curated/translations/` into a text database. Same input, same content.
+public enum TextDatabaseBuilder {
+    /// The schema. Comments inside the statements stay in the file, so `.schema` explains it
+    /// to any other program that reads the database.
+    static let schema = """
+        CREATE TABLE translations (
+            code TEXT PRIMARY KEY,          -- KJV, ASV, WBS, WEB
+            position INTEGER NOT NULL UNIQUE, -- 1-based; the high part of verses_fts rowids
+            name TEXT NOT NULL,
+            year INTEGER NOT NULL,
+            licence TEXT NOT NULL,
+            source TEXT NOT NULL,
+            verses INTEGER NOT NULL
+        );
+        CREATE TABLE books (
+            number INTEGER PRIMARY KEY,     -- 1 Genesis .. 66 Revelation
+            osis TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            abbreviations TEXT NOT NULL,    -- comma-separated, as people type them
+            chapters INTEGER NOT NULL,
+            verse_counts TEXT NOT NULL      -- comma-separated verses per chapter, KJV numbering
+        );
+        CREATE TABLE verses (
+            translation TEXT NOT NULL,
+            id INTEGER NOT NULL,            -- book*1000000 + chapter*1000 + verse, KJV numbering
+            text TEXT NOT NULL,             -- a verse a translation lacks has no row
+            PRIMARY KEY (translation, id)
+        ) WITHOUT ROWID;
+        CREATE VIRTUAL TABLE verses_fts USING fts5(
+            text,                           -- rowid = translations.position*100000000 + verse id
+            tokenize = 'unicode61 remove_diacritics 2'
+        );
+        """
+
+    /// Builds the database at `outputPath` from `curatedDirectory`, replacing any file there
+    /// only once the new one is complete (written beside it, then renamed).
+    ///
+    /// - Parameter progress: receives one line per step, for stderr.
+    public static func build(curatedDirectory: String, outputPath: String,
+                             progress: (String) -> Void) throws(TextDatabaseError) {
+        let translationsDirectory = curatedDirectory + "/translations"
+        let rows = try readTSV(translationsDirectory + "/translations.tsv",
+                               header: ["code", "name", "year", "licence", "source"])
+        let temporaryPath = outputPath + ".building.\(getpid())"
+        unlink(temporaryPath)
+        defer { unlink(temporaryPath) }
+        do {
+            let database = try Database(path: temporaryPath, mode: .readWriteCreate)
+            // A half-built file is thrown away, never used, so it needs no journal.
+            try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA user_version = \(TextDatabase.schemaVersion);")
+            try database.transaction {
+                try database.execute(schema)
+                try insertBooks(into: database)
+                for (index, row) in rows.enumerated() {
+                    let code = row.fields[0]
+                    guard let year = Int(row.fields[2]) else {
+                        throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "year '\(row.fields[2])' is not a number")
+                    }
+                    let count = try insertVerses(code: code, position: index + 1,
+                                                 file: translationsDirectory + "/\(code).tsv", into: database)
+                    let statement = try database.prepare("INSERT INTO translations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+                    try statement.bind(code, at: 1)
+                    try statement.bind(index + 1, at: 2)
+                    try statement.bind(row.fields[1], at: 3)
+                    try statement.bind(year, at: 4)
+                    try statement.bind(row.fields[3], at: 5)
+                    try statement.bind(row.fields[4], at: 6)
+                    try statement.bind(count, at: 7)
+                    try statement.run()
+                    progress("\(code): \(count) verses")
+                }
+                // Merge the index into one segment: smaller, and faster to query.
+                try database.execute("INSERT INTO verses_fts(verses_fts) VALUES ('optimize')")
+            }
+        } catch let error as TextDatabaseError {
+            throw error
+        } catch {
+            throw .unreadable(path: temporaryPath, reason: "\(error)")
+        }
+        guard rename(temporaryPath, outputPath) == 0 else {
+            throw .unreadable(path: outputPath, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    private static func insertBooks(into database: Database) throws {
+        let statement = try database.prepare("INSERT INTO books VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        for book in Canon.books {
+            statement.reset()
+            try statement.bind(book.number, at: 1)
+            try statement.bind(book.osis, at: 2)
+            try statement.bind(book.name, at: 3)
+            try statement.bind(book.abbreviations.joined(separator: ","), at: 4)
+            try statement.bind(book.chapterCount, at: 5)
+            try statement.bind(Canon.verseCounts[book.number - 1].map(String.init).joined(separator: ","), at: 6)
+            try statement.run()
+        }
+    }
+
+    /// Inserts one translation's verses, checking each line: a known book, a verse that exists
+    /// in KJV numbering, canonical order, and text.
+    private static func insertVerses(code: String, position: Int, file: String, into database: Database) throws -> Int {
+        let osisNumbers = Dictionary(uniqueKeysWithValues: Canon.books.map { ($0.osis, $0.number) })
+        let verse = try database.prepare("INSERT INTO verses VALUES (?1, ?2, ?3)")
+        let index = try database.prepare("INSERT INTO verses_fts(rowid, text) VALUES (?1, ?2)")
+        var previous = 0
+        var count = 0
+        for row in try readTSV(file, header: ["book", "chapter", "verse", "text"]) {
+            func bad(_ problem: String) -> TextDatabaseError { .badSource(file: row.file, line: row.line, problem: problem) }
+            let fields = row.fields
+            guard let book = osisNumbers[fields[0]] else { throw bad("unknown book '\(fields[0])'") }
+            guard let chapter = Int(fields[1]), let verseNumber = Int(fields[2]), chapter < 1000, verseNumber < 1000 else {
+                throw bad("chapter and verse must be numbers")
+            }
+            let id = VerseID(book: book, chapter: chapter, verse: verseNumber)
+            guard id.isValid else { throw bad("\(fields[0]) \(chapter):\(verseNumber) is not a verse in KJV numbering") }
+            guard id.rawValue > previous else { throw bad("verses out of canonical order or repeated") }
+            guard !fields[3].isEmpty else { throw bad("empty text: leave out a verse the translation lacks") }
+            previous = id.rawValue
+            verse.reset()
+            try verse.bind(code, at: 1)
+            try verse.bind(id.rawValue, at: 2)
+            try verse.bind(fields[3], at: 3)
+            try verse.run()
+            index.reset()
+            try index.bind(position * TextDatabase.ftsStride + id.rawValue, at: 1)
+            try index.bind(fields[3], at: 2)
+            try index.run()
+            count += 1
+        }
+        return count
+    }
+
+    struct Row {
+        let file: String
+        let line: Int
+        let fields: [String]
+    }
+
+    /// Reads a tab-separated file whose first line is `header`; every row must have as many fields.
+    static func readTSV(_ file: String, header: [String]) throws(TextDatabaseError) -> [Row] {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw .unreadable(path: file, reason: "missing or unreadable")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        var rows: [Row] = []
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.isEmpty { continue }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if lineNumber == 1 {
+                guard fields == header else {
+                    throw .badSource(file: file, line: 1, problem: "header must be '\(header.joined(separator: "\\t"))'")
+                }
+                continue
+            }
+            guard fields.count == header.count else {
+                throw .badSource(file: file, line: lineNumber, problem: "expected \(header.count) tab-separated fields, found \(fields.count)")
+            }
+            rows.append(Row(file: file, line: lineNumber, fields: fields))
+        }
+        return rows
+    }
+}

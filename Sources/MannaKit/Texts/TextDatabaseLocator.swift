@@ -1,0 +1,81 @@
+// Finds bible.sqlite: in a checkout (built on first use), under the install prefix, or in XDG data dirs.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the text database is, and how to make it when it is missing or stale.
+public struct TextDatabaseLocation: Equatable, Sendable {
+    public let path: String
+    /// Set when running from a checkout: the `curated/` folder the database is built from.
+    public let curatedDirectory: String?
+}
+
+public enum TextDatabaseLocator {
+    public static let fileName = "bible.sqlite"
+
+    /// Works out where the text database is, in this order:
+    /// 1. `MANNA_TEXT_DB`, when set;
+    /// 2. a checkout: an ancestor of the executable holding `Package.swift` and `curated/`,
+    ///    with the database at `.build/bible.sqlite` (built from `curated/` when needed);
+    /// 3. the install prefix: `<bin>/../share/manna/bible.sqlite`;
+    /// 4. `$XDG_DATA_HOME/manna/` (default `~/.local/share/manna/`), then each of `$XDG_DATA_DIRS`.
+    ///
+    /// Returns the first candidate that exists (or, in a checkout, can be built).
+    public static func locate(environment: [String: String], executablePath: String) throws(TextDatabaseError) -> TextDatabaseLocation {
+        if let explicit = environment["MANNA_TEXT_DB"], !explicit.isEmpty {
+            return TextDatabaseLocation(path: explicit, curatedDirectory: nil)
+        }
+        let binDirectory = parent(of: executablePath)
+        var directory = binDirectory
+        while directory != "/" && !directory.isEmpty {
+            if exists(directory + "/Package.swift") && exists(directory + "/curated/translations/translations.tsv") {
+                return TextDatabaseLocation(path: directory + "/.build/" + fileName, curatedDirectory: directory + "/curated")
+            }
+            directory = parent(of: directory)
+        }
+        let candidates = installedCandidates(environment: environment, binDirectory: binDirectory)
+        if let found = candidates.first(where: exists) {
+            return TextDatabaseLocation(path: found, curatedDirectory: nil)
+        }
+        throw .notFound(searched: candidates)
+    }
+
+    static func installedCandidates(environment: [String: String], binDirectory: String) -> [String] {
+        let home = environment["HOME"] ?? ""
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+        let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        var candidates = [parent(of: binDirectory) + "/share/manna/" + fileName, dataHome + "/manna/" + fileName]
+        candidates += dataDirs.split(separator: ":").map { $0 + "/manna/" + fileName }
+        var seen = Set<String>()
+        return candidates.filter { seen.insert($0).inserted }
+    }
+
+    /// True when the database at `location` must be (re)built: it is missing, or older than a
+    /// file in `curated/translations/`.
+    public static func needsBuild(_ location: TextDatabaseLocation) -> Bool {
+        guard let curated = location.curatedDirectory else { return false }
+        guard let built = modificationTime(location.path) else { return true }
+        let sources = curated + "/translations"
+        guard let directory = opendir(sources) else { return false }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name.hasSuffix(".tsv"), let changed = modificationTime(sources + "/" + name), changed > built { return true }
+        }
+        return false
+    }
+
+    /// The file's modification time in nanoseconds, or nil when it does not exist.
+    static func modificationTime(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

@@ -1,0 +1,26 @@
+// manna build-db [--curated DIR] [--output FILE]: the build step that turns curated/ into bible.sqlite.
+import MannaKit
+
+enum BuildDatabaseCommand {
+    static let spec = CommandSpec(
+        name: "build-db",
+        usage: "manna build-db [--curated DIR] [--output FILE]",
+        abstract: "Build the text database from curated/ (run from a checkout, manna does this itself)",
+        valueOptions: [
+            "curated": "the curated/ folder to read (default: this checkout's)",
+            "output": "the database file to write (default: where manna looks for it)",
+        ],
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.isEmpty else { throw .usage("build-db takes no arguments; see 'manna build-db --help'") }
+        let location = try? context.textDatabaseLocation()
+        guard let curated = arguments.value("curated") ?? location?.curatedDirectory else {
+            throw .usage("not in a checkout: give the curated/ folder with --curated DIR")
+        }
+        guard let output = arguments.value("output") ?? location?.path else {
+            throw .usage("give the database file to write with --output FILE")
+        }
+        do { try context.buildTextDatabase(from: curated, to: output) } catch { throw Failure(error) }
+    }
+}

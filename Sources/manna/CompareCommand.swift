@@ -1,0 +1,30 @@
+// manna compare REF: one passage in every translation, one after another.
+import MannaKit
+
+enum CompareCommand {
+    static let spec = CommandSpec(
+        name: "compare",
+        usage: "manna compare REF [--json]",
+        abstract: "Print a passage in every translation: manna compare John 3:16",
+        flags: ["json": "print a JSON array with one passage per translation"],
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let reference = try ReadCommand.parseReference(arguments.positionals, command: "compare")
+        let database = try context.openTextDatabase()
+        var passages: [PassageJSON] = []
+        for (index, translation) in database.translations.enumerated() {
+            let verses: [PassageVerse]
+            do { verses = try database.passage(reference, in: translation) } catch { throw Failure(error) }
+            if arguments.has("json") {
+                passages.append(PassageJSON(reference: reference, translation: translation, verses: verses))
+                continue
+            }
+            if index > 0 { context.stdout.line("") }
+            for line in PassageFormatter.lines(reference: reference, translation: translation.code, verses: verses, width: context.terminalWidth) {
+                context.stdout.line(line)
+            }
+        }
+        if arguments.has("json") { context.json(passages) }
+    }
+}

@@ -1,0 +1,132 @@
+// What a command gets from the outside world: environment, output streams, terminal, the text database.
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import MannaKit
+
+/// A buffered writer on a file descriptor (stdout, stderr).
+final class Output {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer.reserveCapacity(4096)
+    }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 64 * 1024 { flush() }
+    }
+
+    func line(_ text: String) { write(text + "\n") }
+
+    func flush() {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { break }  // a closed pipe: nothing more can be said
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The collaborators every command runs with.
+final class Context {
+    let environment: [String: String]
+    let stdout: Output
+    let stderr: Output
+    let executablePath: String
+    /// Columns to wrap to, when stdout is a terminal.
+    let terminalWidth: Int?
+    let stdoutIsTerminal: Bool
+
+    init(environment: [String: String], stdout: Output, stderr: Output, executablePath: String, terminalWidth: Int?, stdoutIsTerminal: Bool) {
+        self.environment = environment
+        self.stdout = stdout
+        self.stderr = stderr
+        self.executablePath = executablePath
+        self.terminalWidth = terminalWidth
+        self.stdoutIsTerminal = stdoutIsTerminal
+    }
+
+    static func live() -> Context {
+        let isTerminal = isatty(1) == 1
+        var size = winsize()
+        let width = isTerminal && ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+        return Context(environment: ProcessInfo.processInfo.environment, stdout: Output(descriptor: 1),
+                       stderr: Output(descriptor: 2), executablePath: executablePath(), terminalWidth: width,
+                       stdoutIsTerminal: isTerminal)
+    }
+
+    private static func executablePath() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return CommandLine.arguments.first ?? "manna" }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    func textDatabaseLocation() throws(Failure) -> TextDatabaseLocation {
+        do {
+            return try TextDatabaseLocator.locate(environment: environment, executablePath: executablePath)
+        } catch {
+            throw Failure(error)
+        }
+    }
+
+    /// Opens the text database, first building it from `curated/` when running from a
+    /// checkout and it is missing or older than its sources.
+    func openTextDatabase() throws(Failure) -> TextDatabase {
+        let location = try textDatabaseLocation()
+        do {
+            if let curated = location.curatedDirectory, TextDatabaseLocator.needsBuild(location) {
+                try buildTextDatabase(from: curated, to: location.path)
+            }
+            return try TextDatabase(path: location.path)
+        } catch {
+            throw Failure(error)
+        }
+    }
+
+    func buildTextDatabase(from curated: String, to path: String) throws(TextDatabaseError) {
+        let started = monotonicSeconds()
+        stderr.line("manna: building the text database \(path) from \(curated)/")
+        stderr.flush()
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        try TextDatabaseBuilder.build(curatedDirectory: curated, outputPath: path) { step in
+            self.stderr.line("manna:   " + step)
+            self.stderr.flush()
+        }
+        let elapsed = (monotonicSeconds() - started) * 10
+        stderr.line("manna: text database built in \(Double(Int(elapsed.rounded())) / 10) s")
+        stderr.flush()
+    }
+
+    /// The translation to use: the option, else `MANNA_TRANSLATION`, else KJV.
+    func translation(_ option: String?, in database: TextDatabase) throws(Failure) -> Translation {
+        let code = option ?? environment["MANNA_TRANSLATION"].flatMap { $0.isEmpty ? nil : $0 } ?? "KJV"
+        do {
+            return try database.translation(code: code)
+        } catch {
+            throw Failure(error)
+        }
+    }
+
+    func json<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain structs of strings and numbers cannot fail.
+        let data = try! encoder.encode(value)
+        stdout.line(String(decoding: data, as: UTF8.self))
+    }
+}
+
+func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}

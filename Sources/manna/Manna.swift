@@ -1,0 +1,175 @@
+// The command table, argument parsing and the mapping of failures to one line and an exit code.
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+/// Exit statuses, from sysexits.h.
+enum ExitCode {
+    static let ok: Int32 = 0
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let unavailable: Int32 = 69
+    static let ioError: Int32 = 74
+}
+
+/// A failure as the user sees it: one line on stderr and an exit status.
+struct Failure: Error {
+    let message: String
+    let code: Int32
+
+    static func usage(_ message: String) -> Failure { Failure(message: message, code: ExitCode.usage) }
+
+    init(message: String, code: Int32) {
+        self.message = message
+        self.code = code
+    }
+
+    init(_ error: ReferenceError) { self.init(message: error.message, code: ExitCode.dataError) }
+
+    init(_ error: SearchError) {
+        self.init(message: error.message, code: error == .empty ? ExitCode.usage : ExitCode.dataError)
+    }
+
+    init(_ error: TextDatabaseError) {
+        switch error {
+        case .notFound: self.init(message: error.message, code: ExitCode.unavailable)
+        case .unknownTranslation: self.init(message: error.message, code: ExitCode.usage)
+        case .badSource: self.init(message: error.message, code: ExitCode.dataError)
+        case .damaged, .wrongVersion, .unreadable: self.init(message: error.message, code: ExitCode.ioError)
+        }
+    }
+}
+
+/// What a subcommand declares: its name, help, and which options it takes.
+struct CommandSpec: Sendable {
+    let name: String
+    let usage: String
+    let abstract: String
+    /// Options that take a value: `--translation KJV` or `--translation=KJV`.
+    var valueOptions: [String: String] = [:]
+    /// Options that are on or off: `--json`.
+    var flags: [String: String] = [:]
+    let run: @Sendable (ParsedArguments, Context) throws(Failure) -> Void
+
+    var help: String {
+        var text = "usage: \(usage)\n\n\(abstract)\n"
+        let options = valueOptions.map { ("--\($0.key) VALUE", $0.value) } + flags.map { ("--\($0.key)", $0.value) }
+        if !options.isEmpty {
+            text += "\noptions:\n"
+            for (name, help) in options.sorted(by: { $0.0 < $1.0 }) {
+                text += "  " + name.padding(to: 22) + help + "\n"
+            }
+        }
+        return text
+    }
+}
+
+/// A command line split into positional arguments, option values and flags.
+struct ParsedArguments {
+    var positionals: [String] = []
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    func value(_ name: String) -> String? { values[name] }
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// Parses `arguments` against `spec`; anything after `--` is positional.
+    init(_ arguments: [String], spec: CommandSpec) throws(Failure) {
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard !onlyPositionals, argument.hasPrefix("--"), argument.count > 2 else {
+                if argument == "--" && !onlyPositionals { onlyPositionals = true } else { positionals.append(argument) }
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if spec.valueOptions[name] != nil {
+                if let inlineValue {
+                    values[name] = inlineValue
+                } else if index < arguments.count {
+                    values[name] = arguments[index]
+                    index += 1
+                } else {
+                    throw .usage("option --\(name) needs a value; see 'manna \(spec.name) --help'")
+                }
+            } else if spec.flags[name] != nil, inlineValue == nil {
+                flags.insert(name)
+            } else {
+                throw .usage("unknown option '--\(name)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help'")
+            }
+        }
+    }
+}
+
+enum Manna {
+    static let version = "0.1.0"
+
+    static let commands: [CommandSpec] = [
+        ReadCommand.spec, CompareCommand.spec, SearchCommand.spec, PathsCommand.spec, BuildDatabaseCommand.spec,
+    ]
+
+    static var overview: String {
+        var text = "usage: manna COMMAND [ARGUMENTS]\n\nManna: the verse of the day, prayer reminders and an offline Bible.\n\ncommands:\n"
+        for command in commands {
+            text += "  " + command.name.padding(to: 10) + command.abstract + "\n"
+        }
+        text += "\nSee 'manna COMMAND --help' for a command's options.\n"
+        return text
+    }
+
+    /// Runs one command line and returns the exit status. Never throws, never traps on bad input.
+    static func run(arguments: [String]) -> Int32 {
+        let context = Context.live()
+        defer { context.stdout.flush(); context.stderr.flush() }
+        guard let name = arguments.first else {
+            context.stderr.write(overview)
+            return ExitCode.usage
+        }
+        switch name {
+        case "--help", "-h", "help":
+            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+                context.stdout.write(command.help)
+            } else {
+                context.stdout.write(overview)
+            }
+            return ExitCode.ok
+        case "--version":
+            context.stdout.line("manna \(version)")
+            return ExitCode.ok
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            context.stderr.line("manna: unknown command '\(name)'; commands are \(commands.map(\.name).joined(separator: ", "))")
+            return ExitCode.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            context.stdout.write(command.help)
+            return ExitCode.ok
+        }
+        do {
+            let parsed = try ParsedArguments(rest, spec: command)
+            try command.run(parsed, context)
+            return ExitCode.ok
+        } catch {
+            context.stdout.flush()
+            context.stderr.line("manna: " + error.message)
+            return error.code
+        }
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

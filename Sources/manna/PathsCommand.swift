@@ -1,0 +1,15 @@
+// manna paths: where Manna keeps its files, as key=value lines.
+import MannaKit
+
+enum PathsCommand {
+    static let spec = CommandSpec(
+        name: "paths",
+        usage: "manna paths",
+        abstract: "Print where Manna's files are, as key=value lines",
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.isEmpty else { throw .usage("paths takes no arguments") }
+        context.stdout.line("text_db=" + (try context.textDatabaseLocation()).path)
+    }
+}

