@@ -20,6 +20,6 @@ let package = Package(
 
         .testTarget(name: "MannaKitTests", dependencies: ["MannaKit"], resources: [.copy("Fixtures")]),
         // Runs the built `manna` binary as users do: output, exit codes, error text.
-        .testTarget(name: "EndToEndTests", dependencies: ["MannaKit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["manna"]),
     ]
 )

@@ -65,14 +65,19 @@ public struct SearchQuery: Equatable, Sendable {
         self.words = words
     }
 
-    /// Splits text into the runs of letters, digits and marks the index tokenizer also keeps.
+    /// Splits text into the runs of letters and digits (with their marks) that the index tokenizer also keeps.
     static func tokens(_ text: Substring) -> [String] {
         var tokens: [String] = []
         var current = ""
         for scalar in text.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
+                 .decimalNumber, .letterNumber, .otherNumber:
+                current.unicodeScalars.append(scalar)
+            case .nonspacingMark where !current.isEmpty, .spacingMark where !current.isEmpty,
+                 .enclosingMark where !current.isEmpty:
+                // A mark belongs to the letter before it (Hebrew points, combining accents);
+                // alone it is no word (the variation selector after an emoji).
                 current.unicodeScalars.append(scalar)
             default:
                 if !current.isEmpty { tokens.append(current.lowercased()) }

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@Suite struct ReadTests {
+    @Test func readsAVerse() {
+        let run = manna("read", "John", "3:16")
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdout == """
+            John 3:16 (KJV)
+            16 For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life.
+
+            """)
+    }
+
+    @Test func readsAPassageAcrossChapters() {
+        let run = manna("read", "Gen 1:31-2:1")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("Genesis 1:31-2:1 (KJV)\n1:31 And God saw every thing that he had made"))
+        #expect(run.stdout.contains("\n 2:1 Thus the heavens and the earth were finished"))
+    }
+
+    @Test func jsonGivesIdsReferencesAndText() throws {
+        let run = manna("read", "jn 3:16-17", "--json")
+        #expect(run.status == 0)
+        let object = try #require(Manna.json(run) as? [String: Any])
+        #expect(object["reference"] as? String == "John 3:16-17")
+        #expect(object["translation"] as? String == "KJV")
+        let verses = try #require(object["verses"] as? [[String: Any]])
+        #expect(verses.map { $0["id"] as? Int } == [43_003_016, 43_003_017])
+        #expect(verses.map { $0["reference"] as? String } == ["John 3:16", "John 3:17"])
+        #expect((verses[1]["text"] as? String)?.hasPrefix("For God sent not his Son") == true)
+    }
+
+    @Test func aVerseATranslationLacksIsShownAsAbsent() throws {
+        let run = manna("read", "Matt 17:20-21", "--translation", "asv")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasSuffix("21 [not in the ASV]\n"))
+        let json = manna("read", "Matt 17:21", "--translation", "ASV", "--json")
+        let verses = try #require((Manna.json(json) as? [String: Any])?["verses"] as? [[String: Any]])
+        #expect(verses.count == 1)
+        #expect(verses[0]["text"] is NSNull)
+    }
+
+    @Test func translationComesFromTheOptionThenTheEnvironment() {
+        let web = manna("read", "John 11:35", environment: ["MANNA_TRANSLATION": "WEB"])
+        #expect(web.stdout.hasPrefix("John 11:35 (WEB)\n"))
+        let option = manna("read", "John 11:35", "--translation=KJV", environment: ["MANNA_TRANSLATION": "WEB"])
+        #expect(option.stdout == "John 11:35 (KJV)\n35 Jesus wept.\n")
+    }
+
+    @Test func compareShowsEveryTranslation() {
+        let run = manna("compare", "John 11:35")
+        #expect(run.status == 0)
+        let headings = run.stdout.split(separator: "\n").filter { $0.hasPrefix("John 11:35 (") }
+        #expect(headings.count >= 4)
+        for code in ["KJV", "ASV", "WBS", "WEB"] {
+            #expect(headings.contains { $0 == "John 11:35 (\(code))" })
+        }
+    }
+
+    @Test(arguments: [
+        (["read", "Jude", "2:1"], 65, "manna: Jude has only 1 chapter\n"),
+        (["read", "Hezekiah", "1"], 65, "manna: no book called 'Hezekiah'\n"),
+        (["read", "John", "3:37"], 65, "manna: John 3 has only 36 verses\n"),
+        (["read"], 64, "manna: read needs a reference, like 'manna read John 3:16'\n"),
+        (["read", "John 3:16", "--translation", "NIV"], 64, "manna: unknown translation 'NIV': choose one of KJV, ASV, WBS or WEB\n"),
+        (["read", "John 3:16", "--color"], 64, "manna: unknown option '--color' for 'manna read'; see 'manna read --help'\n"),
+        (["read", "John 3:16", "--translation"], 64, "manna: option --translation needs a value; see 'manna read --help'\n"),
+        (["compare"], 64, "manna: compare needs a reference, like 'manna compare John 3:16'\n"),
+        (["frobnicate"], 64, "manna: unknown command 'frobnicate'; commands are read, compare, search, paths, build-db\n"),
+    ])
+    func badInputGetsOneLineAndAnExitCode(arguments: [String], status: Int32, message: String) {
+        precondition(Manna.textDatabaseReady)
+        let run = Manna.run(arguments)
+        #expect(run.status == status)
+        #expect(run.stderr == message)
+        #expect(run.stdout == "")
+    }
+
+    @Test func pathsNamesTheTextDatabase() {
+        let run = manna("paths")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("text_db=\(Manna.root)/.build/bible.sqlite\n"))
+        let explicit = manna("paths", environment: ["MANNA_TEXT_DB": "/tmp/elsewhere.sqlite"])
+        #expect(explicit.stdout.contains("text_db=/tmp/elsewhere.sqlite\n"))
+    }
+
+    @Test func aMissingOrDamagedTextDatabaseIsReportedNotCrashedOn() throws {
+        let missing = manna("read", "John 3:16", environment: ["MANNA_TEXT_DB": "/nonexistent/bible.sqlite"])
+        #expect(missing.status == 74)
+        #expect(missing.stderr.hasPrefix("manna: the text database /nonexistent/bible.sqlite is damaged or not a Manna text database"))
+        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("garbage-\(UUID()).sqlite")
+        try Data(repeating: 0x41, count: 10_000).write(to: garbage)
+        defer { try? FileManager.default.removeItem(at: garbage) }
+        let damaged = manna("read", "John 3:16", environment: ["MANNA_TEXT_DB": garbage.path])
+        #expect(damaged.status == 74)
+        #expect(damaged.stderr.split(separator: "\n").count == 1)
+        #expect(!damaged.stderr.lowercased().contains("sqlite error"))
+    }
+
+    @Test func helpIsPrintedForEachCommand() {
+        let run = manna("read", "--help")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("usage: manna read REF... [--translation T] [--json]\n"))
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+@testable import MannaKit
+
+@Suite struct SearchQueryTests {
+    @Test(arguments: [
+        ("love one another", #""love"* "one"* "another"*"#),
+        ("\"love one another\"", #""love one another""#),
+        ("God \"so loved\" world", #""god"* "so loved" "world"*"#),
+        ("long-suffering", #""long"* "suffering"*"#),
+        ("John 3:16", #""john"* "3"* "16"*"#),
+        ("love AND hate", #""love"* "and"* "hate"*"#),
+        ("NEAR(love hate)", #""near"* "love"* "hate"*"#),
+        ("NOT love", #""not"* "love"*"#),
+        ("love*", #""love"*"#),
+        ("(love) OR ^hate", #""love"* "or"* "hate"*"#),
+        ("Jesús", #""jesús"*"#),
+        ("❤️ love 🙏", #""love"*"#),
+        ("יְהוָה", #""יְהוָה"*"#),
+        ("ἀγάπη", #""ἀγάπη"*"#),
+        ("愛", #""愛"*"#),
+        ("'quoted'", #""quoted"*"#),
+        ("a\u{0}b", #""a"* "b"*"#),
+    ])
+    func buildsSafeExpressions(typed: String, expression: String) throws {
+        #expect(try SearchQuery(parsing: typed).expression == expression)
+    }
+
+    @Test(arguments: [
+        ("", SearchError.empty),
+        ("   ", SearchError.empty),
+        ("\"\"", SearchError.nothingToSearch("\"\"")),
+        ("🙏🙏", SearchError.nothingToSearch("🙏🙏")),
+        ("*:-()^", SearchError.nothingToSearch("*:-()^")),
+        ("\"love one", SearchError.unclosedQuote),
+        (String(repeating: "a ", count: 40), SearchError.tooManyWords(40)),
+        (String(repeating: "x", count: 1_048_576), SearchError.tooLong(characters: 1_048_576)),
+    ])
+    func rejectsWithOneLine(typed: String, error: SearchError) {
+        #expect(throws: error) { try SearchQuery(parsing: typed) }
+        #expect(!error.message.contains("\n"))
+    }
+
+    @Test func messagesNameTheInput() {
+        #expect(SearchError.nothingToSearch("🙏").message == "'🙏' has no letters or digits to search for")
+        #expect(SearchError.tooLong(characters: 1_048_576).message == "search text is too long (1048576 characters); at most 500 are allowed")
+    }
+}
