@@ -16,7 +16,11 @@ let package = Package(
         .target(name: "MannaKit", dependencies: ["CSQLite"]),
 
         // The `manna` command: argument parsing and one file per subcommand.
-        .executableTarget(name: "manna", dependencies: ["MannaKit"]),
+        // Release builds (`--static-swift-stdlib`) link without PIE: start-up is most of
+        // what a `manna prompt` or `manna read` costs (see docs/ARCHITECTURE.md, "Start-up").
+        .executableTarget(
+            name: "manna", dependencies: ["MannaKit"],
+            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libstdc++"], .when(configuration: .release))]),
 
         .testTarget(name: "MannaKitTests", dependencies: ["MannaKit"], resources: [.copy("Fixtures")]),
         // Runs the built `manna` binary as users do: output, exit codes, error text.

@@ -12,12 +12,12 @@ enum CompareCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
         let reference = try ReadCommand.parseReference(arguments.positionals, command: "compare")
         let database = try context.openTextDatabase()
-        var passages: [PassageJSON] = []
+        var passages: [JSON] = []
         for (index, translation) in database.translations.enumerated() {
             let verses: [PassageVerse]
             do { verses = try database.passage(reference, in: translation) } catch { throw Failure(error) }
             if arguments.has("json") {
-                passages.append(PassageJSON(reference: reference, translation: translation, verses: verses))
+                passages.append(.passage(reference, translation: translation, verses: verses))
                 continue
             }
             if index > 0 { context.stdout.line("") }
@@ -25,6 +25,6 @@ enum CompareCommand {
                 context.stdout.line(line)
             }
         }
-        if arguments.has("json") { context.json(passages) }
+        if arguments.has("json") { context.json(.array(passages)) }
     }
 }

@@ -2,7 +2,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FoundationEssentials
 import MannaKit
 
 /// A buffered writer on a file descriptor (stdout, stderr).
@@ -57,9 +56,23 @@ final class Context {
         let isTerminal = isatty(1) == 1
         var size = winsize()
         let width = isTerminal && ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
-        return Context(environment: ProcessInfo.processInfo.environment, stdout: Output(descriptor: 1),
+        return Context(environment: processEnvironment(), stdout: Output(descriptor: 1),
                        stderr: Output(descriptor: 2), executablePath: executablePath(), terminalWidth: width,
                        stdoutIsTerminal: isTerminal)
+    }
+
+    /// The environment, read straight from `environ` (ProcessInfo costs more at start-up).
+    private static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let pair = String(cString: pointer)
+            if let equals = pair.firstIndex(of: "=") {
+                environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return environment
     }
 
     private static func executablePath() -> String {
@@ -95,8 +108,7 @@ final class Context {
         let started = monotonicSeconds()
         stderr.line("manna: building the text database \(path) from \(curated)/")
         stderr.flush()
-        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        try? Files.makeDirectories(Files.parent(of: path))
         try TextDatabaseBuilder.build(curatedDirectory: curated, outputPath: path) { step in
             self.stderr.line("manna:   " + step)
             self.stderr.flush()
@@ -116,12 +128,9 @@ final class Context {
         }
     }
 
-    func json<T: Encodable>(_ value: T) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain structs of strings and numbers cannot fail.
-        let data = try! encoder.encode(value)
-        stdout.line(String(decoding: data, as: UTF8.self))
+    /// Prints one JSON document on one line.
+    func json(_ value: JSON) {
+        stdout.line(value.text)
     }
 }
 

@@ -17,7 +17,7 @@ enum ReadCommand {
         let verses: [PassageVerse]
         do { verses = try database.passage(reference, in: translation) } catch { throw Failure(error) }
         if arguments.has("json") {
-            context.json(PassageJSON(reference: reference, translation: translation, verses: verses))
+            context.json(.passage(reference, translation: translation, verses: verses))
         } else {
             for line in PassageFormatter.lines(reference: reference, translation: translation.code, verses: verses, width: context.terminalWidth) {
                 context.stdout.line(line)
@@ -32,33 +32,20 @@ enum ReadCommand {
     }
 }
 
-/// The stable JSON shape of a passage in one translation.
-struct PassageJSON: Encodable {
-    struct Verse: Encodable {
-        let id: Int
-        let reference: String
-        /// null when the translation lacks the verse.
-        let text: String?
-
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(reference, forKey: .reference)
-            try container.encode(text, forKey: .text)
-        }
-
-        enum CodingKeys: String, CodingKey { case id, reference, text }
-    }
-
-    let reference: String
-    let translation: String
-    let verses: [Verse]
-
-    init(reference: Reference, translation: Translation, verses: [PassageVerse]) {
-        self.reference = reference.description
-        self.translation = translation.code
-        self.verses = verses.map {
-            Verse(id: $0.id.rawValue, reference: Reference(VerseRange(first: $0.id, last: $0.id)).description, text: $0.text)
-        }
+extension JSON {
+    /// The stable JSON shape of a passage in one translation:
+    /// `{"reference", "translation", "verses": [{"id", "reference", "text" (null when absent)}]}`.
+    static func passage(_ reference: Reference, translation: Translation, verses: [PassageVerse]) -> JSON {
+        .object([
+            ("reference", .string(reference.description)),
+            ("translation", .string(translation.code)),
+            ("verses", .array(verses.map { verse in
+                .object([
+                    ("id", .int(verse.id.rawValue)),
+                    ("reference", .string(Reference(verse.id).description)),
+                    ("text", .optional(verse.text)),
+                ])
+            })),
+        ])
     }
 }

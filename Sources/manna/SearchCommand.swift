@@ -42,7 +42,7 @@ enum SearchCommand {
         do { results = try database.search(query, in: translation, book: book, limit: limit) } catch { throw Failure(error) }
 
         if arguments.has("json") {
-            context.json(SearchJSON(query: text, translation: translation.code, results: results))
+            context.json(.searchResults(query: text, translation: translation.code, results: results))
             return
         }
         if results.hits.isEmpty {
@@ -50,7 +50,7 @@ enum SearchCommand {
             return
         }
         let bold = context.stdoutIsTerminal && context.environment["NO_COLOR"] == nil
-        let references = results.hits.map { Reference(VerseRange(first: $0.id, last: $0.id)).description }
+        let references = results.hits.map { Reference($0.id).description }
         let width = references.map(\.count).max() ?? 0
         for (hit, reference) in zip(results.hits, references) {
             let snippet = bold ? hit.snippet.rendered(open: "\u{1B}[1m", close: "\u{1B}[22m") : hit.snippet.rendered(open: "*", close: "*")
@@ -66,30 +66,23 @@ enum SearchCommand {
     }
 }
 
-/// The stable JSON shape of search results.
-struct SearchJSON: Encodable {
-    struct Hit: Encodable {
-        let id: Int
-        let reference: String
-        let translation: String
-        /// The verse text around the hits, each hit wrapped in `*`.
-        let snippet: String
-    }
-
-    let query: String
-    let translation: String
-    let total: Int
-    let ranked: Bool
-    let hits: [Hit]
-
-    init(query: String, translation: String, results: SearchResults) {
-        self.query = query
-        self.translation = translation
-        total = results.total
-        ranked = results.ranked
-        hits = results.hits.map {
-            Hit(id: $0.id.rawValue, reference: Reference(VerseRange(first: $0.id, last: $0.id)).description,
-                translation: $0.translation, snippet: $0.snippet.rendered(open: "*", close: "*"))
-        }
+extension JSON {
+    /// The stable JSON shape of search results: `{"query", "translation", "total", "ranked",
+    /// "hits": [{"id", "reference", "translation", "snippet"}]}`, hits in the snippet marked `*like this*`.
+    static func searchResults(query: String, translation: String, results: SearchResults) -> JSON {
+        .object([
+            ("query", .string(query)),
+            ("translation", .string(translation)),
+            ("total", .int(results.total)),
+            ("ranked", .bool(results.ranked)),
+            ("hits", .array(results.hits.map { hit in
+                .object([
+                    ("id", .int(hit.id.rawValue)),
+                    ("reference", .string(Reference(hit.id).description)),
+                    ("translation", .string(hit.translation)),
+                    ("snippet", .string(hit.snippet.rendered(open: "*", close: "*"))),
+                ])
+            })),
+        ])
     }
 }

@@ -42,11 +42,11 @@ import Testing
         #expect((object["hits"] as? [[String: Any]])?.first?["reference"] as? String == "Genesis 1:1")
     }
 
-    @Test func diacriticsDoNotMatter() throws {
-        let run = manna("search", "Jesus", "--translation", "SPARV", "--limit", "1")
-        if run.stderr.contains("unknown translation") { return }  // Spanish is optional
+    @Test func diacriticsDoNotMatter() {
+        // The ASV prints "Jaïrus"; people type "Jairus".
+        let run = manna("search", "Jairus", "--translation", "ASV", "--limit", "1")
         #expect(run.status == 0)
-        #expect(run.stdout.contains("*Jesús*"))
+        #expect(run.stdout.contains("*Jaïrus*"))
     }
 
     /// Hostile input: each either finds verses or gets one line and a usage/data exit, never

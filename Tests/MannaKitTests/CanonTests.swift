@@ -30,6 +30,18 @@ import Testing
         #expect(Canon.lookup(typed) == .found(Canon.books.first { $0.name == name }!))
     }
 
+    @Test func everyNameAndAbbreviationNamesOneBook() {
+        var owner: [String: Int] = [:]
+        for book in Canon.books {
+            for form in [book.name, book.osis] + book.abbreviations {
+                let key = Canon.compactKey(form)
+                #expect(owner[key] == nil || owner[key] == book.number, "\(form) names two books")
+                owner[key] = book.number
+                #expect(Canon.lookup(form) == .found(book), "\(form)")
+            }
+        }
+    }
+
     @Test func ambiguousAndUnknownNames() {
         guard case .ambiguous(let books) = Canon.lookup("Jo") else { Issue.record("Jo should be ambiguous"); return }
         #expect(books.map(\.name) == ["Joshua", "Job", "Joel", "Jonah", "John"])

@@ -13,7 +13,7 @@ Every rule applied is counted in STATS[code] (and listed in curated/README.md).
 Run as a script to write curated/translations/ASV.tsv and WBS.tsv, reading the KJV
 from curated/translations/KJV.tsv:
 
-    /usr/bin/python3 tools/import-texts/pypi_texts.py [--report]
+    /usr/bin/python3 tools/import-texts/pypi_texts.py [--report [--titles]]
 """
 
 import ast

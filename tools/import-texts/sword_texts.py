@@ -10,11 +10,12 @@ cross-references, transliteration), after three changes to its raw OSIS, each
 checked against the module's untouched render (see `_render`):
 
 - titles (`<title>`: psalm superscriptions, Psalm 119 letters, the KJV's epistle
-  subscriptions) are removed; the untouched render drops them too, except that it
-  only does so when it renders the stored entry itself;
+  subscriptions) are removed. The module's render of its stored entry drops them
+  too, but SWORD's heading filter keeps them in text handed to renderText(), which
+  is how the prepared OSIS is rendered;
 - each footnote, cross-reference (`<note>`) and red-letter boundary (`<q>`) becomes
-  a marker character, so that a space the OSIS conversion lost next to one of them
-  can be put back (`_resolve_boundaries`);
+  a marker character, so that the spacing the OSIS conversion broke next to them
+  can be repaired (`_resolve_boundaries`);
 - everything after the end of the book (the WEB's glossary, appended to Revelation
   22:21) is cut.
 
@@ -55,13 +56,14 @@ OPTIONS_OFF = [
 
 BOUNDARY = "\ue000"  # a private-use character: never in the sources (checked)
 _OPENERS = "“‘(["
+_CLOSERS = "?!.,;:”’)]"
 
 _TITLE = re.compile(r"<title\b[^>]*>.*?</title>", re.S)
 _NOTE = re.compile(r"<note\b[^>]*>.*?</note>", re.S)
 _Q_TAG = re.compile(r"</?q\b[^>]*>")
 _BOOK_END = re.compile(r'<div\b(?=[^>]*\btype="book")(?=[^>]*\beID=)[^>]*/>')
 _USFM_MARKER = re.compile(r"\\\+?[a-z]+[0-9]*(?:\*|\s|$)")
-_BOUNDARY_RUN = re.compile(BOUNDARY + "+")
+_BOUNDARY_CLUSTER = re.compile(r"\s*" + BOUNDARY + r"[\s" + BOUNDARY + "]*")
 
 
 class SwordLibrary:
@@ -127,22 +129,32 @@ def normalise(text, stats):
 
 
 def _resolve_boundaries(text, stats):
-    """Drop the markers; where one sits between two words, put the lost space back.
+    """Drop the markers and repair the spacing the OSIS conversion broke next to them.
 
-    The OSIS conversion lost the space after many footnotes and red-letter spans
-    ("God<note>…</note>created", "righteousness.”</q>Then"). A boundary with
-    non-space before it and a letter, digit or opening quote/bracket after it
-    becomes one space; any other boundary simply goes.
+    Next to footnotes and red-letter spans the conversion lost some spaces
+    ("God<note>…</note>created", "righteousness.”</q>Then") and added others
+    ("walk’</q> ?”", "receive.’</q> ”"). A cluster of markers and whitespace with
+    non-space before it becomes: nothing before closing punctuation; one space
+    before a letter, digit or opening quote or bracket. Any other cluster keeps one
+    space if it held whitespace.
     """
     def replace(match):
         start, end = match.span()
+        cluster = match.group(0)
         before = text[start - 1] if start > 0 else ""
         after = text[end] if end < len(text) else ""
-        if before and not before.isspace() and after and (after.isalnum() or after in _OPENERS):
-            stats["spaces restored at footnote or red-letter boundaries"] += 1
-            return " "
-        return ""
-    return _BOUNDARY_RUN.sub(replace, text)
+        spaced = any(c.isspace() for c in cluster)
+        if before and not before.isspace():
+            if after and after in _CLOSERS:
+                if spaced:
+                    stats["spaces removed before closing punctuation at footnote or red-letter boundaries"] += 1
+                return ""
+            if after and (after.isalnum() or after in _OPENERS):
+                if not spaced:
+                    stats["spaces restored at footnote or red-letter boundaries"] += 1
+                return " "
+        return " " if spaced else ""
+    return _BOUNDARY_CLUSTER.sub(replace, text)
 
 
 def _render(module, raw, stats, ref):
@@ -314,9 +326,9 @@ SAMPLE_REFS = [
 EXTRA_SAMPLES = {
     # pilcrow; stray \nd; psalm title; epistle subscription
     "KJV": [("Gen", 1, 6), ("Exod", 6, 3), ("Ps", 3, 1), ("Rom", 16, 27)],
-    # psalm title; speaker label; lost spaces; doxology; glossary
-    "WEB": [("Ps", 3, 1), ("Song", 1, 2), ("Matt", 3, 15), ("Rom", 16, 26), ("Rom", 16, 27),
-            ("Rev", 1, 8)],
+    # psalm title; speaker label; lost and added spaces; doxology; glossary
+    "WEB": [("Ps", 3, 1), ("Song", 1, 2), ("Matt", 3, 15), ("John", 5, 12), ("Rom", 16, 26),
+            ("Rom", 16, 27), ("Rev", 1, 8)],
 }
 
 # (code, ref) -> (source ref, [(old, new)], keep-between) ; keep-between is
@@ -325,7 +337,9 @@ SAMPLE_EDITS = {
     ("WEB", ("Gen", 1, 1)): (None, [("Godcreated", "God created")], None),
     ("WEB", ("John", 3, 16)): (None, [("only bornSon", "only born Son")], None),
     ("WEB", ("Matt", 3, 15)): (None, [("righteousness.”Then", "righteousness.” Then")], None),
-    ("WEB", ("Rev", 1, 8)): (None, [("Omega,”says", "Omega,” says")], None),
+    ("WEB", ("John", 5, 12)): (None, [("walk’ ?”", "walk’?”")], None),
+    ("WEB", ("Rev", 1, 8)): (None, [("Omega,”says", "Omega,” says"),
+                                        ("God,“who", "God, “who")], None),
     ("WEB", ("Rev", 22, 21)): (None, [], ("", "with all the saints. Amen.")),
     ("WEB", ("Rom", 14, 23)): (None, [], ("", "whatever is not of faith is sin.")),
     ("WEB", ("Rom", 16, 25)): (("Rom", 14, 23), [],

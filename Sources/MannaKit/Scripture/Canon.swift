@@ -115,10 +115,16 @@ public enum Canon {
     public static func lookup(_ typed: String) -> Lookup {
         let key = normalizedKey(typed)
         guard !key.isEmpty else { return .unknown }
-        if let number = exactKeys[key] { return .found(books[number - 1]) }
+        let keyBytes = Array(key.utf8)
+        // A full name, OSIS id or abbreviation: compared byte by byte, with no table built,
+        // because this runs once per `manna read` and start-up time is the budget.
+        for book in books where compactEquals(book.name, keyBytes) || compactEquals(book.osis, keyBytes)
+            || book.abbreviations.contains(where: { compactEquals($0, keyBytes) }) {
+            return .found(book)
+        }
         // A prefix of a full name, when only one book's name starts that way: "Gene", "Phile".
         let matches = books.filter { book in
-            let name = normalizedKey(book.name)
+            let name = compactKey(book.name)
             return name.hasPrefix(key) && sameNumberPrefix(key, name)
         }
         switch matches.count {
@@ -133,25 +139,43 @@ public enum Canon {
         key.first?.isNumber == name.first?.isNumber
     }
 
-    private static let exactKeys: [String: Int] = {
-        var keys: [String: Int] = [:]
-        for book in books {
-            for form in [book.name, book.osis] + book.abbreviations {
-                let key = normalizedKey(form)
-                precondition(keys[key] == nil || keys[key] == book.number, "abbreviation \(form) used twice")
-                keys[key] = book.number
-            }
+    /// True when `form`, lowercased and without spaces or full stops, is `key`.
+    private static func compactEquals(_ form: String, _ key: [UInt8]) -> Bool {
+        var index = 0
+        for byte in form.utf8 {
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: ".") { continue }
+            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+            guard index < key.count, key[index] == lower else { return false }
+            index += 1
         }
-        return keys
-    }()
+        return index == key.count
+    }
 
     /// Lowercases, drops spaces and full stops, and turns a leading "I", "II", "III",
-    /// "1st", "First", … into a digit: "I John" and "1 Jn." both start "1j".
+    /// "1st", "First", … into a digit: "I John" and "1 Jn." both become "1jn…".
     static func normalizedKey(_ typed: String) -> String {
-        var words = typed.lowercased().split(whereSeparator: { $0 == " " || $0 == "." || $0 == "\t" }).map(String.init)
+        let words = typed.split(whereSeparator: { $0 == " " || $0 == "." || $0 == "\t" })
         let ordinals = ["i": "1", "ii": "2", "iii": "3", "1st": "1", "2nd": "2", "3rd": "3",
                         "first": "1", "second": "2", "third": "3"]
-        if words.count > 1, let digit = ordinals[words[0]] { words[0] = digit }
-        return words.joined()
+        if words.count > 1, let digit = ordinals[words[0].lowercased()] {
+            return digit + compactKey(words.dropFirst().joined())
+        }
+        return compactKey(typed)
+    }
+
+    /// Lowercase without spaces or full stops. Built for every table entry on each run,
+    /// so ASCII (all of the table) takes a byte-level path instead of Unicode case mapping.
+    static func compactKey(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if byte >= 0x80 { return text.lowercased().filter { $0 != " " && $0 != "." && $0 != "\t" } }
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "."), UInt8(ascii: "\t"): continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -41,6 +41,9 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
 
     public init(_ range: VerseRange) { self.init(ranges: [range]) }
 
+    /// A single verse.
+    public init(_ id: VerseID) { self.init(VerseRange(first: id, last: id)) }
+
     /// Parses what a user typed. Throws a `ReferenceError` whose message says what is wrong.
     public init(parsing text: String) throws(ReferenceError) {
         self = try ReferenceParser.parse(text)

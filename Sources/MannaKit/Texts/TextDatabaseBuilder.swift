@@ -1,5 +1,4 @@
 // Builds bible.sqlite from curated/: the translations' TSV files, checked against the canon.
-import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -144,10 +143,9 @@ public enum TextDatabaseBuilder {
 
     /// Reads a tab-separated file whose first line is `header`; every row must have as many fields.
     static func readTSV(_ file: String, header: [String]) throws(TextDatabaseError) -> [Row] {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw .unreadable(path: file, reason: "missing or unreadable")
-        }
-        let text = String(decoding: data, as: UTF8.self)
+        let contents: String?
+        do { contents = try Files.readText(file) } catch { throw .unreadable(path: file, reason: error.reason) }
+        guard let text = contents else { throw .unreadable(path: file, reason: "no such file") }
         var rows: [Row] = []
         var lineNumber = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -25,16 +25,16 @@ public enum TextDatabaseLocator {
         if let explicit = environment["MANNA_TEXT_DB"], !explicit.isEmpty {
             return TextDatabaseLocation(path: explicit, curatedDirectory: nil)
         }
-        let binDirectory = parent(of: executablePath)
+        let binDirectory = Files.parent(of: executablePath)
         var directory = binDirectory
         while directory != "/" && !directory.isEmpty {
-            if exists(directory + "/Package.swift") && exists(directory + "/curated/translations/translations.tsv") {
+            if Files.exists(directory + "/Package.swift") && Files.exists(directory + "/curated/translations/translations.tsv") {
                 return TextDatabaseLocation(path: directory + "/.build/" + fileName, curatedDirectory: directory + "/curated")
             }
-            directory = parent(of: directory)
+            directory = Files.parent(of: directory)
         }
         let candidates = installedCandidates(environment: environment, binDirectory: binDirectory)
-        if let found = candidates.first(where: exists) {
+        if let found = candidates.first(where: Files.exists) {
             return TextDatabaseLocation(path: found, curatedDirectory: nil)
         }
         throw .notFound(searched: candidates)
@@ -44,7 +44,7 @@ public enum TextDatabaseLocator {
         let home = environment["HOME"] ?? ""
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
         let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
-        var candidates = [parent(of: binDirectory) + "/share/manna/" + fileName, dataHome + "/manna/" + fileName]
+        var candidates = [Files.parent(of: binDirectory) + "/share/manna/" + fileName, dataHome + "/manna/" + fileName]
         candidates += dataDirs.split(separator: ":").map { $0 + "/manna/" + fileName }
         var seen = Set<String>()
         return candidates.filter { seen.insert($0).inserted }
@@ -72,10 +72,4 @@ public enum TextDatabaseLocator {
         return info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec
     }
 
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
-
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
 }

@@ -1,0 +1,297 @@
+// A small JSON value, writer and parser. Manna links no Foundation (start-up time, see
+// docs/ARCHITECTURE.md), and its JSON needs are small: stable output and strict input.
+
+/// A JSON value. Objects keep their keys in the order written, so output is stable and readable.
+public enum JSON: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    public static func int(_ value: Int) -> JSON { .number(Double(value)) }
+
+    /// `.string(value)`, or `.null` when there is none.
+    public static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
+
+    public subscript(key: String) -> JSON? {
+        guard case .object(let pairs) = self else { return nil }
+        return pairs.first { $0.0 == key }?.1
+    }
+
+    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var arrayValue: [JSON]? { if case .array(let a) = self { return a } else { return nil } }
+    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+
+    /// The value as an Int, when it is a whole number.
+    public var intValue: Int? {
+        guard case .number(let n) = self, n.rounded() == n, abs(n) < 9e15 else { return nil }
+        return Int(n)
+    }
+
+    // MARK: Writing
+
+    /// Compact JSON text on one line.
+    public var text: String {
+        var out = ""
+        write(to: &out, indent: nil, level: 0)
+        return out
+    }
+
+    /// JSON text indented by two spaces, for files people read.
+    public var prettyText: String {
+        var out = ""
+        write(to: &out, indent: "  ", level: 0)
+        return out
+    }
+
+    private func write(to out: inout String, indent: String?, level: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n):
+            if n.rounded() == n && abs(n) < 9e15 { out += String(Int(n)) } else { out += String(n) }
+        case .string(let s): JSON.writeString(s, to: &out)
+        case .array(let items):
+            writeContainer(open: "[", close: "]", count: items.count, to: &out, indent: indent, level: level) { index, out in
+                items[index].write(to: &out, indent: indent, level: level + 1)
+            }
+        case .object(let pairs):
+            writeContainer(open: "{", close: "}", count: pairs.count, to: &out, indent: indent, level: level) { index, out in
+                JSON.writeString(pairs[index].0, to: &out)
+                out += indent == nil ? ":" : ": "
+                pairs[index].1.write(to: &out, indent: indent, level: level + 1)
+            }
+        }
+    }
+
+    private func writeContainer(open: String, close: String, count: Int, to out: inout String, indent: String?,
+                                level: Int, item: (Int, inout String) -> Void) {
+        out += open
+        guard count > 0 else { out += close; return }
+        for index in 0..<count {
+            if index > 0 { out += "," }
+            if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
+            item(index, &out)
+        }
+        if let indent { out += "\n" + String(repeating: indent, count: level) }
+        out += close
+    }
+
+    private static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{2028}": out += "\\u2028"  // line separators break JavaScript consumers
+            case "\u{2029}": out += "\\u2029"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+
+    // MARK: Parsing
+
+    /// Why text is not JSON: what was expected, and at which byte.
+    public struct ParseError: Error, Equatable, Sendable {
+        public let offset: Int
+        public let expected: String
+        public var message: String { "not valid JSON at byte \(offset): expected \(expected)" }
+    }
+
+    /// Parses JSON text strictly (RFC 8259), with a nesting limit so hostile input cannot exhaust the stack.
+    public init(parsing text: String) throws(ParseError) {
+        var parser = Parser(bytes: Array(text.utf8))
+        parser.skipSpace()
+        self = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == parser.bytes.count else { throw ParseError(offset: parser.index, expected: "end of input") }
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        var index = 0
+        static let maxDepth = 64
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        mutating func skipSpace() {
+            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        }
+
+        func fail(_ expected: String) -> ParseError { ParseError(offset: index, expected: expected) }
+
+        mutating func value(depth: Int) throws(ParseError) -> JSON {
+            guard depth < Parser.maxDepth else { throw fail("at most \(Parser.maxDepth) levels of nesting") }
+            guard index < bytes.count else { throw fail("a value") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return try object(depth: depth)
+            case UInt8(ascii: "["): return try array(depth: depth)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            default: return .number(try number())
+            }
+        }
+
+        mutating func literal(_ word: String) throws(ParseError) {
+            let expected = Array(word.utf8)
+            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
+                throw fail("a value")
+            }
+            index += expected.count
+        }
+
+        mutating func object(depth: Int) throws(ParseError) -> JSON {
+            index += 1
+            var pairs: [(String, JSON)] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(pairs) }
+            while true {
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("a string key") }
+                let key = try string()
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("':'") }
+                index += 1
+                skipSpace()
+                pairs.append((key, try value(depth: depth + 1)))
+                skipSpace()
+                guard index < bytes.count else { throw fail("',' or '}'") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(pairs) }
+                throw fail("',' or '}'")
+            }
+        }
+
+        mutating func array(depth: Int) throws(ParseError) -> JSON {
+            index += 1
+            var items: [JSON] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            while true {
+                skipSpace()
+                items.append(try value(depth: depth + 1))
+                skipSpace()
+                guard index < bytes.count else { throw fail("',' or ']'") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+                throw fail("',' or ']'")
+            }
+        }
+
+        mutating func string() throws(ParseError) -> String {
+            index += 1
+            var scalars = String.UnicodeScalarView()
+            var run: [UInt8] = []
+            func flush(_ run: inout [UInt8], into scalars: inout String.UnicodeScalarView) {
+                if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars); run.removeAll() }
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    flush(&run, into: &scalars)
+                    return String(scalars)
+                case UInt8(ascii: "\\"):
+                    flush(&run, into: &scalars)
+                    index += 1
+                    guard index < bytes.count else { throw fail("an escape") }
+                    let escape = bytes[index]
+                    index += 1
+                    switch escape {
+                    case UInt8(ascii: "\""): scalars.append("\"")
+                    case UInt8(ascii: "\\"): scalars.append("\\")
+                    case UInt8(ascii: "/"): scalars.append("/")
+                    case UInt8(ascii: "b"): scalars.append("\u{8}")
+                    case UInt8(ascii: "f"): scalars.append("\u{C}")
+                    case UInt8(ascii: "n"): scalars.append("\n")
+                    case UInt8(ascii: "r"): scalars.append("\r")
+                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "u"):
+                        var code = try hex4()
+                        if (0xD800...0xDBFF).contains(code) {
+                            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                                throw fail("a low surrogate")
+                            }
+                            index += 2
+                            let low = try hex4()
+                            guard (0xDC00...0xDFFF).contains(low) else { throw fail("a low surrogate") }
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        guard let scalar = Unicode.Scalar(code) else { throw fail("a valid code point") }
+                        scalars.append(scalar)
+                    default: throw fail("a valid escape")
+                    }
+                default:
+                    guard byte >= 0x20 else { throw fail("no control characters in a string") }
+                    run.append(byte)
+                    index += 1
+                }
+            }
+            throw fail("'\"' to end the string")
+        }
+
+        mutating func hex4() throws(ParseError) -> UInt32 {
+            guard index + 4 <= bytes.count else { throw fail("four hex digits") }
+            var value: UInt32 = 0
+            for byte in bytes[index..<index + 4] {
+                guard let digit = Int(String(UnicodeScalar(byte)), radix: 16) else { throw fail("four hex digits") }
+                value = value * 16 + UInt32(digit)
+            }
+            index += 4
+            return value
+        }
+
+        mutating func number() throws(ParseError) -> Double {
+            let start = index
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let digitsStart = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            guard index > digitsStart else { index = start; throw fail("a value") }
+            if bytes[digitsStart] == UInt8(ascii: "0") && index - digitsStart > 1 { throw fail("no leading zeros") }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                let fraction = index
+                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+                guard index > fraction else { throw fail("digits after '.'") }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                let exponent = index
+                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+                guard index > exponent else { throw fail("digits in the exponent") }
+            }
+            guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else { throw fail("a number") }
+            return value
+        }
+    }
+}
