@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import MannaKit
+
+/// One text database per test process, built from the checkout's curated/ by the real builder.
+enum BuiltTexts {
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static let path: String = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-texts-\(getpid())")
+        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("bible.sqlite").path
+        try! TextDatabaseBuilder.build(curatedDirectory: root + "/curated", outputPath: path) { _ in }
+        return path
+    }()
+
+    static var database: TextDatabase { try! TextDatabase(path: path) }
+}
+
+@Suite struct TextDatabaseTests {
+    @Test(arguments: [("KJV", 31_102), ("ASV", 31_086), ("WBS", 31_098), ("WEB", 31_098)])
+    func everyTranslationHasItsVerses(code: String, verses: Int) throws {
+        let database = BuiltTexts.database
+        let translation = try database.translation(code: code)
+        #expect(try database.verseCount(of: translation) == verses)
+    }
+
+    @Test func translationsCarryTheirProvenance() throws {
+        let database = BuiltTexts.database
+        #expect(database.translations.map(\.code) == ["KJV", "ASV", "WBS", "WEB"])
+        let web = try database.translation(code: "web")
+        #expect(web.name == "World English Bible")
+        #expect(web.licence.lowercased().contains("public domain"))
+        #expect(web.source.contains("sword-text-web"))
+    }
+
+    /// Verses taken straight from each source by the import tools, with only the documented rules applied.
+    @Test func versesMatchTheSourceText() throws {
+        let database = BuiltTexts.database
+        let samples = try String(contentsOfFile: BuiltTexts.root + "/Tests/MannaKitTests/Fixtures/source-samples.tsv", encoding: .utf8)
+        var checked: [String: Int] = [:]
+        for line in samples.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let book = try #require(Canon.books.first { $0.osis == fields[1] })
+            let id = VerseID(book: book.number, chapter: Int(fields[2])!, verse: Int(fields[3])!)
+            let translation = try database.translation(code: fields[0])
+            let verse = try database.passage(Reference(id), in: translation)[0]
+            #expect(verse.text == fields[4], "\(fields[0]) \(Reference(id))")
+            checked[fields[0], default: 0] += 1
+        }
+        for code in ["KJV", "ASV", "WBS", "WEB"] { #expect(checked[code, default: 0] >= 10, "\(code) samples") }
+    }
+
+    /// A verse a translation lacks has no row, so it comes back absent, never as "".
+    @Test(arguments: [
+        ("ASV", "Matt 17:21"), ("ASV", "Rom 16:24"), ("ASV", "John 5:4"), ("WEB", "Acts 8:37"), ("WEB", "Luke 17:36"),
+        ("WBS", "Isa 64:2"), ("WBS", "Acts 19:41"),
+    ])
+    func gapsAreAbsent(code: String, reference: String) throws {
+        let database = BuiltTexts.database
+        let verses = try database.passage(try Reference(parsing: reference), in: try database.translation(code: code))
+        #expect(verses.count == 1)
+        #expect(verses[0].text == nil)
+    }
+
+    @Test func noVerseIsEmptyAndKJVHasNoGaps() throws {
+        let database = BuiltTexts.database
+        let kjv = try database.translation(code: "KJV")
+        let verses = try database.passage(try Reference(parsing: "Ps 119"), in: kjv)
+        #expect(verses.count == 176)
+        #expect(verses.allSatisfy { ($0.text ?? "").isEmpty == false })
+    }
+
+    @Test func theWEBRomansDoxologyStandsAtTheEndOfRomans() throws {
+        let database = BuiltTexts.database
+        let verses = try database.passage(try Reference(parsing: "Rom 16:25-27"), in: try database.translation(code: "WEB"))
+        #expect(verses.allSatisfy { $0.text != nil })
+        #expect(verses[0].text?.hasPrefix("Now to him who is able to establish you") == true)
+    }
+
+    @Test func searchRanksAndBoundsRanking() throws {
+        let database = BuiltTexts.database
+        let kjv = try database.translation(code: "KJV")
+        let ranked = try database.search(try SearchQuery(parsing: "love one another"), in: kjv, limit: 5)
+        #expect(ranked.ranked)
+        #expect(ranked.hits.count == 5)
+        let common = try database.search(try SearchQuery(parsing: "the"), in: kjv, limit: 3)
+        #expect(!common.ranked)
+        #expect(common.total > 20_000)
+        // Prefix match: "the" finds "there" in Genesis 1:3 too.
+        #expect(common.hits.map(\.id.rawValue) == [1_001_001, 1_001_002, 1_001_003])
+        let john = try database.search(try SearchQuery(parsing: "love"), in: kjv, book: Canon.books[42], limit: 1000)
+        #expect(john.hits.allSatisfy { $0.id.book == 43 })
+        #expect(john.total == john.hits.count)
+    }
+
+    @Test func aBadSourceLineIsReportedWithFileAndLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-bad-\(UUID())")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("translations"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "code\tname\tyear\tlicence\tsource\nKJV\tKing James\t1769\tPD\ttest\n"
+            .write(to: directory.appendingPathComponent("translations/translations.tsv"), atomically: true, encoding: .utf8)
+        try "book\tchapter\tverse\ttext\nGen\t1\t1\tIn the beginning\nJude\t2\t1\tNo such verse\n"
+            .write(to: directory.appendingPathComponent("translations/KJV.tsv"), atomically: true, encoding: .utf8)
+        let output = directory.appendingPathComponent("out.sqlite").path
+        #expect(throws: TextDatabaseError.badSource(file: directory.path + "/translations/KJV.tsv", line: 3,
+                                                    problem: "Jude 2:1 is not a verse in KJV numbering")) {
+            try TextDatabaseBuilder.build(curatedDirectory: directory.path, outputPath: output) { _ in }
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func theSchemaIsTheDesignedOne() throws {
+        let database = try Database(path: BuiltTexts.path, mode: .immutable)
+        let statement = try database.prepare("SELECT sql FROM sqlite_schema WHERE name IN ('verses', 'verses_fts')")
+        var sql: [String] = []
+        while try statement.step() { sql.append(statement.string(0)) }
+        #expect(sql.contains { $0.contains("WITHOUT ROWID") && $0.contains("PRIMARY KEY (translation, id)") })
+        #expect(sql.contains { $0.contains("fts5") && $0.contains("unicode61 remove_diacritics 2") })
+    }
+}
