@@ -20,7 +20,7 @@ let package = Package(
         // what a `manna prompt` or `manna read` costs (see docs/ARCHITECTURE.md, "Start-up").
         .executableTarget(
             name: "manna", dependencies: ["MannaKit"],
-            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libstdc++"], .when(configuration: .release))]),
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
 
         .testTarget(name: "MannaKitTests", dependencies: ["MannaKit"], resources: [.copy("Fixtures")]),
         // Runs the built `manna` binary as users do: output, exit codes, error text.

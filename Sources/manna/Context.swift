@@ -95,8 +95,16 @@ final class Context {
     func openTextDatabase() throws(Failure) -> TextDatabase {
         let location = try textDatabaseLocation()
         do {
-            if let curated = location.curatedDirectory, TextDatabaseLocator.needsBuild(location) {
-                try buildTextDatabase(from: curated, to: location.path)
+            if let curated = location.curatedDirectory {
+                // In a checkout the database is a build product: make it when missing, stale,
+                // or written by another version of Manna.
+                if TextDatabaseLocator.needsBuild(location) {
+                    try buildTextDatabase(from: curated, to: location.path)
+                } else if let database = try? TextDatabase(path: location.path) {
+                    return database
+                } else {
+                    try buildTextDatabase(from: curated, to: location.path)
+                }
             }
             return try TextDatabase(path: location.path)
         } catch {

@@ -8,8 +8,11 @@ public struct Translation: Hashable, Sendable, Codable {
     public let year: Int
     public let licence: String
     public let source: String
-    /// Position in the database: the high part of each `verses_fts` rowid.
+    /// Display order: KJV first, then as listed in `curated/translations/translations.tsv`.
     let position: Int
+
+    /// This translation's full-text index: `verses_fts_kjv`, rowid = verse id.
+    var searchTable: String { "verses_fts_" + code.lowercased() }
 }
 
 /// One verse of a passage in one translation. `text` is nil when the translation lacks the verse.
@@ -48,11 +51,7 @@ public enum TextDatabaseError: Error, Equatable, Sendable {
 /// The text database, opened read-only and immutable.
 public final class TextDatabase {
     /// `PRAGMA user_version` of the schema this code reads and builds.
-    public static let schemaVersion = 1
-
-    /// A rowid in `verses_fts` is `translation position × ftsStride + verse id`, so that one
-    /// translation, or one book of it, is a rowid range the full-text index can seek to.
-    static let ftsStride = 100_000_000
+    public static let schemaVersion = 2
 
     let database: Database
     public let path: String

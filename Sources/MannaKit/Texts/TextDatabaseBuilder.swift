@@ -10,7 +10,7 @@ public enum TextDatabaseBuilder {
     static let schema = """
         CREATE TABLE translations (
             code TEXT PRIMARY KEY,          -- KJV, ASV, WBS, WEB
-            position INTEGER NOT NULL UNIQUE, -- 1-based; the high part of verses_fts rowids
+            position INTEGER NOT NULL UNIQUE, -- display order, 1-based
             name TEXT NOT NULL,
             year INTEGER NOT NULL,
             licence TEXT NOT NULL,
@@ -31,11 +31,19 @@ public enum TextDatabaseBuilder {
             text TEXT NOT NULL,             -- a verse a translation lacks has no row
             PRIMARY KEY (translation, id)
         ) WITHOUT ROWID;
-        CREATE VIRTUAL TABLE verses_fts USING fts5(
-            text,                           -- rowid = translations.position*100000000 + verse id
-            tokenize = 'unicode61 remove_diacritics 2'
+        """
+
+    /// One full-text index per translation, so that bm25's statistics are the translation's own
+    /// and a query reads a quarter of the postings (docs/ARCHITECTURE.md, "Search").
+    static func searchTableSchema(_ table: String) -> String {
+        """
+        CREATE VIRTUAL TABLE \(table) USING fts5(
+            text,                           -- rowid = verse id, so a book is a rowid range
+            tokenize = 'unicode61 remove_diacritics 2',
+            prefix = '1 2 3 4'              -- every word is a prefix match: index short prefixes
         );
         """
+    }
 
     /// Builds the database at `outputPath` from `curatedDirectory`, replacing any file there
     /// only once the new one is complete (written beside it, then renamed).
@@ -58,10 +66,13 @@ public enum TextDatabaseBuilder {
                 try insertBooks(into: database)
                 for (index, row) in rows.enumerated() {
                     let code = row.fields[0]
+                    guard !code.isEmpty, code.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else {
+                        throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "translation code '\(code)' must be capital letters and digits")
+                    }
                     guard let year = Int(row.fields[2]) else {
                         throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "year '\(row.fields[2])' is not a number")
                     }
-                    let count = try insertVerses(code: code, position: index + 1,
+                    let count = try insertVerses(code: code,
                                                  file: translationsDirectory + "/\(code).tsv", into: database)
                     let statement = try database.prepare("INSERT INTO translations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
                     try statement.bind(code, at: 1)
@@ -74,8 +85,6 @@ public enum TextDatabaseBuilder {
                     try statement.run()
                     progress("\(code): \(count) verses")
                 }
-                // Merge the index into one segment: smaller, and faster to query.
-                try database.execute("INSERT INTO verses_fts(verses_fts) VALUES ('optimize')")
             }
         } catch let error as TextDatabaseError {
             throw error
@@ -103,10 +112,12 @@ public enum TextDatabaseBuilder {
 
     /// Inserts one translation's verses, checking each line: a known book, a verse that exists
     /// in KJV numbering, canonical order, and text.
-    private static func insertVerses(code: String, position: Int, file: String, into database: Database) throws -> Int {
+    private static func insertVerses(code: String, file: String, into database: Database) throws -> Int {
+        let table = "verses_fts_" + code.lowercased()
+        try database.execute(searchTableSchema(table))
         let osisNumbers = Dictionary(uniqueKeysWithValues: Canon.books.map { ($0.osis, $0.number) })
         let verse = try database.prepare("INSERT INTO verses VALUES (?1, ?2, ?3)")
-        let index = try database.prepare("INSERT INTO verses_fts(rowid, text) VALUES (?1, ?2)")
+        let index = try database.prepare("INSERT INTO \(table)(rowid, text) VALUES (?1, ?2)")
         var previous = 0
         var count = 0
         for row in try readTSV(file, header: ["book", "chapter", "verse", "text"]) {
@@ -127,11 +138,13 @@ public enum TextDatabaseBuilder {
             try verse.bind(fields[3], at: 3)
             try verse.run()
             index.reset()
-            try index.bind(position * TextDatabase.ftsStride + id.rawValue, at: 1)
+            try index.bind(id.rawValue, at: 1)
             try index.bind(fields[3], at: 2)
             try index.run()
             count += 1
         }
+        // Merge the index into one segment: smaller, and faster to query.
+        try database.execute("INSERT INTO \(table)(\(table)) VALUES ('optimize')")
         return count
     }
 
