@@ -1,12 +1,13 @@
 """Read the Debian SWORD Bible modules as plain verse text in KJV numbering.
 
-Needs the Debian packages python3-sword, sword-text-kjv and sword-text-web, and must
-run under /usr/bin/python3 (the Debian interpreter that has the `Sword` module).
+Needs the Debian packages python3-sword, sword-text-kjv, sword-text-web and (the
+witness for the KJV's split words) bible-kjv, and must run under /usr/bin/python3
+(the Debian interpreter that has the `Sword` module).
 python3-sword crashes at interpreter exit: callers end with os._exit(0).
 
 Every verse goes through the module's own plain-text render (SWORD FMT_PLAIN) with
 every option filter off (Strong's, morphology, footnotes, headings, red letters,
-cross-references, transliteration), after three changes to its raw OSIS, each
+cross-references, transliteration), after these changes to its raw OSIS, each
 checked against the module's untouched render (see `_render`):
 
 - titles (`<title>`: psalm superscriptions, Psalm 119 letters, the KJV's epistle
@@ -17,7 +18,13 @@ checked against the module's untouched render (see `_render`):
   a marker character, so that the spacing the OSIS conversion broke next to them
   can be repaired (`_resolve_boundaries`);
 - everything after the end of the book (the WEB's glossary, appended to Revelation
-  22:21) is cut.
+  22:21) is cut;
+- in the KJV only, each seam between two `<w>` elements with nothing but whitespace
+  between them becomes a marked seam: the module tags the morphemes of some English
+  words as separate `<w>` elements with a space between ("come <w>bold</w>
+  <w>ly</w> unto"), so the render splits the word. A split is rejoined only where an
+  independent KJV witness, Debian's bible-kjv, has the joined word in that verse
+  (`_rejoin_split_words`); "what things soever" and "whose soever" stay.
 
 Then the rules shared with every translation (`normalise`) and the per-translation
 fix-ups (`_move_romans_doxology`) apply. curated/README.md records each rule with
@@ -25,6 +32,7 @@ its counts; `read_translation` returns them in its report.
 """
 
 import collections
+import functools
 import re
 import subprocess
 
@@ -55,6 +63,7 @@ OPTIONS_OFF = [
 ]
 
 BOUNDARY = "\ue000"  # a private-use character: never in the sources (checked)
+SEAM = "\ue001"      # likewise: marks `</w> <w>` seams in the KJV (checked)
 _OPENERS = "“‘(["
 _CLOSERS = "?!.,;:”’)]"
 
@@ -64,6 +73,14 @@ _Q_TAG = re.compile(r"</?q\b[^>]*>")
 _BOOK_END = re.compile(r'<div\b(?=[^>]*\btype="book")(?=[^>]*\beID=)[^>]*/>')
 _USFM_MARKER = re.compile(r"\\\+?[a-z]+[0-9]*(?:\*|\s|$)")
 _BOUNDARY_CLUSTER = re.compile(r"\s*" + BOUNDARY + r"[\s" + BOUNDARY + "]*")
+_W_SEAM = re.compile(r"</w>(?=\s+<w\b)")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_SPLIT_AT_SEAM = re.compile(r"([^\W\d_]+)" + SEAM + r"(\s+)(?=([^\W\d_]+))")
+
+# The independent KJV witness for split words: Debian's bible-kjv (text from a
+# different electronic KJV edition, its own verse store), read whole, once.
+WITNESS_PROGRAM = ["/usr/bin/bible", "-f", "-p", "/usr/lib", "Gen1:1-Rev22:21"]
+WITNESS_PACKAGES = ("bible-kjv", "bible-kjv-text")
 
 
 class SwordLibrary:
@@ -157,10 +174,14 @@ def _resolve_boundaries(text, stats):
     return _BOUNDARY_CLUSTER.sub(replace, text)
 
 
-def _render(module, raw, stats, ref):
-    """Plain text of one verse (module key already set), before `normalise`."""
-    if BOUNDARY in raw:
-        raise RuntimeError("source contains the private boundary character")
+def _render(module, raw, stats, ref, witness=None, joins=None):
+    """Plain text of one verse (module key already set), before `normalise`.
+
+    With `witness` (the KJV witness's text of this verse), `<w>` seams are marked and
+    split words rejoined by `_rejoin_split_words`, which appends to `joins`.
+    """
+    if BOUNDARY in raw or SEAM in raw:
+        raise RuntimeError("source contains a private marker character")
     cut = _BOOK_END.search(raw)
     tail = ""
     if cut:
@@ -177,10 +198,12 @@ def _render(module, raw, stats, ref):
     stats["speaker labels dropped (Song of Solomon)"] += prepared.count("<speaker")
     prepared = _NOTE.sub(BOUNDARY, prepared)
     prepared = _Q_TAG.sub(BOUNDARY, prepared)
+    if witness is not None:
+        prepared = _W_SEAM.sub("</w>" + SEAM, prepared)
 
     text = module.renderText(prepared).c_str()
     native = module.renderText().c_str()
-    mine = " ".join(text.replace(BOUNDARY, "").split())
+    mine = " ".join(text.replace(BOUNDARY, "").replace(SEAM, "").split())
     if tail.strip():
         tail_text = " ".join(module.renderText(tail).c_str().split())
         if tail_text:
@@ -191,6 +214,8 @@ def _render(module, raw, stats, ref):
     if not native_ok:
         raise RuntimeError(f"render differs from the module's own render: {mine[:80]!r}")
 
+    if witness is not None:
+        text = _rejoin_split_words(text, witness, ref, joins)
     text = _resolve_boundaries(text, stats)
     text, n = _USFM_MARKER.subn("", text)
     if n:
@@ -212,6 +237,8 @@ def read_translation(code, library=None):
     kjv = kjv_structure()
     stats = collections.Counter()
     dropped = []
+    witness = kjv_witness() if code == "KJV" else None
+    joins = {"joined": [], "kept": []} if witness is not None else None
 
     key_holder = module.createKey()  # keep: the cast below does not own it
     key = Sword.VerseKey.castTo(key_holder)
@@ -242,7 +269,9 @@ def read_translation(code, library=None):
                     if (key.getOSISBookName(), key.getChapter(), key.getVerse()) != ref:
                         raise RuntimeError(f"{code}: cannot position at {osis}.{chapter}.{verse}")
                     module.setKey(key)
-                    text = normalise(_render(module, module.getRawEntry(), stats, ref), stats)
+                    seen_by_witness = witness.get(ref, "") if witness is not None else None
+                    text = normalise(_render(module, module.getRawEntry(), stats, ref,
+                                             seen_by_witness, joins), stats)
                     if verse > kjv[osis][chapter - 1]:
                         if text:
                             raise RuntimeError(f"{code} {osis} {chapter}:{verse} has text "
@@ -265,9 +294,113 @@ def read_translation(code, library=None):
 
     if code == "WEB":
         _move_romans_doxology(verses, absent, stats)
+    report = {"rules": stats, "absent": sorted(absent, key=sort_key), "dropped": dropped,
+              "module": name, "package": package}
+    if joins is not None:
+        if joins["joined"]:
+            stats["split words rejoined (<w> seams, checked against bible-kjv)"] += len(joins["joined"])
+        report["witness"] = ", ".join(f"Debian {p} {package_version(p)}" for p in WITNESS_PACKAGES)
+        report["joined"] = joins["joined"]
+        report["kept"] = joins["kept"]
+    return verses, report
 
-    return verses, {"rules": stats, "absent": sorted(absent, key=sort_key), "dropped": dropped,
-                    "module": name, "package": package}
+
+# --- Words the KJV module splits at `<w>` seams ------------------------------------
+#
+# engKJV2006eb tags the morphemes of some English words as separate `<w>` elements
+# with a space between them: "<w>bold</w> <w>ly</w>" (Heb 4:16, Greek meta parrhesias),
+# "<w>what</w> <w>soever</w>" (Col 3:17), "<w>can</w> <w>not</w>". Other seams are
+# between genuine words, and some two-word forms are the KJV's own ("what things
+# soever", "whose soever sins", "It is sown in corruption"). The seam is marked before
+# the render; a marked pair of words a|b is joined only when the witness decides it:
+#
+#   need   = (witness count of the word ab) - (module count of ab) in this verse
+#   excess = (module count of the pair "a b") - (witness count of "a b") in this verse
+#
+# Join when need > 0, excess > 0 and every marked a|b in the verse accounts for them
+# (need == excess == marked seams of a|b); keep the space when need <= 0 or excess <= 0.
+# Anything in between is ambiguous and stops the import. Words compare lower-cased,
+# letters only. A split with no `<w>` seam (plain text on either side: the module's
+# "any thing", "to day", "to morrow", as the 1769 text prints them) is never touched.
+
+
+@functools.lru_cache(maxsize=None)
+def _witness_cached():
+    for package in WITNESS_PACKAGES:
+        package_version(package)  # raises if not installed
+    out = subprocess.run(WITNESS_PROGRAM, capture_output=True, check=False,
+                         env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"})
+    if out.returncode != 0:
+        raise RuntimeError(f"bible-kjv failed: {out.stderr.decode(errors='replace')[:200]}")
+    books, verses = [], {}
+    for line in out.stdout.decode("ascii").split("\n"):
+        if not line:
+            continue
+        m = re.fullmatch(r"(\d?[A-Za-z]+)(\d+):(\d+) (.+)", line)
+        if not m:
+            raise RuntimeError(f"bible-kjv: unexpected line {line[:60]!r}")
+        if not books or books[-1] != m.group(1):
+            books.append(m.group(1))
+        if len(books) > len(canon.OSIS_IDS):
+            raise RuntimeError("bible-kjv: more than 66 books")
+        ref = (canon.OSIS_IDS[len(books) - 1], int(m.group(2)), int(m.group(3)))
+        if ref in verses:
+            raise RuntimeError(f"bible-kjv: {ref} twice")
+        verses[ref] = m.group(4)
+    kjv = kjv_structure()
+    expected = {(o, c, v) for o in canon.OSIS_IDS for c, n in enumerate(kjv[o], start=1)
+                for v in range(1, n + 1)}
+    if set(verses) != expected:
+        raise RuntimeError("bible-kjv: its verses are not the KJV numbering")
+    return tuple(sorted(verses.items()))
+
+
+def kjv_witness():
+    """{(osis, chapter, verse): text} from Debian's bible-kjv, in KJV numbering."""
+    return dict(_witness_cached())
+
+
+def _words(text):
+    return [w.lower() for w in _LETTERS.findall(text)]
+
+
+def _rejoin_split_words(text, witness, ref, joins):
+    """Join the words at marked `<w>` seams that the witness prints as one word."""
+    seams = list(_SPLIT_AT_SEAM.finditer(text))
+    if not seams:
+        return text.replace(SEAM, "")
+    mine = _words(text.replace(SEAM, ""))
+    theirs = _words(witness)
+    mine_words, theirs_words = collections.Counter(mine), collections.Counter(theirs)
+    mine_pairs = collections.Counter(zip(mine, mine[1:]))
+    theirs_pairs = collections.Counter(zip(theirs, theirs[1:]))
+    marked = collections.Counter((m.group(1).lower(), m.group(3).lower()) for m in seams)
+    decided = {}
+    where = f"{ref[0]} {ref[1]}:{ref[2]}"
+    for pair, n in sorted(marked.items()):
+        word = pair[0] + pair[1]
+        need = theirs_words[word] - mine_words[word]
+        excess = mine_pairs[pair] - theirs_pairs[pair]
+        if need <= 0 or excess <= 0:
+            decided[pair] = False
+            if theirs_words[word]:
+                split = f"{pair[0]} {pair[1]}"
+                joins["kept"].append((ref, split, f"witness {theirs_words[word]} {word!r}, "
+                                      f"{theirs_pairs[pair]} {split!r}; module "
+                                      f"{mine_words[word]} and {mine_pairs[pair]}"))
+        elif need == excess == n:
+            decided[pair] = True
+        else:
+            raise RuntimeError(f"KJV {where}: ambiguous split {pair[0]}|{pair[1]}: "
+                               f"witness needs {need} '{word}', {excess} extra "
+                               f"'{pair[0]} {pair[1]}', {n} marked seams")
+
+    def join(m):
+        if decided[(m.group(1).lower(), m.group(3).lower())]:
+            joins["joined"].append((ref, m.group(1) + m.group(3)))
+            return m.group(1)
+        return m.group(1) + m.group(2)
+    return _SPLIT_AT_SEAM.sub(join, text).replace(SEAM, "")
 
 
 # The WEB follows the Majority Text and prints the doxology as Romans 14:24-26 ("TR
@@ -324,8 +457,9 @@ SAMPLE_REFS = [
 ]
 
 EXTRA_SAMPLES = {
-    # pilcrow; stray \nd; psalm title; epistle subscription
-    "KJV": [("Gen", 1, 6), ("Exod", 6, 3), ("Ps", 3, 1), ("Rom", 16, 27)],
+    # pilcrow; stray \nd; psalm title; epistle subscription; words split at <w> seams
+    "KJV": [("Gen", 1, 6), ("Exod", 6, 3), ("Ps", 3, 1), ("Rom", 16, 27), ("Col", 3, 17),
+            ("Heb", 4, 16)],
     # psalm title; speaker label; lost and added spaces; doxology; glossary
     "WEB": [("Ps", 3, 1), ("Song", 1, 2), ("Matt", 3, 15), ("John", 5, 12), ("Rom", 16, 26),
             ("Rom", 16, 27), ("Rev", 1, 8)],
@@ -333,7 +467,10 @@ EXTRA_SAMPLES = {
 
 # (code, ref) -> (source ref, [(old, new)], keep-between) ; keep-between is
 # (after, up to and including) on the source render, or None for the whole verse.
+# In the KJV, each edit's new text must also be in the witness's verse (bible-kjv).
 SAMPLE_EDITS = {
+    ("KJV", ("Col", 3, 17)): (None, [("And what soever ye do", "And whatsoever ye do")], None),
+    ("KJV", ("Heb", 4, 16)): (None, [("come bold ly unto", "come boldly unto")], None),
     ("WEB", ("Gen", 1, 1)): (None, [("Godcreated", "God created")], None),
     ("WEB", ("John", 3, 16)): (None, [("only bornSon", "only born Son")], None),
     ("WEB", ("Matt", 3, 15)): (None, [("righteousness.”Then", "righteousness.” Then")], None),
@@ -377,6 +514,8 @@ def sample_rows(code, library=None):
         for old, new in edits:
             if text.count(old) != 1:
                 raise RuntimeError(f"sample {code} {ref}: {old!r} not found exactly once")
+            if code == "KJV" and new.replace("’", "'") not in kjv_witness()[ref]:
+                raise RuntimeError(f"sample {code} {ref}: {new!r} is not in bible-kjv's verse")
             text = text.replace(old, new)
         if keep:
             text = _between(text, *keep)
