@@ -126,9 +126,27 @@ final class Context {
         stderr.flush()
     }
 
-    /// The translation to use: the option, else `MANNA_TRANSLATION`, else KJV.
+    /// The user's files (XDG directories).
+    var paths: Paths { Paths(environment: environment) }
+
+    /// The user's config, read once; a bad file stops the command with its file and line.
+    func config() throws(Failure) -> Config {
+        if let loadedConfig { return loadedConfig }
+        do {
+            let config = try Config.load(paths.config)
+            loadedConfig = config
+            return config
+        } catch {
+            throw Failure(message: error.message, code: ExitCode.dataError)
+        }
+    }
+
+    private var loadedConfig: Config?
+
+    /// The translation to use: the option, else `MANNA_TRANSLATION`, else the config, else KJV.
     func translation(_ option: String?, in database: TextDatabase) throws(Failure) -> Translation {
-        let code = option ?? environment["MANNA_TRANSLATION"].flatMap { $0.isEmpty ? nil : $0 } ?? "KJV"
+        let fromEnvironment = environment["MANNA_TRANSLATION"].flatMap { $0.isEmpty ? nil : $0 }
+        let code = try option ?? fromEnvironment ?? config().translation ?? "KJV"
         do {
             return try database.translation(code: code)
         } catch {

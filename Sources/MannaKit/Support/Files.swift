@@ -79,6 +79,18 @@ public enum Files {
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// The names in a folder (not "." or ".."), or none when it does not exist.
+    public static func list(_ directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// The folder part of `path`: "/a/b" for "/a/b/c", "/" for "/c", "." for "c".
     public static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

@@ -51,7 +51,7 @@ public enum TextDatabaseError: Error, Equatable, Sendable {
 /// The text database, opened read-only and immutable.
 public final class TextDatabase {
     /// `PRAGMA user_version` of the schema this code reads and builds.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     let database: Database
     public let path: String

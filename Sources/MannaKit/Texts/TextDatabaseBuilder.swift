@@ -31,6 +31,14 @@ public enum TextDatabaseBuilder {
             text TEXT NOT NULL,             -- a verse a translation lacks has no row
             PRIMARY KEY (translation, id)
         ) WITHOUT ROWID;
+        CREATE TABLE daily_verses (
+            position INTEGER PRIMARY KEY,   -- 1..366 in a leap year: Jan 1 = 1, Feb 29 = 60, Dec 31 = 366
+            reference TEXT NOT NULL         -- canonical reference; every verse is in every translation
+        );
+        CREATE TABLE plans (
+            id TEXT PRIMARY KEY,            -- bible-in-a-year, nt-90, ...
+            json TEXT NOT NULL              -- the plan file, format documented in curated/plans/README.md
+        );
         """
 
     /// One full-text index per translation, so that bm25's statistics are the translation's own
@@ -85,6 +93,10 @@ public enum TextDatabaseBuilder {
                     try statement.run()
                     progress("\(code): \(count) verses")
                 }
+                let days = try insertDailyVerses(from: curatedDirectory + "/daily-verses.tsv", codes: rows.map { $0.fields[0] }, into: database)
+                progress("verse of the day: \(days) days")
+                let plans = try insertPlans(from: curatedDirectory + "/plans", into: database)
+                progress("reading plans: \(plans.joined(separator: ", "))")
             }
         } catch let error as TextDatabaseError {
             throw error
@@ -146,6 +158,55 @@ public enum TextDatabaseBuilder {
         // Merge the index into one segment: smaller, and faster to query.
         try database.execute("INSERT INTO \(table)(\(table)) VALUES ('optimize')")
         return count
+    }
+
+    /// The verse-of-the-day list: 366 rows, a canonical reference each, every verse present in
+    /// every translation (a notification must never come without its text).
+    private static func insertDailyVerses(from file: String, codes: [String], into database: Database) throws -> Int {
+        let rows = try readTSV(file, header: ["day", "date", "reference"])
+        guard rows.count == 366 else { throw TextDatabaseError.badSource(file: file, line: 1, problem: "expected 366 days, found \(rows.count)") }
+        let insert = try database.prepare("INSERT INTO daily_verses VALUES (?1, ?2)")
+        let present = try database.prepare("SELECT count(*) FROM verses WHERE translation = ?1 AND id BETWEEN ?2 AND ?3")
+        for (index, row) in rows.enumerated() {
+            func bad(_ problem: String) -> TextDatabaseError { .badSource(file: row.file, line: row.line, problem: problem) }
+            guard Int(row.fields[0]) == index + 1 else { throw bad("day must be \(index + 1)") }
+            let reference: Reference
+            do { reference = try Reference(parsing: row.fields[2]) } catch { throw bad(error.message) }
+            for code in codes {
+                for range in reference.ranges {
+                    present.reset()
+                    try present.bind(code, at: 1)
+                    try present.bind(range.first.rawValue, at: 2)
+                    try present.bind(range.last.rawValue, at: 3)
+                    _ = try present.step()
+                    guard present.int(0) == range.verseIDs.count else { throw bad("\(reference) is not whole in the \(code)") }
+                }
+            }
+            insert.reset()
+            try insert.bind(index + 1, at: 1)
+            try insert.bind(reference.description, at: 2)
+            try insert.run()
+        }
+        return rows.count
+    }
+
+    /// The shipped reading plans, each checked as a user's plan would be.
+    private static func insertPlans(from directory: String, into database: Database) throws -> [String] {
+        let insert = try database.prepare("INSERT INTO plans VALUES (?1, ?2)")
+        var ids: [String] = []
+        for file in Files.list(directory).filter({ $0.hasSuffix(".json") }).sorted() {
+            let path = directory + "/" + file
+            let text: String
+            do { text = try Files.readText(path) ?? "" } catch { throw TextDatabaseError.unreadable(path: path, reason: error.reason) }
+            let plan: Plan
+            do { plan = try Plan(json: text, file: path) } catch { throw TextDatabaseError.badSource(file: path, line: 1, problem: error.message) }
+            insert.reset()
+            try insert.bind(plan.id, at: 1)
+            try insert.bind(text, at: 2)
+            try insert.run()
+            ids.append(plan.id)
+        }
+        return ids
     }
 
     struct Row {

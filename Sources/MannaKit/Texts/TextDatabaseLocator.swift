@@ -51,16 +51,15 @@ public enum TextDatabaseLocator {
     }
 
     /// True when the database at `location` must be (re)built: it is missing, or older than a
-    /// file in `curated/translations/`.
+    /// source file in `curated/`.
     public static func needsBuild(_ location: TextDatabaseLocation) -> Bool {
         guard let curated = location.curatedDirectory else { return false }
         guard let built = modificationTime(location.path) else { return true }
-        let sources = curated + "/translations"
-        guard let directory = opendir(sources) else { return false }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name.hasSuffix(".tsv"), let changed = modificationTime(sources + "/" + name), changed > built { return true }
+        // Every source the build reads: translations, the daily list, the plans.
+        for folder in [curated, curated + "/translations", curated + "/plans"] {
+            for name in Files.list(folder) where name.hasSuffix(".tsv") || name.hasSuffix(".json") {
+                if let changed = modificationTime(folder + "/" + name), changed > built { return true }
+            }
         }
         return false
     }

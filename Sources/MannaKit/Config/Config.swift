@@ -1,0 +1,122 @@
+// The config file: plain `key = value` lines with `#` comments, every value checked.
+
+/// Why a config file cannot be used: file, line, and what is allowed.
+public struct ConfigError: Error, Equatable, Sendable {
+    public let file: String
+    public let line: Int
+    public let problem: String
+
+    public var message: String { line > 0 ? "\(file):\(line): \(problem)" : "\(file): \(problem)" }
+}
+
+/// The user's settings. A missing file, or a missing key, means the default.
+public struct Config: Equatable, Sendable {
+    public var translation: String? = nil
+    public var notifyAt = LocalTime(hour: 7, minute: 0)
+    public var plan: String? = nil
+    public var planStart: LocalDate? = nil
+    public var promptFormat: String? = nil
+    public var timelineDays = 7
+
+    public init() {}
+
+    /// Every key, its meaning, and what it accepts (the order `config list` prints).
+    public static let keys: [(name: String, allowed: String)] = [
+        ("translation", "a translation code: KJV, ASV, WBS or WEB"),
+        ("notify_at", "a time HH:MM (24-hour), like 07:00"),
+        ("plan", "a plan id from 'manna plan list', like bible-in-a-year"),
+        ("plan_start", "a date YYYY-MM-DD"),
+        ("prompt_format", "a prompt format, like '{reference}: {text:60}'"),
+        ("timeline_days", "a whole number of days from 1 to 31"),
+    ]
+
+    /// Reads `text` (the contents of `file`, for messages).
+    public init(parsing text: String, file: String) throws(ConfigError) {
+        self.init()
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = String(rawLine).trimmingSpaces
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ConfigError(file: file, line: lineNumber, problem: "expected 'key = value', found '\(line)'")
+            }
+            let key = String(line[..<equals]).trimmingSpaces
+            let value = String(line[line.index(after: equals)...]).trimmingSpaces
+            do {
+                try set(key, to: value)
+            } catch {
+                throw ConfigError(file: file, line: lineNumber, problem: error.problem)
+            }
+        }
+    }
+
+    /// Reads the config at `path`; no file gives the defaults.
+    public static func load(_ path: String) throws(ConfigError) -> Config {
+        let text: String?
+        do { text = try Files.readText(path) } catch { throw ConfigError(file: path, line: 0, problem: error.reason) }
+        guard let text else { return Config() }
+        return try Config(parsing: text, file: path)
+    }
+
+    /// Sets one key from its text form, checking it.
+    public mutating func set(_ key: String, to value: String) throws(ConfigError) {
+        func bad() -> ConfigError {
+            let allowed = Config.keys.first { $0.name == key }!.allowed
+            return ConfigError(file: "", line: 0, problem: "\(key) must be \(allowed), not '\(value)'")
+        }
+        switch key {
+        case "translation":
+            guard !value.isEmpty, value.utf8.allSatisfy({ (0x41...0x5A).contains($0 & ~0x20) || (0x30...0x39).contains($0) }) else { throw bad() }
+            translation = value.uppercased()
+        case "notify_at":
+            guard let time = LocalTime(parsing: value) else { throw bad() }
+            notifyAt = time
+        case "plan":
+            guard Plan.isValidID(value) else { throw bad() }
+            plan = value
+        case "plan_start":
+            guard let date = LocalDate(parsing: value) else { throw bad() }
+            planStart = date
+        case "prompt_format":
+            guard !value.isEmpty, value.count <= 200 else { throw bad() }
+            promptFormat = value
+        case "timeline_days":
+            guard let days = Int(value), (1...31).contains(days) else { throw bad() }
+            timelineDays = days
+        default:
+            throw ConfigError(file: "", line: 0, problem: "unknown key '\(key)'; keys are \(Config.keys.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    /// The value of `key` as the file would spell it, or nil when unset (default).
+    public func value(of key: String) -> String? {
+        switch key {
+        case "translation": return translation
+        case "notify_at": return notifyAt.description
+        case "plan": return plan
+        case "plan_start": return planStart?.description
+        case "prompt_format": return promptFormat
+        case "timeline_days": return String(timelineDays)
+        default: return nil
+        }
+    }
+
+    /// `text` with `key` set to `value`: the key's line replaced in place (comments and other
+    /// lines kept), or appended.
+    public static func updating(_ text: String, key: String, value: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        let newLine = "\(key) = \(value)"
+        if let index = lines.lastIndex(where: { line in
+            let trimmed = line.trimmingSpaces
+            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { return false }
+            return String(trimmed[..<equals]).trimmingSpaces == key
+        }) {
+            lines[index] = newLine
+        } else {
+            lines.append(newLine)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

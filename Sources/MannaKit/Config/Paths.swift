@@ -1,0 +1,28 @@
+// Where the user's files live, by the XDG Base Directory rules.
+
+/// The user's Manna files.
+public struct Paths: Equatable, Sendable {
+    /// `$XDG_CONFIG_HOME/manna` (default `~/.config/manna`): config and the user's plans.
+    public let configDirectory: String
+    /// `$XDG_DATA_HOME/manna` (default `~/.local/share/manna`): the journal, mode 0700.
+    public let dataDirectory: String
+    /// `$XDG_CACHE_HOME/manna` (default `~/.cache/manna`): the timeline, which can always be rebuilt.
+    public let cacheDirectory: String
+
+    public var config: String { configDirectory + "/config" }
+    public var userPlans: String { configDirectory + "/plans" }
+    public var journal: String { dataDirectory + "/journal.sqlite" }
+    public var timeline: String { cacheDirectory + "/timeline.json" }
+
+    public init(environment: [String: String]) {
+        let home = environment["HOME"] ?? ""
+        func base(_ variable: String, _ fallback: String) -> String {
+            // The spec: a relative path in an XDG variable is invalid and is ignored.
+            if let value = environment[variable], value.hasPrefix("/") { return value }
+            return home + "/" + fallback
+        }
+        configDirectory = base("XDG_CONFIG_HOME", ".config") + "/manna"
+        dataDirectory = base("XDG_DATA_HOME", ".local/share") + "/manna"
+        cacheDirectory = base("XDG_CACHE_HOME", ".cache") + "/manna"
+    }
+}

@@ -1,0 +1,45 @@
+// The verse of the day: a pure function of the local date and the translation.
+
+/// One day's verse in one translation.
+public struct DailyVerse: Equatable, Sendable {
+    public let date: LocalDate
+    public let reference: Reference
+    public let translation: String
+    /// The passage's verses joined by spaces.
+    public let text: String
+
+    /// The first verse's id, the passage's stable key.
+    public var id: VerseID { reference.ranges[0].first }
+}
+
+extension TextDatabase {
+    /// The passage for `date`: row `date.leapYearPosition` of the curated list, so every date
+    /// has the same verse every year and on every machine, and Feb 29 has its own.
+    public func dailyVerse(for date: LocalDate, in translation: Translation) throws(TextDatabaseError) -> DailyVerse {
+        let reference: Reference
+        do {
+            let statement = try database.prepare("SELECT reference FROM daily_verses WHERE position = ?1")
+            try statement.bind(date.leapYearPosition, at: 1)
+            guard try statement.step() else { throw TextDatabaseError.damaged(path: path) }
+            reference = try Reference(parsing: statement.string(0))
+        } catch {
+            throw .damaged(path: path)
+        }
+        let verses = try passage(reference, in: translation)
+        // The build checks that every daily passage is whole in every translation.
+        let text = verses.compactMap(\.text).joined(separator: " ")
+        return DailyVerse(date: date, reference: reference, translation: translation.code, text: text)
+    }
+
+    /// The shipped plans as (id, JSON text).
+    func shippedPlans() throws(TextDatabaseError) -> [(String, String)] {
+        do {
+            let statement = try database.prepare("SELECT id, json FROM plans ORDER BY id")
+            var plans: [(String, String)] = []
+            while try statement.step() { plans.append((statement.string(0), statement.string(1))) }
+            return plans
+        } catch {
+            throw .damaged(path: path)
+        }
+    }
+}
