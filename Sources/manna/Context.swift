@@ -146,9 +146,10 @@ final class Context {
     /// The translation to use: the option, else `MANNA_TRANSLATION`, else the config, else KJV.
     func translation(_ option: String?, in database: TextDatabase) throws(Failure) -> Translation {
         let fromEnvironment = environment["MANNA_TRANSLATION"].flatMap { $0.isEmpty ? nil : $0 }
-        let code = try option ?? fromEnvironment ?? config().translation ?? "KJV"
+        var code = option ?? fromEnvironment
+        if code == nil { code = try config().translation }
         do {
-            return try database.translation(code: code)
+            return try database.translation(code: code ?? "KJV")
         } catch {
             throw Failure(error)
         }
