@@ -126,6 +126,48 @@ final class Context {
         stderr.flush()
     }
 
+    /// The local time zone: `TZ` (checked against the tz database), else /etc/localtime.
+    func zone() throws(Failure) -> Zone {
+        do { return try Zone.system(environment: environment) } catch {
+            throw Failure(message: error.message, code: ExitCode.usage)
+        }
+    }
+
+    /// The moment to act as if it were: `--now` when given (ISO 8601; without an offset it is
+    /// local time), else the real clock.
+    func now(_ option: String?, zone: Zone) throws(Failure) -> Instant {
+        guard let option else { return Instant(time(nil)) }
+        guard let instant = Moment.parse(option, zone: zone) else {
+            throw .usage("--now must be a date and time like 2026-03-08T07:00 or 2026-03-08T07:00:00-05:00, not '\(option)'")
+        }
+        return instant
+    }
+
+    /// The local date to act for: `--date` when given, else the date of `now` in `zone`.
+    func date(_ option: String?, zone: Zone) throws(Failure) -> LocalDate {
+        guard let option else { return zone.local(Instant(time(nil))).date }
+        guard let date = LocalDate(parsing: option) else {
+            throw .usage("--date must be a date YYYY-MM-DD that exists, like 2026-12-25, not '\(option)'")
+        }
+        return date
+    }
+
+    /// Everything the timeline depends on: zone, translation, notification time, days, plan.
+    func timelineInputs(database: TextDatabase, zone: Zone) throws(Failure) -> TimelineInputs {
+        let config = try config()
+        let translation = try translation(nil, in: database)
+        var plan: (plan: Plan, start: LocalDate)?
+        if let id = config.plan, let start = config.planStart {
+            let library: PlanLibrary
+            do { library = try PlanLibrary(database: database, userDirectory: paths.userPlans) } catch { throw Failure(error) }
+            guard let found = library.plan(id: id) else {
+                throw Failure(message: "\(paths.config): plan '\(id)' is not a known plan; see 'manna plan list'", code: ExitCode.dataError)
+            }
+            plan = (found, start)
+        }
+        return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plan: plan)
+    }
+
     /// The user's files (XDG directories).
     var paths: Paths { Paths(environment: environment) }
 

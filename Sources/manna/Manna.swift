@@ -113,7 +113,10 @@ enum Manna {
     static let version = "0.1.0"
 
     static let commands: [CommandSpec] = [
-        ReadCommand.spec, CompareCommand.spec, SearchCommand.spec, PathsCommand.spec, BuildDatabaseCommand.spec,
+        TodayCommand.spec, ReadCommand.spec, CompareCommand.spec, SearchCommand.spec,
+        PlanCommand.spec, ConfigCommand.spec,
+        TimelineCommand.spec, PromptCommand.spec, WidgetCommand.spec, InitCommand.spec,
+        PathsCommand.spec, BuildDatabaseCommand.spec,
     ]
 
     static var overview: String {

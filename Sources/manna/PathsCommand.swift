@@ -11,5 +11,10 @@ enum PathsCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
         guard arguments.positionals.isEmpty else { throw .usage("paths takes no arguments") }
         context.stdout.line("text_db=" + (try context.textDatabaseLocation()).path)
+        let paths = context.paths
+        context.stdout.line("journal_db=" + paths.journal)
+        context.stdout.line("config=" + paths.config)
+        context.stdout.line("plans=" + paths.userPlans)
+        context.stdout.line("timeline=" + paths.timeline)
     }
 }

@@ -298,6 +298,12 @@ enum ReferenceFormatter {
 }
 
 extension String {
+    /// The text on one line: newlines and other control characters become spaces, so text
+    /// from a file can never move a terminal's cursor or end a prompt early.
+    public var singleLine: String {
+        String(map { $0.isNewline || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) ? " " : $0 })
+    }
+
     /// The string without leading and trailing whitespace (FoundationEssentials has no `trimmingCharacters`).
     var trimmingSpaces: String {
         guard let start = firstIndex(where: { !$0.isWhitespace }),

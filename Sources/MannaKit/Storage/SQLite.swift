@@ -82,6 +82,9 @@ public final class Database {
         }
     }
 
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(database: self, sql: sql)
     }

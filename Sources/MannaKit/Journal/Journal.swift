@@ -1,0 +1,160 @@
+// The journal: the user's own database (journal.sqlite, WAL, 0600 in a 0700 folder), with
+// versioned migrations. Created by the scheduler for its delivery ledger; the journal issue
+// adds prayers, reminders, plan progress, notes, highlights and bookmarks as new migrations.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why the journal cannot be used. A damaged journal is never overwritten.
+public enum JournalError: Error, Equatable, Sendable {
+    case damaged(path: String)
+    case tooNew(path: String, version: Int)
+    case unwritable(path: String, reason: String)
+
+    public var message: String {
+        switch self {
+        case .damaged(let path):
+            return "the journal \(path) is damaged and was left untouched: move it aside (mv \(path) \(path).damaged) to start a new one, or restore it from a backup"
+        case .tooNew(let path, let version):
+            return "the journal \(path) has schema version \(version), newer than this manna understands (\(Journal.migrations.count)); update manna"
+        case .unwritable(let path, let reason):
+            return "cannot open the journal \(path): \(reason)"
+        }
+    }
+}
+
+public final class Journal {
+    public let path: String
+    let database: Database
+
+    /// Schema migrations, in order: migration N takes `user_version` N-1 to N. Never edit one
+    /// that has shipped; add the next.
+    static let migrations: [String] = [
+        // 1: the scheduler's delivery ledger. One row per occurrence ever claimed: the
+        // primary key makes a second claim of the same occurrence fail, which is how two
+        // ticks at once, or a tick re-run, never show one twice.
+        """
+        CREATE TABLE deliveries (
+            kind TEXT NOT NULL,             -- 'verse'; later 'prayer', 'plan'
+            key TEXT NOT NULL,              -- which reminder ('' for the verse of the day)
+            occurrence TEXT NOT NULL,       -- the local date, or the occurrence's local date and time
+            claimed_at INTEGER NOT NULL,    -- Unix seconds
+            late INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (kind, key, occurrence)
+        ) WITHOUT ROWID;
+        """,
+    ]
+
+    /// Opens the journal at `path`, creating it (and its folder, mode 0700) when missing,
+    /// and migrating it to the current schema.
+    public init(path: String) throws(JournalError) {
+        self.path = path
+        let folder = Files.parent(of: path)
+        do { try Files.makeDirectories(folder, mode: 0o700) } catch { throw .unwritable(path: path, reason: error.reason) }
+        let existed = Files.exists(path)
+        // The file is created 0600 before SQLite opens it, so it is never readable by others.
+        if !existed {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { close(descriptor) } else if errno != EEXIST {
+                throw .unwritable(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+        do {
+            database = try Database(path: path, mode: .readWrite)
+            try database.execute("PRAGMA busy_timeout = 10000")
+            // Reading the schema fails with SQLITE_NOTADB or SQLITE_CORRUPT on a file that is not a
+            // database or is cut short; a full integrity check per tick would cost too much.
+            _ = try database.prepare("SELECT count(*) FROM sqlite_schema").step()
+            try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+            try migrate()
+        } catch let error as JournalError {
+            throw error
+        } catch let error as SQLiteError {
+            if error.isCorruption { throw .damaged(path: path) }
+            throw .unwritable(path: path, reason: error.message)
+        } catch {
+            throw .unwritable(path: path, reason: "\(error)")
+        }
+    }
+
+    public var schemaVersion: Int {
+        guard let statement = try? database.prepare("PRAGMA user_version"), (try? statement.step()) == true else { return 0 }
+        return statement.int(0)
+    }
+
+    private func migrate() throws {
+        let version = schemaVersion
+        guard version <= Journal.migrations.count else { throw JournalError.tooNew(path: path, version: version) }
+        guard version < Journal.migrations.count else { return }
+        try database.transaction {
+            // Re-read inside the write lock: another process may have migrated meanwhile.
+            let current = schemaVersion
+            for index in current..<Journal.migrations.count {
+                try database.execute(Journal.migrations[index])
+                try database.execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+
+    // MARK: The delivery ledger
+
+    /// An occurrence of something the scheduler shows: the verse of one day, one reminder time.
+    public struct Occurrence: Hashable, Sendable {
+        public let kind: String
+        public let key: String
+        public let occurrence: String
+
+        public init(kind: String, key: String, occurrence: String) {
+            self.kind = kind
+            self.key = key
+            self.occurrence = occurrence
+        }
+    }
+
+    /// True when the occurrence has been claimed: cheap, and no write, for the common tick.
+    public func isClaimed(_ item: Occurrence) throws(JournalError) -> Bool {
+        do {
+            let statement = try database.prepare("SELECT 1 FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3")
+            try bind(item, to: statement)
+            return try statement.step()
+        } catch {
+            throw .unwritable(path: path, reason: error.message)
+        }
+    }
+
+    /// Claims the occurrence for this process: true if this call claimed it, false if some
+    /// tick already had. Committed before returning, so it holds across crashes and processes.
+    public func claim(_ item: Occurrence, at instant: Instant, late: Bool) throws(JournalError) -> Bool {
+        do {
+            return try database.transaction {
+                let statement = try database.prepare("INSERT OR IGNORE INTO deliveries VALUES (?1, ?2, ?3, ?4, ?5)")
+                try bind(item, to: statement)
+                try statement.bind(instant, at: 4)
+                try statement.bind(late ? 1 : 0, at: 5)
+                try statement.run()
+                return database.changes == 1
+            }
+        } catch let error as SQLiteError {
+            throw .unwritable(path: path, reason: error.message)
+        } catch {
+            throw .unwritable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Gives a claim back when showing failed (no notification server yet), so a later tick tries again.
+    public func release(_ item: Occurrence) throws(JournalError) {
+        do {
+            let statement = try database.prepare("DELETE FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3")
+            try bind(item, to: statement)
+            try statement.run()
+        } catch {
+            throw .unwritable(path: path, reason: error.message)
+        }
+    }
+
+    private func bind(_ item: Occurrence, to statement: Statement) throws(SQLiteError) {
+        try statement.bind(item.kind, at: 1)
+        try statement.bind(item.key, at: 2)
+        try statement.bind(item.occurrence, at: 3)
+    }
+}

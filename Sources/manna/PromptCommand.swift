@@ -1,0 +1,66 @@
+// manna prompt [--format FMT] and manna widget --format waybar|i3blocks|polybar|plain:
+// today's verse in one line, from the timeline file (no database) when it can vouch for now.
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+enum PromptCommand {
+    static let spec = CommandSpec(
+        name: "prompt",
+        usage: "manna prompt [--format FMT]",
+        abstract: "Print today's verse as one line for a shell prompt",
+        valueOptions: [
+            "format": "tokens {reference} {translation} {text} {text:N} {plan} {date} (default: '{reference}: {text}' in 80 columns)",
+            "now": "act as if it were this moment (for testing)",
+        ],
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.isEmpty else { throw .usage("prompt takes no arguments; see 'manna prompt --help'") }
+        let day = try shownDay(arguments, context)
+        var format = PromptFormat.standard
+        if let given = arguments.value("format") {
+            format = PromptFormat(format: given)
+        } else if let configured = try context.config().promptFormat {
+            format = PromptFormat(format: configured)
+        }
+        do { context.stdout.line(try format.render(day)) } catch { throw .usage(error.message) }
+    }
+
+    /// The day to show now. The fast path reads only the timeline file: no database, no
+    /// config beyond the zone. When the file is missing, stale, or for another zone, the
+    /// answer is worked out from the databases (correct beats fast).
+    static func shownDay(_ arguments: ParsedArguments, _ context: Context) throws(Failure) -> ShownDay {
+        let zone = try context.zone()
+        let now = try context.now(arguments.value("now"), zone: zone)
+        if let text = try? Files.readText(context.paths.timeline), let day = ShownDay.fromTimeline(text, now: now, zone: zone.identifier) {
+            return day
+        }
+        let database = try context.openTextDatabase()
+        var inputs = try context.timelineInputs(database: database, zone: zone)
+        inputs = TimelineInputs(zone: zone, translation: inputs.translation, notifyAt: inputs.notifyAt, days: 1, plan: inputs.plan)
+        do {
+            return ShownDay(try Timeline.entries(now: now, inputs: inputs, database: database)[0])
+        } catch {
+            throw Failure(error)
+        }
+    }
+}
+
+enum WidgetCommand {
+    static let spec = CommandSpec(
+        name: "widget",
+        usage: "manna widget --format waybar|i3blocks|polybar|plain",
+        abstract: "Print today's verse for a panel: waybar JSON, i3blocks, polybar or plain text",
+        valueOptions: ["format": "waybar, i3blocks, polybar or plain", "now": "act as if it were this moment (for testing)"],
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.isEmpty else { throw .usage("widget takes no arguments; see 'manna widget --help'") }
+        guard let format = arguments.value("format"), let kind = Widget.Kind(rawValue: format) else {
+            throw .usage("widget needs --format waybar, i3blocks, polybar or plain")
+        }
+        context.stdout.write(Widget.render(try PromptCommand.shownDay(arguments, context), as: kind))
+    }
+}

@@ -1,0 +1,38 @@
+// manna timeline [--now T] [--print]: write (or print) the timeline widgets and prompts read.
+import MannaKit
+
+enum TimelineCommand {
+    static let spec = CommandSpec(
+        name: "timeline",
+        usage: "manna timeline [--now ISO8601] [--print]",
+        abstract: "Write the timeline file (or print it) that prompts and widgets read",
+        valueOptions: ["now": "act as if it were this moment, like 2026-03-08T07:00 (local) or 2026-03-08T07:00:00-05:00"],
+        flags: ["print": "print the timeline instead of writing it"],
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.isEmpty else { throw .usage("timeline takes no arguments; see 'manna timeline --help'") }
+        let zone = try context.zone()
+        let now = try context.now(arguments.value("now"), zone: zone)
+        let entries = try entries(now: now, zone: zone, context)
+        if arguments.has("print") {
+            context.stdout.line(Timeline.document(entries: entries, zone: zone, generatedAt: zone.local(now)).prettyText)
+            return
+        }
+        try write(entries, zone: zone, now: now, context)
+    }
+
+    static func entries(now: Instant, zone: Zone, _ context: Context) throws(Failure) -> [TimelineEntry] {
+        let database = try context.openTextDatabase()
+        let inputs = try context.timelineInputs(database: database, zone: zone)
+        do { return try Timeline.entries(now: now, inputs: inputs, database: database) } catch { throw Failure(error) }
+    }
+
+    static func write(_ entries: [TimelineEntry], zone: Zone, now: Instant, _ context: Context) throws(Failure) {
+        do {
+            try Timeline.write(entries: entries, zone: zone, now: now, to: context.paths.timeline)
+        } catch {
+            throw Failure(message: "cannot write the timeline \(error.message)", code: ExitCode.ioError)
+        }
+    }
+}

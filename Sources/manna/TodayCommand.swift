@@ -1,0 +1,40 @@
+// manna today [--date D] [--translation T] [--json]: the verse of the day.
+import MannaKit
+
+enum TodayCommand {
+    static let spec = CommandSpec(
+        name: "today",
+        usage: "manna today [--date YYYY-MM-DD] [--translation T] [--json]",
+        abstract: "Print the verse of the day (the same on every machine for a date)",
+        valueOptions: [
+            "date": "the local date to show (default: today)",
+            "translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, the config, else KJV)",
+        ],
+        flags: ["json": "print JSON: date, verse (id, reference, translation, text)"],
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.isEmpty else { throw .usage("today takes no arguments; see 'manna today --help'") }
+        let date = try context.date(arguments.value("date"), zone: arguments.value("date") == nil ? context.zone() : .utc)
+        let database = try context.openTextDatabase()
+        let translation = try context.translation(arguments.value("translation"), in: database)
+        let verse: DailyVerse
+        do { verse = try database.dailyVerse(for: date, in: translation) } catch { throw Failure(error) }
+        if arguments.has("json") {
+            context.json(.object([
+                ("date", .string(date.description)),
+                ("verse", .object([
+                    ("id", .int(verse.id.rawValue)),
+                    ("reference", .string(verse.reference.description)),
+                    ("translation", .string(verse.translation)),
+                    ("text", .string(verse.text)),
+                ])),
+            ]))
+            return
+        }
+        context.stdout.line("\(verse.reference) (\(verse.translation))")
+        for line in PassageFormatter.wrap(verse.text, firstPrefix: "", prefix: "", width: context.terminalWidth) {
+            context.stdout.line(line)
+        }
+    }
+}
