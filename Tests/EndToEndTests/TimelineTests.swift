@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// Timelines for fixed moments and zones, compared with golden files in Golden/.
+/// To regenerate after an intended change: MANNA_UPDATE_GOLDEN=1 swift test --skip-build --filter TimelineTests
+@Suite struct TimelineTests {
+    static let cases: [(zone: String, now: String, name: String)] = [
+        ("America/New_York", "2026-03-08T12:00", "new-york-2026-03-08"),     // 23-hour day
+        ("America/New_York", "2026-11-01T12:00", "new-york-2026-11-01"),     // 25-hour day
+        ("Europe/London", "2026-03-29T12:00", "london-2026-03-29"),
+        ("Europe/London", "2026-10-25T12:00", "london-2026-10-25"),
+        ("Australia/Lord_Howe", "2026-10-04T12:00", "lord-howe-2026-10-04"), // half-hour DST
+        ("Pacific/Kiritimati", "2026-12-31T12:00", "kiritimati-2026-12-31"), // UTC+14, the year's turn
+        ("UTC", "2028-02-28T12:00", "utc-2028-02-28"),                       // Feb 29 has its own verse
+        ("Europe/London", "2026-12-31T23:30", "london-2026-12-31"),          // Dec 31 into the new year
+    ]
+
+    @Test(arguments: cases.map(\.name))
+    func timelineMatchesItsGoldenFile(name: String) throws {
+        let (zone, now, _) = Self.cases.first { $0.name == name }!
+        precondition(Manna.textDatabaseReady)
+        var environment = ["TZ": zone]
+        var home: URL?
+        if name == "new-york-2026-03-08" {
+            // With a reading plan, to pin plan steps too.
+            home = try temporaryHome(config: "plan = bible-in-a-year\nplan_start = 2026-03-01\n")
+            environment["HOME"] = home!.path
+        }
+        defer { home.map { try? FileManager.default.removeItem(at: $0) } }
+        let run = Manna.run(["timeline", "--print", "--now", now], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let golden = URL(fileURLWithPath: Manna.root + "/Tests/EndToEndTests/Golden/timeline-\(name).json")
+        if ProcessInfo.processInfo.environment["MANNA_UPDATE_GOLDEN"] == "1" {
+            try run.stdout.write(to: golden, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        #expect(run.stdout == expected, "\(diff(expected, run.stdout))")
+    }
+
+    @Test func entriesStartAtEachLocalMidnightWithItsOffset() throws {
+        let run = manna("timeline", "--print", "--now", "2026-03-08T12:00", environment: ["TZ": "America/New_York"])
+        let root = try #require(Manna.json(run) as? [String: Any])
+        #expect(root["time_zone"] as? String == "America/New_York")
+        #expect((root["policy"] as? [String: Any])?["after"] as? String == "2026-03-09T00:00:00-04:00")
+        let entries = try #require(root["entries"] as? [[String: Any]])
+        #expect(entries.count == 7)
+        #expect(entries.prefix(2).map { $0["start"] as? String } == ["2026-03-08T00:00:00-05:00", "2026-03-09T00:00:00-04:00"])
+        #expect(entries.allSatisfy { ($0["reminders"] as? [[String: Any]])?.first?["time"] as? String == "07:00" })
+    }
+
+    @Test func aBogusZoneIsReportedNotTreatedAsUTC() {
+        precondition(Manna.textDatabaseReady)
+        let run = Manna.run(["timeline", "--print"], environment: ["TZ": "Mars/Olympus_Mons"])
+        #expect(run.status == 64)
+        #expect(run.stderr == "manna: unknown time zone 'Mars/Olympus_Mons': use a name from /usr/share/zoneinfo, like Europe/London or America/New_York\n")
+    }
+
+    @Test func theTimelineIsWrittenAtomicallyAndOnlyWhenItChanges() throws {
+        let home = try temporaryHome(config: nil)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["HOME": home.path, "TZ": "Europe/London"]
+        #expect(manna("timeline", "--now", "2026-06-01T08:00", environment: environment).status == 0)
+        let file = home.appendingPathComponent(".cache/manna/timeline.json")
+        let first = try String(contentsOf: file, encoding: .utf8)
+        #expect(first.contains("\"generated_at\": \"2026-06-01T08:00:00+01:00\""))
+        // Same day, same content: the file is left alone (its generated_at stays).
+        #expect(manna("timeline", "--now", "2026-06-01T09:00", environment: environment).status == 0)
+        #expect(try String(contentsOf: file, encoding: .utf8) == first)
+        // The next day the content changes.
+        #expect(manna("timeline", "--now", "2026-06-02T00:01", environment: environment).status == 0)
+        let next = try String(contentsOf: file, encoding: .utf8)
+        #expect(next != first && next.contains("\"date\": \"2026-06-08\""))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+        #expect(leftovers == ["timeline.json"])
+    }
+}
+
+/// A fresh HOME, with a config file when given.
+func temporaryHome(config: String?) throws -> URL {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("manna-home-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: home.appendingPathComponent(".config/manna"), withIntermediateDirectories: true)
+    if let config {
+        try config.write(to: home.appendingPathComponent(".config/manna/config"), atomically: true, encoding: .utf8)
+    }
+    return home
+}
+
+/// `diff -u` of two texts, to show what changed when a golden comparison fails.
+func diff(_ expected: String, _ actual: String) -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-diff-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let a = directory.appendingPathComponent("expected"), b = directory.appendingPathComponent("actual")
+    try? expected.write(to: a, atomically: true, encoding: .utf8)
+    try? actual.write(to: b, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/diff")
+    process.arguments = ["-u", a.path, b.path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try? process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self)
+}
