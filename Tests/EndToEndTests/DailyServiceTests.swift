@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+@Suite struct DailyServiceTests {
+    @Test func todayIsAPureFunctionOfTheDate() throws {
+        let christmas = manna("today", "--date", "2026-12-25")
+        #expect(christmas.stdout == "Luke 2:11 (KJV)\nFor unto you is born this day in the city of David a Saviour, which is Christ the Lord.\n")
+        // The same date in another year, another zone: the same verse.
+        #expect(manna("today", "--date", "2031-12-25", environment: ["TZ": "Asia/Tokyo"]).stdout == christmas.stdout)
+        let leap = try #require(Manna.json(manna("today", "--date", "2028-02-29", "--json", "--translation", "WEB")) as? [String: Any])
+        #expect(leap["date"] as? String == "2028-02-29")
+        let verse = try #require(leap["verse"] as? [String: Any])
+        #expect(verse["id"] as? Int == 19_090_012)
+        #expect(verse["reference"] as? String == "Psalm 90:12")
+        #expect(verse["translation"] as? String == "WEB")
+        #expect((verse["text"] as? String)?.hasPrefix("So teach us to count our days") == true)
+        // Mar 1 has the same verse in leap and common years; Feb 29's is its own.
+        #expect(manna("today", "--date", "2026-03-01").stdout == manna("today", "--date", "2028-03-01").stdout)
+    }
+
+    @Test(arguments: [
+        (["today", "--date", "2026-02-29"], "manna: --date must be a date YYYY-MM-DD that exists, like 2026-12-25, not '2026-02-29'\n"),
+        (["today", "--date", "tomorrow"], "manna: --date must be a date YYYY-MM-DD that exists, like 2026-12-25, not 'tomorrow'\n"),
+        (["timeline", "--now", "noon"], "manna: --now must be a date and time like 2026-03-08T07:00 or 2026-03-08T07:00:00-05:00, not 'noon'\n"),
+        (["plan", "today"], "manna: no plan chosen: pick one from 'manna plan list' and run 'manna config set plan ID'\n"),
+        (["plan"], "manna: plan needs 'list' or 'today'; see 'manna plan --help'\n"),
+        (["widget", "--format", "conky"], "manna: widget needs --format waybar, i3blocks, polybar or plain\n"),
+        (["init", "tcsh"], "manna: init needs one shell: bash, zsh or fish\n"),
+        (["prompt", "--format", "{verse}"], "manna: unknown prompt token '{verse}'; tokens are {reference}, {translation}, {text}, {text:N}, {plan}, {date}\n"),
+        (["config", "set", "notify_at", "7am"], "manna: notify_at must be a time HH:MM (24-hour), like 07:00, not '7am'\n"),
+        (["config", "set", "colour", "blue"], "manna: unknown key 'colour'; keys are translation, notify_at, plan, plan_start, prompt_format, timeline_days\n"),
+        (["config", "set", "translation", "NIV"], "manna: unknown translation 'NIV': choose one of KJV, ASV, WBS or WEB\n"),
+    ])
+    func badInputGetsOneLine(arguments: [String], message: String) {
+        precondition(Manna.textDatabaseReady)
+        let run = Manna.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr == message)
+    }
+
+    @Test func configIsReadCheckedAndRewrittenInPlace() throws {
+        let home = try temporaryHome(config: "# my settings\ntranslation = web   \n\n# morning\nnotify_at = 06:30\n")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["HOME": home.path]
+        #expect(manna("config", "get", "translation", environment: environment).stdout == "WEB\n")
+        #expect(manna("config", "list", environment: environment).stdout == """
+            translation = WEB
+            notify_at = 06:30
+            plan =   # not set
+            plan_start =   # not set
+            prompt_format =   # not set
+            timeline_days = 7
+
+            """)
+        #expect(manna("config", "set", "notify_at", "07:15", environment: environment).status == 0)
+        #expect(manna("config", "set", "plan", "nt-90", environment: environment).status == 0)
+        let file = home.appendingPathComponent(".config/manna/config")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "# my settings\ntranslation = web   \n\n# morning\nnotify_at = 07:15\nplan = nt-90\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // The configured translation is used.
+        #expect(manna("today", "--date", "2026-12-25", environment: environment).stdout.hasPrefix("Luke 2:11 (WEB)\n"))
+    }
+
+    @Test func aBadConfigNamesFileLineAndWhatIsAllowed() throws {
+        let home = try temporaryHome(config: "translation = KJV\ntimeline_days = 99\n")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let run = manna("today", environment: ["HOME": home.path])
+        #expect(run.status == 65)
+        #expect(run.stderr == "manna: \(home.path)/.config/manna/config:2: timeline_days must be a whole number of days from 1 to 31, not '99'\n")
+        let unknown = try temporaryHome(config: "colour = blue\n")
+        defer { try? FileManager.default.removeItem(at: unknown) }
+        #expect(manna("today", environment: ["HOME": unknown.path]).stderr.hasSuffix("/.config/manna/config:1: unknown key 'colour'; keys are translation, notify_at, plan, plan_start, prompt_format, timeline_days\n"))
+    }
+
+    @Test func planTodayCountsDaysFromTheStart() throws {
+        let home = try temporaryHome(config: "plan = psalms-proverbs-month\nplan_start = 2026-11-01\n")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let run = manna("plan", "today", "--date", "2026-11-03", environment: ["HOME": home.path])
+        #expect(run.stdout == "Psalms and Proverbs in a Month, Day 3 of 31: Psalm 3; Psalm 33; Psalm 63; Psalm 93; Psalm 123; Proverbs 3\n")
+        let read = manna("plan", "today", "--date", "2026-11-03", "--read", environment: ["HOME": home.path])
+        #expect(read.stdout.contains("\nPsalm 23 (KJV)") == false)
+        #expect(read.stdout.contains("\nPsalm 3 (KJV)\n1 LORD, how are they increased that trouble me!"))
+    }
+
+    @Test func userPlansAreLoadedAndBadOnesNamed() throws {
+        let home = try temporaryHome(config: "plan = gospels-week\nplan_start = 2026-11-01\n")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let plans = home.appendingPathComponent(".config/manna/plans")
+        try FileManager.default.createDirectory(at: plans, withIntermediateDirectories: true)
+        try #"{"format": 1, "id": "gospels-week", "name": "Gospels Week", "description": "", "days": [{"day": 1, "readings": ["Mark 1"]}, {"day": 2, "readings": ["Mark 2-3"]}]}"#
+            .write(to: plans.appendingPathComponent("gospels-week.json"), atomically: true, encoding: .utf8)
+        try #"{"format": 1, "id": "broken", "name": "Broken", "description": "", "days": [{"day": 1, "readings": ["Hezekiah 1"]}]}"#
+            .write(to: plans.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
+        let list = manna("plan", "list", environment: ["HOME": home.path])
+        #expect(list.stdout.contains("gospels-week             2 days  Gospels Week\n"))
+        #expect(list.stderr == "manna: skipped \(plans.path)/broken.json: field `days[0].readings[0]`: no book called 'Hezekiah'\n")
+        #expect(manna("plan", "today", "--date", "2026-11-02", environment: ["HOME": home.path]).stdout == "Gospels Week, Day 2 of 2: Mark 2-3\n")
+    }
+
+    @Test func promptReadsTheTimelineAndComputesWithoutOne() throws {
+        let home = try temporaryHome(config: nil)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["HOME": home.path, "TZ": "America/New_York"]
+        // No timeline: worked out from the databases.
+        let computed = manna("prompt", "--now", "2026-12-25T08:00", environment: environment)
+        #expect(computed.stdout == "Luke 2:11: For unto you is born this day in the city of David a Saviour, which…\n")
+        #expect(computed.stdout.count <= 81)
+        // With a timeline written on Dec 24, the prompt flips at local midnight with nothing running.
+        #expect(manna("timeline", "--now", "2026-12-24T20:00", environment: environment).status == 0)
+        let before = manna("prompt", "--now", "2026-12-24T23:59:59-05:00", "--format", "{date} {reference}", environment: environment)
+        #expect(before.stdout == "2026-12-24 Isaiah 9:6\n")
+        let after = manna("prompt", "--now", "2026-12-25T00:00:00-05:00", "--format", "{date} {reference}", environment: environment)
+        #expect(after.stdout == "2026-12-25 Luke 2:11\n")
+        // Proof that the fast path read the file: a timeline edited by hand is what the prompt shows.
+        let file = home.appendingPathComponent(".cache/manna/timeline.json")
+        let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "Luke 2:11", with: "Luke 2:11 (from the timeline)")
+        try edited.write(to: file, atomically: true, encoding: .utf8)
+        #expect(manna("prompt", "--now", "2026-12-25T09:00", "--format", "{reference}", environment: environment).stdout == "Luke 2:11 (from the timeline)\n")
+        // Another zone than the timeline's: computed, not read.
+        let tokyo = ["HOME": home.path, "TZ": "Asia/Tokyo"]
+        #expect(manna("prompt", "--now", "2026-12-25T09:00", "--format", "{reference}", environment: tokyo).stdout == "Luke 2:11\n")
+        // A timeline of garbage is not trusted.
+        try "not json at all".write(to: file, atomically: true, encoding: .utf8)
+        #expect(manna("prompt", "--now", "2026-12-25T09:00", "--format", "{reference}", environment: environment).stdout == "Luke 2:11\n")
+    }
+
+    @Test func widgetsSpeakEachPanelsFormat() throws {
+        let environment = ["TZ": "UTC"]
+        let waybar = manna("widget", "--format", "waybar", "--now", "2026-12-25T08:00", environment: environment)
+        let object = try #require(Manna.json(waybar) as? [String: Any])
+        #expect(object["text"] as? String == "Luke 2:11")
+        #expect(object["class"] as? String == "manna")
+        #expect(object["alt"] as? String == "verse")
+        #expect((object["tooltip"] as? String)?.hasPrefix("Luke 2:11 (KJV)\r") == true)
+        #expect(waybar.stdout.split(separator: "\n").count == 1)
+        let i3 = manna("widget", "--format", "i3blocks", "--now", "2026-12-25T08:00", environment: environment)
+        #expect(i3.stdout.split(separator: "\n", omittingEmptySubsequences: false).count == 3)
+        #expect(i3.stdout.hasSuffix("\nLuke 2:11\n"))
+        let polybar = manna("widget", "--format", "polybar", "--now", "2026-12-25T08:00", environment: environment)
+        #expect(polybar.stdout.hasPrefix("Luke 2:11: For unto you") && polybar.stdout.hasSuffix("\n"))
+        #expect(polybar.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test func initSnippetsAreValidShell() throws {
+        for (shell, check) in [("bash", ["/bin/bash", "-n"]), ("zsh", ["zsh", "-n"]), ("fish", ["fish", "--no-execute"])] {
+            let run = manna("init", shell)
+            #expect(run.status == 0)
+            guard let path = ["/bin", "/usr/bin"].map({ $0 + "/" + check[0].split(separator: "/").last! }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { continue }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("manna-init-\(UUID()).\(shell)")
+            try run.stdout.write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = Array(check.dropFirst()) + [file.path]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(shell) -n rejected the snippet")
+        }
+    }
+
+    @Test func bashShowsTheVerseAboveThePrompt() throws {
+        // An interactive-like bash: evaluate the snippet and expand PS1 as bash would.
+        let home = try temporaryHome(config: nil)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let binary = URL(fileURLWithPath: Manna.binary).deletingLastPathComponent().path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["--norc", "-c", #"PS1='$ '; eval "$(manna init bash)"; eval "$(manna init bash)"; printf '%s' "${PS1@P}""#]
+        process.environment = ["PATH": binary + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(output.contains(": "))
+        #expect(output.hasSuffix("\u{1B}[0m\n$ "))
+        #expect(output.components(separatedBy: "\u{1B}[2m").count == 2, "the snippet added itself once")
+    }
+}
