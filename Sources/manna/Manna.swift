@@ -151,7 +151,7 @@ enum Manna {
             break
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            context.stderr.line("manna: unknown command '\(name)'; commands are \(commands.map(\.name).joined(separator: ", "))")
+            context.stderr.line("manna: unknown command '\(name)'; see 'manna --help' for the commands")
             return ExitCode.usage
         }
         let rest = Array(arguments.dropFirst())
