@@ -35,7 +35,7 @@ final class Output {
 
 /// The collaborators every command runs with.
 final class Context {
-    let environment: [String: String]
+    let environment: Environment
     let stdout: Output
     let stderr: Output
     let executablePath: String
@@ -43,7 +43,7 @@ final class Context {
     let terminalWidth: Int?
     let stdoutIsTerminal: Bool
 
-    init(environment: [String: String], stdout: Output, stderr: Output, executablePath: String, terminalWidth: Int?, stdoutIsTerminal: Bool) {
+    init(environment: Environment, stdout: Output, stderr: Output, executablePath: String, terminalWidth: Int?, stdoutIsTerminal: Bool) {
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr
@@ -56,23 +56,9 @@ final class Context {
         let isTerminal = isatty(1) == 1
         var size = winsize()
         let width = isTerminal && ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
-        return Context(environment: processEnvironment(), stdout: Output(descriptor: 1),
+        return Context(environment: .process, stdout: Output(descriptor: 1),
                        stderr: Output(descriptor: 2), executablePath: executablePath(), terminalWidth: width,
                        stdoutIsTerminal: isTerminal)
-    }
-
-    /// The environment, read straight from `environ` (ProcessInfo costs more at start-up).
-    private static func processEnvironment() -> [String: String] {
-        var environment: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let pair = String(cString: pointer)
-            if let equals = pair.firstIndex(of: "=") {
-                environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return environment
     }
 
     private static func executablePath() -> String {
@@ -187,7 +173,7 @@ final class Context {
 
     /// The translation to use: the option, else `MANNA_TRANSLATION`, else the config, else KJV.
     func translation(_ option: String?, in database: TextDatabase) throws(Failure) -> Translation {
-        let fromEnvironment = environment["MANNA_TRANSLATION"].flatMap { $0.isEmpty ? nil : $0 }
+        let fromEnvironment = environment.nonEmpty("MANNA_TRANSLATION")
         var code = option ?? fromEnvironment
         if code == nil { code = try config().translation }
         do {

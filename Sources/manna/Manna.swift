@@ -46,10 +46,11 @@ struct CommandSpec: Sendable {
     let name: String
     let usage: String
     let abstract: String
-    /// Options that take a value: `--translation KJV` or `--translation=KJV`.
-    var valueOptions: [String: String] = [:]
-    /// Options that are on or off: `--json`.
-    var flags: [String: String] = [:]
+    /// Options that take a value, with their help: `--translation KJV` or `--translation=KJV`.
+    /// (Lists, not dictionaries, throughout the command line: see Environment.)
+    var valueOptions: KeyValuePairs<String, String> = [:]
+    /// Options that are on or off, with their help: `--json`.
+    var flags: KeyValuePairs<String, String> = [:]
     let run: @Sendable (ParsedArguments, Context) throws(Failure) -> Void
 
     var help: String {
@@ -68,10 +69,11 @@ struct CommandSpec: Sendable {
 /// A command line split into positional arguments, option values and flags.
 struct ParsedArguments {
     var positionals: [String] = []
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
+    var values: [(String, String)] = []
+    var flags: [String] = []
 
-    func value(_ name: String) -> String? { values[name] }
+    /// The option's value; given twice, the last wins.
+    func value(_ name: String) -> String? { values.last { $0.0 == name }?.1 }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// Parses `arguments` against `spec`; anything after `--` is positional.
@@ -91,17 +93,17 @@ struct ParsedArguments {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if spec.valueOptions[name] != nil {
+            if spec.valueOptions.contains(where: { $0.key == name }) {
                 if let inlineValue {
-                    values[name] = inlineValue
+                    values.append((name, inlineValue))
                 } else if index < arguments.count {
-                    values[name] = arguments[index]
+                    values.append((name, arguments[index]))
                     index += 1
                 } else {
                     throw .usage("option --\(name) needs a value; see 'manna \(spec.name) --help'")
                 }
-            } else if spec.flags[name] != nil, inlineValue == nil {
-                flags.insert(name)
+            } else if spec.flags.contains(where: { $0.key == name }), inlineValue == nil {
+                flags.append(name)
             } else {
                 throw .usage("unknown option '--\(name)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help'")
             }

@@ -14,7 +14,7 @@ public struct Paths: Equatable, Sendable {
     public var journal: String { dataDirectory + "/journal.sqlite" }
     public var timeline: String { cacheDirectory + "/timeline.json" }
 
-    public init(environment: [String: String]) {
+    public init(environment: Environment) {
         let home = environment["HOME"] ?? ""
         func base(_ variable: String, _ fallback: String) -> String {
             // The spec: a relative path in an XDG variable is invalid and is ignored.

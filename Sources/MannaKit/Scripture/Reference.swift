@@ -301,7 +301,10 @@ extension String {
     /// The text on one line: newlines and other control characters become spaces, so text
     /// from a file can never move a terminal's cursor or end a prompt early.
     public var singleLine: String {
-        String(map { $0.isNewline || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) ? " " : $0 })
+        // Most text has none: check the bytes before rebuilding anything.
+        let hasControl = utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xE2 || $0 == 0xC2 }
+        guard hasControl else { return self }
+        return String(map { $0.isNewline || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) ? " " : $0 })
     }
 
     /// The string without leading and trailing whitespace (FoundationEssentials has no `trimmingCharacters`).

@@ -208,33 +208,37 @@ public enum JSON: Equatable, Sendable {
 
         mutating func string() throws(ParseError) -> String {
             index += 1
-            var scalars = String.UnicodeScalarView()
-            var run: [UInt8] = []
-            func flush(_ run: inout [UInt8], into scalars: inout String.UnicodeScalarView) {
-                if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars); run.removeAll() }
+            // Fast path: no escapes, so the string is the bytes between the quotes.
+            let start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    index += 1
+                    return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+                }
+                if byte == UInt8(ascii: "\\") { break }
+                guard byte >= 0x20 else { throw fail("no control characters in a string") }
+                index += 1
             }
+            var utf8 = Array(bytes[start..<index])
             while index < bytes.count {
                 let byte = bytes[index]
                 switch byte {
                 case UInt8(ascii: "\""):
                     index += 1
-                    flush(&run, into: &scalars)
-                    return String(scalars)
+                    return String(decoding: utf8, as: UTF8.self)
                 case UInt8(ascii: "\\"):
-                    flush(&run, into: &scalars)
                     index += 1
                     guard index < bytes.count else { throw fail("an escape") }
                     let escape = bytes[index]
                     index += 1
                     switch escape {
-                    case UInt8(ascii: "\""): scalars.append("\"")
-                    case UInt8(ascii: "\\"): scalars.append("\\")
-                    case UInt8(ascii: "/"): scalars.append("/")
-                    case UInt8(ascii: "b"): scalars.append("\u{8}")
-                    case UInt8(ascii: "f"): scalars.append("\u{C}")
-                    case UInt8(ascii: "n"): scalars.append("\n")
-                    case UInt8(ascii: "r"): scalars.append("\r")
-                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+                    case UInt8(ascii: "b"): utf8.append(0x08)
+                    case UInt8(ascii: "f"): utf8.append(0x0C)
+                    case UInt8(ascii: "n"): utf8.append(0x0A)
+                    case UInt8(ascii: "r"): utf8.append(0x0D)
+                    case UInt8(ascii: "t"): utf8.append(0x09)
                     case UInt8(ascii: "u"):
                         var code = try hex4()
                         if (0xD800...0xDBFF).contains(code) {
@@ -247,12 +251,12 @@ public enum JSON: Equatable, Sendable {
                             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                         }
                         guard let scalar = Unicode.Scalar(code) else { throw fail("a valid code point") }
-                        scalars.append(scalar)
+                        utf8.append(contentsOf: String(Character(scalar)).utf8)
                     default: throw fail("a valid escape")
                     }
                 default:
                     guard byte >= 0x20 else { throw fail("no control characters in a string") }
-                    run.append(byte)
+                    utf8.append(byte)
                     index += 1
                 }
             }
@@ -263,7 +267,13 @@ public enum JSON: Equatable, Sendable {
             guard index + 4 <= bytes.count else { throw fail("four hex digits") }
             var value: UInt32 = 0
             for byte in bytes[index..<index + 4] {
-                guard let digit = Int(String(UnicodeScalar(byte)), radix: 16) else { throw fail("four hex digits") }
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: throw fail("four hex digits")
+                }
                 value = value * 16 + UInt32(digit)
             }
             index += 4

@@ -21,7 +21,7 @@ public enum TextDatabaseLocator {
     /// 4. `$XDG_DATA_HOME/manna/` (default `~/.local/share/manna/`), then each of `$XDG_DATA_DIRS`.
     ///
     /// Returns the first candidate that exists (or, in a checkout, can be built).
-    public static func locate(environment: [String: String], executablePath: String) throws(TextDatabaseError) -> TextDatabaseLocation {
+    public static func locate(environment: Environment, executablePath: String) throws(TextDatabaseError) -> TextDatabaseLocation {
         if let explicit = environment["MANNA_TEXT_DB"], !explicit.isEmpty {
             return TextDatabaseLocation(path: explicit, curatedDirectory: nil)
         }
@@ -40,10 +40,10 @@ public enum TextDatabaseLocator {
         throw .notFound(searched: candidates)
     }
 
-    static func installedCandidates(environment: [String: String], binDirectory: String) -> [String] {
+    static func installedCandidates(environment: Environment, binDirectory: String) -> [String] {
         let home = environment["HOME"] ?? ""
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
-        let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        let dataHome = environment.nonEmpty("XDG_DATA_HOME") ?? home + "/.local/share"
+        let dataDirs = environment.nonEmpty("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share"
         var candidates = [Files.parent(of: binDirectory) + "/share/manna/" + fileName, dataHome + "/manna/" + fileName]
         candidates += dataDirs.split(separator: ":").map { $0 + "/manna/" + fileName }
         var seen = Set<String>()

@@ -172,11 +172,14 @@ public struct Zone: Hashable, Sendable {
     }
 
     /// The machine's zone: `TZ` when set (checked), else /etc/localtime, else UTC.
-    public static func system(environment: [String: String]) throws(ZoneError) -> Zone {
+    public static func system(environment: Environment) throws(ZoneError) -> Zone {
         if let tz = environment["TZ"], !tz.isEmpty { return try Zone(identifier: tz) }
-        if let target = Zone.resolvedLocaltime(), let name = target.split(separator: "/").split(separator: "zoneinfo").last,
-           target.contains("/zoneinfo/") {
-            return (try? Zone(identifier: name.joined(separator: "/"))) ?? .utc
+        // /etc/localtime links to /usr/share/zoneinfo/NAME: the zone's name is what follows.
+        if let target = Zone.resolvedLocaltime() {
+            let bytes = Array(target.utf8), marker = Array("/zoneinfo/".utf8)
+            if let start = (0...max(0, bytes.count - marker.count)).first(where: { bytes[$0..<min(bytes.count, $0 + marker.count)].elementsEqual(marker) }) {
+                return (try? Zone(identifier: String(decoding: bytes[(start + marker.count)...], as: UTF8.self))) ?? .utc
+            }
         }
         return Zone.isTZif("/etc/localtime") ? Zone(identifier: "localtime", tzValue: ":/etc/localtime") : .utc
     }
