@@ -1,0 +1,65 @@
+// The scheduler's decisions: what is due at a moment, and showing each due occurrence exactly
+// once however many ticks run, by claiming it in the journal's ledger before showing it.
+
+/// Something to show now.
+public struct Due: Equatable, Sendable {
+    public let occurrence: Journal.Occurrence
+    /// When it was meant to be shown.
+    public let scheduled: Instant
+    /// True when the machine was asleep or off at `scheduled`, and it is shown on waking.
+    public let late: Bool
+}
+
+/// What became of one due occurrence in a tick.
+public enum DeliveryOutcome: Equatable, Sendable {
+    /// This tick claimed it and showed it.
+    case shown(Due)
+    /// Another tick (or an earlier one) had claimed it.
+    case alreadyClaimed(Due)
+    /// This tick claimed it but could not show it; the claim was given back for a later tick.
+    case failed(Due, reason: String)
+}
+
+public enum Scheduler {
+    /// How long after its time a notification still counts as on time: the timer fires every
+    /// minute (AccuracySec=1s), so anything later means the machine was not running.
+    public static let lateAfter = 120
+
+    /// The morning verse, when `now` is at or after today's `time` in `zone` and the day is
+    /// not over. Missed on a day the machine slept through: shown on waking, marked late;
+    /// a day that has ended is never shown.
+    public static func morningVerse(now: Instant, zone: Zone, at time: LocalTime) -> Due? {
+        let today = zone.local(now).date
+        let scheduled = zone.firstInstant(on: today, at: time)
+        guard now >= scheduled else { return nil }
+        return Due(occurrence: Journal.Occurrence(kind: "verse", key: "", occurrence: today.description),
+                   scheduled: scheduled, late: now - scheduled > lateAfter)
+    }
+
+    /// Shows each due occurrence that no tick has claimed: claim (committed), then `show`.
+    /// A failed `show` gives the claim back so that a later tick tries again.
+    ///
+    /// - Parameter show: shows one occurrence; returns nil on success, else the reason.
+    public static func deliver(_ due: [Due], journal: Journal, now: Instant,
+                               show: (Due) -> String?) throws(JournalError) -> [DeliveryOutcome] {
+        var outcomes: [DeliveryOutcome] = []
+        for item in due {
+            // Reading first keeps the common tick (already shown today) free of writes.
+            var claimed = false
+            if !(try journal.isClaimed(item.occurrence)) {
+                claimed = try journal.claim(item.occurrence, at: now, late: item.late)
+            }
+            guard claimed else {
+                outcomes.append(.alreadyClaimed(item))
+                continue
+            }
+            if let reason = show(item) {
+                try journal.release(item.occurrence)
+                outcomes.append(.failed(item, reason: reason))
+            } else {
+                outcomes.append(.shown(item))
+            }
+        }
+        return outcomes
+    }
+}

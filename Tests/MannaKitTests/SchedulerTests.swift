@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import MannaKit
+
+@Suite struct SchedulerTests {
+    let newYork = try! Zone(identifier: "America/New_York")
+    func at(_ text: String) -> Instant { Moment.parse(text, zone: .utc)! }
+
+    @Test func theMorningVerseIsDueFromItsTimeUntilTheDayEnds() {
+        let seven = LocalTime(hour: 7, minute: 0)
+        #expect(Scheduler.morningVerse(now: at("2026-03-08T10:59:59Z"), zone: newYork, at: seven) == nil)
+        let onTime = Scheduler.morningVerse(now: at("2026-03-08T11:00:00Z"), zone: newYork, at: seven)
+        #expect(onTime?.occurrence == Journal.Occurrence(kind: "verse", key: "", occurrence: "2026-03-08"))
+        #expect(onTime?.late == false)
+        // Asleep through 07:00, woken at 15:00 local: shown once, marked late.
+        let late = Scheduler.morningVerse(now: at("2026-03-08T19:00:00Z"), zone: newYork, at: seven)
+        #expect(late?.late == true && late?.occurrence.occurrence == "2026-03-08")
+        // Past midnight the next day's occurrence is not due before its time, and yesterday's is gone.
+        #expect(Scheduler.morningVerse(now: at("2026-03-09T05:00:00Z"), zone: newYork, at: seven) == nil)
+    }
+
+    @Test func aTimeThatDoesNotExistIsDueAtTheFirstInstantAfterIt() {
+        let twoThirty = LocalTime(hour: 2, minute: 30)
+        #expect(Scheduler.morningVerse(now: at("2026-03-08T06:59:59Z"), zone: newYork, at: twoThirty) == nil)
+        #expect(Scheduler.morningVerse(now: at("2026-03-08T07:00:00Z"), zone: newYork, at: twoThirty)?.late == false)
+    }
+
+    @Test func eachOccurrenceIsShownExactlyOnceAcrossTicksAndProcesses() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-journal-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("journal.sqlite").path
+        let due = Scheduler.morningVerse(now: at("2026-03-08T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
+        var shown = 0
+        // The server is down: the claim is given back.
+        let first = try Scheduler.deliver([due], journal: try Journal(path: path), now: 1) { _ in "no server" }
+        #expect(first == [.failed(due, reason: "no server")])
+        // Then it is up: shown once, and never again by any later tick (a new connection each).
+        for _ in 0..<5 {
+            _ = try Scheduler.deliver([due], journal: try Journal(path: path), now: 2) { _ in shown += 1; return nil }
+        }
+        #expect(shown == 1)
+        // Threads racing, each with its own connection, as separate processes would.
+        let other = Scheduler.morningVerse(now: at("2026-03-09T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
+        let counter = Counter()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let journal = try! Journal(path: path)
+            _ = try! Scheduler.deliver([other], journal: journal, now: 3) { _ in counter.increment(); return nil }
+        }
+        #expect(counter.value == 1)
+    }
+
+    @Test func theJournalIsPrivateAndVersioned() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-journal-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("data/manna/journal.sqlite").path
+        let journal = try Journal(path: path)
+        #expect(journal.schemaVersion == Journal.migrations.count)
+        let fileMode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        let folderMode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("data/manna").path)[.posixPermissions] as? Int
+        #expect(fileMode == 0o600)
+        #expect(folderMode == 0o700)
+    }
+
+    @Test func aDamagedJournalIsReportedAndLeftUntouched() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-journal-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("journal.sqlite").path
+        let garbage = Data(repeating: 0x5A, count: 8192)
+        try garbage.write(to: URL(fileURLWithPath: path))
+        #expect(throws: JournalError.damaged(path: path)) { try Journal(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
