@@ -37,6 +37,30 @@ import Testing
         #expect(run.stdout == expected, "\(diff(expected, run.stdout))")
     }
 
+    /// Every golden timeline satisfies the published schema (docs/timeline.schema.json), checked
+    /// by an independent validator (Debian python3-jsonschema).
+    @Test func goldenTimelinesMatchTheSchema() throws {
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            for path in sys.argv[2:]:
+                jsonschema.validate(json.load(open(path)), schema, cls=jsonschema.Draft202012Validator)
+            print(len(sys.argv) - 2)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, Manna.root + "/docs/timeline.schema.json"]
+            + Self.cases.map { Manna.root + "/Tests/EndToEndTests/Golden/timeline-\($0.name).json" }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(output == "\(Self.cases.count)\n")
+    }
+
     @Test func entriesStartAtEachLocalMidnightWithItsOffset() throws {
         let run = manna("timeline", "--print", "--now", "2026-03-08T12:00", environment: ["TZ": "America/New_York"])
         let root = try #require(Manna.json(run) as? [String: Any])
