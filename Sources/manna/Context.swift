@@ -155,6 +155,27 @@ final class Context {
         }
     }
 
+    /// The day named by a `--date` option (`YYYY-MM-DD`), else today in the machine's time
+    /// zone (`TZ`, else /etc/localtime) by the real clock. A bad `TZ` matters only without `--date`.
+    func date(_ option: String?) throws(Failure) -> LocalDate {
+        if let option {
+            guard let date = LocalDate(parsing: option) else {
+                throw .usage("bad date '\(option)': use YYYY-MM-DD, like 2026-12-25")
+            }
+            return date
+        }
+        do {
+            return try Zone.system(environment: environment).local(Instant(time(nil))).date
+        } catch {
+            throw Failure(error)
+        }
+    }
+
+    /// Shows desktop notifications through `manna-notify`, found beside this executable.
+    var notifier: DesktopNotifier {
+        DesktopNotifier(executablePath: executablePath, environment: environment, userID: getuid())
+    }
+
     /// Prints one JSON document on one line.
     func json(_ value: JSON) {
         stdout.line(value.text)

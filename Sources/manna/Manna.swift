@@ -31,6 +31,12 @@ struct Failure: Error {
         self.init(message: error.message, code: error == .empty ? ExitCode.usage : ExitCode.dataError)
     }
 
+    /// Every reason a notification was not shown is the desktop's state, not the user's input.
+    init(_ error: NotifyError) { self.init(message: error.message, code: ExitCode.unavailable) }
+
+    /// A bad `TZ` is a bad setting, like a bad `MANNA_TRANSLATION`.
+    init(_ error: ZoneError) { self.init(message: error.message, code: ExitCode.usage) }
+
     init(_ error: TextDatabaseError) {
         switch error {
         case .notFound: self.init(message: error.message, code: ExitCode.unavailable)
@@ -113,7 +119,8 @@ enum Manna {
     static let version = "0.1.0"
 
     static let commands: [CommandSpec] = [
-        ReadCommand.spec, CompareCommand.spec, SearchCommand.spec, PathsCommand.spec, BuildDatabaseCommand.spec,
+        ReadCommand.spec, CompareCommand.spec, SearchCommand.spec, NotifyCommand.spec, PathsCommand.spec,
+        BuildDatabaseCommand.spec,
     ]
 
     static var overview: String {
