@@ -5,6 +5,7 @@ let package = Package(
     name: "Manna",
     products: [
         .executable(name: "manna", targets: ["manna"]),
+        .executable(name: "manna-notify", targets: ["manna-notify"]),
         .library(name: "MannaKit", targets: ["MannaKit"]),
     ],
     targets: [
@@ -12,7 +13,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
 
-        // Everything Manna knows, independent of the command line. Only Storage/ imports CSQLite.
+        // Everything Manna knows, independent of the command line. Only Storage/ imports CSQLite;
+        // nothing imports CLibnotify but manna-notify.
         .target(name: "MannaKit", dependencies: ["CSQLite"]),
 
         // The `manna` command: argument parsing and one file per subcommand.
@@ -22,8 +24,12 @@ let package = Package(
             name: "manna", dependencies: ["MannaKit"],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
 
+        // The notification helper `manna` runs: the only code that links libnotify, GLib and
+        // D-Bus, so it is dynamic and off the hot path (docs/ARCHITECTURE.md, "Notifications").
+        .executableTarget(name: "manna-notify", dependencies: ["MannaKit", "CLibnotify"]),
+
         .testTarget(name: "MannaKitTests", dependencies: ["MannaKit"], resources: [.copy("Fixtures")]),
         // Runs the built `manna` binary as users do: output, exit codes, error text.
-        .testTarget(name: "EndToEndTests", dependencies: ["manna"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["manna", "manna-notify"]),
     ]
 )

@@ -129,15 +129,6 @@ final class Context {
         return instant
     }
 
-    /// The local date to act for: `--date` when given, else the date of `now` in `zone`.
-    func date(_ option: String?, zone: Zone) throws(Failure) -> LocalDate {
-        guard let option else { return zone.local(Instant(time(nil))).date }
-        guard let date = LocalDate(parsing: option) else {
-            throw .usage("--date must be a date YYYY-MM-DD that exists, like 2026-12-25, not '\(option)'")
-        }
-        return date
-    }
-
     /// Everything the timeline depends on: zone, translation, notification time, days, plan.
     func timelineInputs(database: TextDatabase, zone: Zone) throws(Failure) -> TimelineInputs {
         let config = try config()
@@ -181,6 +172,21 @@ final class Context {
         } catch {
             throw Failure(error)
         }
+    }
+
+    /// The local date to act for: `--date` when given (then `TZ` is not consulted), else the
+    /// date of the real clock in the local zone.
+    func date(_ option: String?) throws(Failure) -> LocalDate {
+        guard let option else { return try zone().local(Instant(time(nil))).date }
+        guard let date = LocalDate(parsing: option) else {
+            throw .usage("--date must be a date YYYY-MM-DD that exists, like 2026-12-25, not '\(option)'")
+        }
+        return date
+    }
+
+    /// Shows desktop notifications through `manna-notify`, found beside this executable.
+    var notifier: DesktopNotifier {
+        DesktopNotifier(executablePath: executablePath, environment: environment, userID: getuid())
     }
 
     /// Prints one JSON document on one line.

@@ -31,6 +31,12 @@ struct Failure: Error {
         self.init(message: error.message, code: error == .empty ? ExitCode.usage : ExitCode.dataError)
     }
 
+    /// Every reason a notification was not shown is the desktop's state, not the user's input.
+    init(_ error: NotifyError) { self.init(message: error.message, code: ExitCode.unavailable) }
+
+    /// A bad `TZ` is a bad setting, like a bad `MANNA_TRANSLATION`.
+    init(_ error: ZoneError) { self.init(message: error.message, code: ExitCode.usage) }
+
     init(_ error: TextDatabaseError) {
         switch error {
         case .notFound: self.init(message: error.message, code: ExitCode.unavailable)
@@ -116,7 +122,7 @@ enum Manna {
 
     static let commands: [CommandSpec] = [
         TodayCommand.spec, ReadCommand.spec, CompareCommand.spec, SearchCommand.spec,
-        PlanCommand.spec, ConfigCommand.spec,
+        PlanCommand.spec, ConfigCommand.spec, NotifyCommand.spec,
         TimelineCommand.spec, PromptCommand.spec, WidgetCommand.spec, InitCommand.spec,
         PathsCommand.spec, BuildDatabaseCommand.spec,
     ]

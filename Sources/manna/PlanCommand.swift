@@ -41,7 +41,7 @@ enum PlanCommand {
             throw .usage("no plan chosen: pick one from 'manna plan list' and run 'manna config set plan ID'")
         }
         let zone = try context.zone()
-        let date = try context.date(arguments.value("date"), zone: zone)
+        let date = try context.date(arguments.value("date"))
         let start = config.planStart ?? date
         let database = try context.openTextDatabase()
         guard let plan = try library(context, database: database).plan(id: id) else {

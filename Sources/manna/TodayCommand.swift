@@ -15,7 +15,7 @@ enum TodayCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
         guard arguments.positionals.isEmpty else { throw .usage("today takes no arguments; see 'manna today --help'") }
-        let date = try context.date(arguments.value("date"), zone: arguments.value("date") == nil ? context.zone() : .utc)
+        let date = try context.date(arguments.value("date"))
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
         let verse: DailyVerse

@@ -34,17 +34,22 @@ enum Manna {
         return true
     }()
 
-    /// Runs manna with `arguments` and an environment of `environment` over a clean base
-    /// (HOME and XDG folders in a fresh temporary directory, TZ=UTC).
+    /// `manna-notify`, built beside `manna`.
+    static let helper = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("manna-notify").path
+
+    /// Runs manna (or another `executable`) with `arguments` and an environment of
+    /// `environment` over a clean base (HOME and XDG folders in a fresh temporary
+    /// directory, TZ=UTC), and `input` on stdin.
     @discardableResult
-    static func run(_ arguments: [String], environment: [String: String] = [:]) -> Run {
+    static func run(_ arguments: [String], environment: [String: String] = [:], executable: String = binary,
+                    input: String? = nil) -> Run {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("manna-e2e-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
         var base = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
         base.merge(environment) { $1 }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = base
         // Output goes to files, not pipes: a large output cannot fill a pipe and stall the run.
@@ -57,7 +62,14 @@ enum Manna {
         defer { try? out.close(); try? err.close() }
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        var inputFile: FileHandle?
+        defer { try? inputFile?.close() }
+        if let input {
+            let inURL = home.appendingPathComponent(".stdin")
+            _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(input.utf8))
+            inputFile = try! FileHandle(forReadingFrom: inURL)
+        }
+        process.standardInput = inputFile ?? FileHandle.nullDevice
         try! process.run()
         process.waitUntilExit()
         let outData = (try? Data(contentsOf: outURL)) ?? Data()

@@ -79,6 +79,18 @@ public enum Files {
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// True when `path` is a Unix socket (following symbolic links).
+    public static func isSocket(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+    }
+
+    /// True when `path` is a file this process may execute.
+    public static func isExecutable(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
+    }
+
     /// The names in a folder (not "." or ".."), or none when it does not exist.
     public static func list(_ directory: String) -> [String] {
         guard let handle = opendir(directory) else { return [] }

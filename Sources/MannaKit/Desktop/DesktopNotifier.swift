@@ -1,0 +1,60 @@
+// Shows notifications through the `manna-notify` helper, the only program that talks D-Bus
+// (docs/ARCHITECTURE.md, "Notifications"): `manna` stays a static, GLib-free executable, and a
+// server that never answers costs at most `timeoutMilliseconds`, after which the helper is killed.
+
+/// Sends notifications to the desktop's notification server by running `manna-notify`.
+public struct DesktopNotifier: Sendable {
+    /// The helper's file name.
+    public static let helperName = "manna-notify"
+
+    /// Where the helper is looked for, in order.
+    public let helperCandidates: [String]
+    public let environment: Environment
+    public let userID: UInt32
+    /// The most a notification may take, the helper's start-up included.
+    public let timeoutMilliseconds: Int
+
+    /// - Parameters:
+    ///   - executablePath: the running `manna` (resolved, not a symbolic link); the helper is
+    ///     its sibling, or `<bindir>/../libexec/manna/manna-notify` in an installed layout.
+    ///   - environment: the environment the helper runs with, bus address filled in.
+    ///   - userID: the real user id, for the default bus socket `/run/user/UID/bus`.
+    public init(executablePath: String, environment: Environment, userID: UInt32, timeoutMilliseconds: Int = 3000) {
+        let binDirectory = Files.parent(of: executablePath)
+        helperCandidates = [
+            binDirectory + "/" + DesktopNotifier.helperName,
+            Files.parent(of: binDirectory) + "/libexec/manna/" + DesktopNotifier.helperName,
+        ]
+        self.environment = environment
+        self.userID = userID
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+
+    /// Shows `notification`, or says why it could not be shown, within `timeoutMilliseconds`.
+    public func show(_ notification: Notification) throws(NotifyError) {
+        let path = try helperPath()
+        var childEnvironment = environment
+        childEnvironment["DBUS_SESSION_BUS_ADDRESS"] = try SessionBus.address(environment: environment, userID: userID)
+        let outcome: Subprocess.Outcome
+        do {
+            outcome = try Subprocess.run(path, arguments: [], environment: childEnvironment,
+                                         input: notification.request.text + "\n", timeoutMilliseconds: timeoutMilliseconds)
+        } catch {
+            throw .failed(error.message)
+        }
+        switch outcome {
+        case .exited(status: NotifyError.HelperStatus.shown.rawValue, _, _): return
+        case .exited(let status, _, let stderr): throw NotifyError(helperStatus: status, stderr: stderr)
+        case .killedBySignal(let signal, let stderr):
+            let detail = stderr.split(separator: "\n").last.map { ": " + $0 } ?? ""
+            throw .failed("manna-notify was killed by signal \(signal)" + detail)
+        case .timedOut: throw .timedOut(milliseconds: timeoutMilliseconds)
+        }
+    }
+
+    /// The installed helper: the first candidate that is an executable file.
+    public func helperPath() throws(NotifyError) -> String {
+        guard let path = helperCandidates.first(where: Files.isExecutable) else { throw .helperMissing(helperCandidates) }
+        return path
+    }
+}

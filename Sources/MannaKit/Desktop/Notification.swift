@@ -1,0 +1,179 @@
+// A desktop notification as Manna means it, and the JSON request that carries it to the
+// `manna-notify` helper (docs/ARCHITECTURE.md, "Notifications"): both ends of that protocol
+// are in this file, so they cannot drift apart.
+
+/// One desktop notification, in the terms of the Desktop Notifications Specification.
+public struct Notification: Equatable, Sendable {
+    /// How urgent the server should treat it: the spec's `urgency` hint.
+    public enum Urgency: Int, Sendable {
+        case low = 0, normal = 1, critical = 2
+    }
+
+    /// The spec's `category` hint; Manna's own are `x-manna.*`.
+    public struct Category: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The verse of the day.
+        public static let verse = Category(rawValue: "x-manna.verse")
+    }
+
+    /// Plain text, one line: a reference and translation.
+    public var summary: String
+    /// Plain text; the helper escapes it when the server reads markup.
+    public var body: String
+    public var category: Category
+    public var urgency: Urgency
+    /// Milliseconds until the server closes it; nil lets the server choose (the spec's -1).
+    public var expireTimeout: Int?
+    /// A themed icon name. "accessories-dictionary" is in the freedesktop Icon Naming
+    /// Specification, so every icon theme draws it (a book in Adwaita and Breeze); a Manna
+    /// icon would show as a blank square wherever it is not installed.
+    public var icon: String
+    /// The `desktop-entry` hint: servers that find `manna.desktop` group and style by it.
+    public var desktopEntry: String
+    public var appName: String
+
+    public init(summary: String, body: String, category: Category, urgency: Urgency = .normal,
+                expireTimeout: Int? = nil, icon: String = "accessories-dictionary",
+                desktopEntry: String = "manna", appName: String = "Manna") {
+        self.summary = summary
+        self.body = body
+        self.category = category
+        self.urgency = urgency
+        self.expireTimeout = expireTimeout
+        self.icon = icon
+        self.desktopEntry = desktopEntry
+        self.appName = appName
+    }
+
+    /// The verse of the day: "Luke 2:11 (KJV)" over the verse text.
+    public init(dailyVerse: DailyVerse) {
+        self.init(summary: "\(dailyVerse.reference) (\(dailyVerse.translation))", body: dailyVerse.text, category: .verse)
+    }
+}
+
+// MARK: Text as the server shows it
+
+extension Notification {
+    /// The summary as sent: the spec says it is never markup, so it is only made one line
+    /// and cleared of control characters.
+    public static func summaryText(_ summary: String) -> String {
+        withoutControlCharacters(summary, keepingNewlines: false)
+    }
+
+    /// The body as sent: control characters removed (line breaks kept), and when the server
+    /// reads markup (`body-markup` capability), `&`, `<` and `>` escaped so text shows as written.
+    public static func bodyText(_ body: String, serverReadsMarkup: Bool) -> String {
+        let plain = withoutControlCharacters(body, keepingNewlines: true)
+        return serverReadsMarkup ? escapingMarkup(plain) : plain
+    }
+
+    /// `&`, `<` and `>` as entities: the three characters the spec's markup gives meaning to.
+    public static func escapingMarkup(_ text: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Drops C0 and C1 control characters (a NUL cannot even cross D-Bus). A tab becomes a
+    /// space; a line break stays when `keepingNewlines`, else becomes a space; CR is dropped,
+    /// so CRLF text keeps one break.
+    static func withoutControlCharacters(_ text: String, keepingNewlines: Bool) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out.append(keepingNewlines ? "\n" : " ")
+            case "\t": out.append(" ")
+            default:
+                if scalar.properties.generalCategory != .control { out.append(scalar) }
+            }
+        }
+        return String(out)
+    }
+}
+
+// MARK: The helper's request
+
+/// Why a request given to `manna-notify` cannot be used.
+public struct NotificationRequestError: Error, Equatable, Sendable {
+    public let problem: String
+    public var message: String { "bad request on stdin: \(problem)" }
+
+    public init(problem: String) { self.problem = problem }
+}
+
+extension Notification {
+    /// The request `manna-notify` reads on stdin: one JSON object,
+    /// `{"app_name", "summary", "body", "icon", "category", "desktop_entry", "urgency" (0-2),
+    /// "expire_timeout" (milliseconds, -1 for the server's default)}`.
+    public var request: JSON {
+        .object([
+            ("app_name", .string(appName)),
+            ("summary", .string(summary)),
+            ("body", .string(body)),
+            ("icon", .string(icon)),
+            ("category", .string(category.rawValue)),
+            ("desktop_entry", .string(desktopEntry)),
+            ("urgency", .int(urgency.rawValue)),
+            ("expire_timeout", .int(expireTimeout ?? -1)),
+        ])
+    }
+
+    /// Reads a request written by `request`; every key is required, unknown keys are ignored.
+    public init(request text: String) throws(NotificationRequestError) {
+        let json: JSON
+        do { json = try JSON(parsing: text) } catch { throw NotificationRequestError(problem: error.message) }
+        func string(_ key: String) throws(NotificationRequestError) -> String {
+            guard let value = json[key]?.stringValue else { throw NotificationRequestError(problem: "no string \"\(key)\"") }
+            return value
+        }
+        guard let urgencyNumber = json["urgency"]?.intValue, let urgency = Urgency(rawValue: urgencyNumber) else {
+            throw NotificationRequestError(problem: "\"urgency\" must be 0, 1 or 2")
+        }
+        guard let timeout = json["expire_timeout"]?.intValue, timeout >= -1, timeout <= Int(Int32.max) else {
+            throw NotificationRequestError(problem: "\"expire_timeout\" must be milliseconds, or -1")
+        }
+        self.init(summary: try string("summary"), body: try string("body"),
+                  category: Category(rawValue: try string("category")), urgency: urgency,
+                  expireTimeout: timeout == -1 ? nil : timeout, icon: try string("icon"),
+                  desktopEntry: try string("desktop_entry"), appName: try string("app_name"))
+    }
+}
+
+/// What `manna-notify --probe` prints: the server's `GetServerInformation` and
+/// `GetCapabilities` answers, as one JSON line.
+public struct NotificationServer: Equatable, Sendable {
+    public let name: String
+    public let vendor: String
+    public let version: String
+    public let specVersion: String
+    public let capabilities: [String]
+
+    public init(name: String, vendor: String, version: String, specVersion: String, capabilities: [String]) {
+        self.name = name
+        self.vendor = vendor
+        self.version = version
+        self.specVersion = specVersion
+        self.capabilities = capabilities
+    }
+
+    /// `{"name", "vendor", "version", "spec_version", "capabilities": [...]}`.
+    public var json: JSON {
+        .object([
+            ("name", .string(name)),
+            ("vendor", .string(vendor)),
+            ("version", .string(version)),
+            ("spec_version", .string(specVersion)),
+            ("capabilities", .array(capabilities.map(JSON.string))),
+        ])
+    }
+}

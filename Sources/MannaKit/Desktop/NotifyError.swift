@@ -1,0 +1,87 @@
+// Why a notification was not shown, and how `manna-notify` reports it to `manna`: an exit
+// status for the kind, and the message on stderr for the details.
+
+/// Why a desktop notification could not be shown.
+public enum NotifyError: Error, Equatable, Sendable {
+    /// No session bus to talk to (none configured, or it does not accept connections).
+    case noBus(String)
+    /// A bus, but nobody owns `org.freedesktop.Notifications` (or it could not be started).
+    case noServer(String)
+    /// The server (or the helper) did not answer within the time Manna gives it.
+    case timedOut(milliseconds: Int)
+    /// `manna-notify` is not installed where `manna` looks for it.
+    case helperMissing([String])
+    /// Anything else: the server refused the notification, the helper failed.
+    case failed(String)
+
+    /// How long the helper waits for each of the server's first answers.
+    public static let probeTimeoutMilliseconds = 1500
+
+    public var message: String {
+        switch self {
+        case .noBus(let reason): return NotifyError.noBusPrefix + reason
+        case .noServer(let reason): return NotifyError.noServerPrefix + reason + ")"
+        case .timedOut(let milliseconds):
+            let seconds = milliseconds % 1000 == 0 ? String(milliseconds / 1000) : String(Double(milliseconds) / 1000)
+            return "the notification server did not answer within \(seconds) s"
+        case .helperMissing(let paths):
+            return "the notification helper is not installed: no executable " + paths.joined(separator: " or ")
+        case .failed(let reason): return NotifyError.failedPrefix + reason
+        }
+    }
+
+    private static let noBusPrefix = "no D-Bus session bus: "
+    private static let noServerPrefix = "no notification server on the session bus ("
+    private static let failedPrefix = "notification not shown: "
+}
+
+// MARK: The helper's exit status
+
+extension NotifyError {
+    /// `manna-notify`'s exit statuses; each failure also prints `manna-notify: MESSAGE` on stderr.
+    public enum HelperStatus: Int32, Sendable {
+        case shown = 0
+        case noBus = 10
+        case noServer = 11
+        case timedOut = 12
+        case failed = 13
+        /// Bad arguments or a bad request: a bug in the caller.
+        case usage = 64
+    }
+
+    /// The status `manna-notify` exits with for this error.
+    public var helperStatus: HelperStatus {
+        switch self {
+        case .noBus: return .noBus
+        case .noServer: return .noServer
+        case .timedOut: return .timedOut
+        case .helperMissing, .failed: return .failed
+        }
+    }
+
+    /// The error a helper that exited with `status` and wrote `stderr` reported: the inverse
+    /// of printing `message` and exiting with `helperStatus`.
+    public init(helperStatus status: Int32, stderr: String) {
+        var line = stderr.split(separator: "\n").last.map(String.init) ?? ""
+        if line.hasPrefix(NotifyError.helperPrefix) { line.removeFirst(NotifyError.helperPrefix.count) }
+        func detail(_ prefix: String, _ suffix: String = "") -> String {
+            guard line.hasPrefix(prefix), line.hasSuffix(suffix), line.count >= prefix.count + suffix.count else { return line }
+            return String(line.dropFirst(prefix.count).dropLast(suffix.count))
+        }
+        guard !line.isEmpty else {
+            self = .failed("manna-notify exited with status \(status)")
+            return
+        }
+        switch HelperStatus(rawValue: status) {
+        case .noBus: self = .noBus(detail(NotifyError.noBusPrefix))
+        case .noServer: self = .noServer(detail(NotifyError.noServerPrefix, ")"))
+        case .timedOut: self = .timedOut(milliseconds: NotifyError.probeTimeoutMilliseconds)
+        case .failed: self = .failed(detail(NotifyError.failedPrefix))
+        case .shown, .usage, nil:
+            self = .failed("manna-notify exited with status \(status): " + line)
+        }
+    }
+
+    /// What the helper puts before each message it prints.
+    public static let helperPrefix = "manna-notify: "
+}

@@ -1,0 +1,181 @@
+// Running a helper program with glibc's posix_spawn: its input on stdin, its stdout and
+// stderr collected, and a deadline after which it is killed (SIGKILL) so it cannot hold Manna.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum Subprocess {
+    /// How a run ended.
+    public enum Outcome: Equatable, Sendable {
+        case exited(status: Int32, stdout: String, stderr: String)
+        case killedBySignal(Int32, stderr: String)
+        /// Still running at the deadline: killed with SIGKILL and reaped.
+        case timedOut
+    }
+
+    /// Why a program could not be run at all.
+    public struct SpawnError: Error, Equatable, Sendable {
+        public let path: String
+        public let reason: String
+        public var message: String { "cannot run \(path): \(reason)" }
+    }
+
+    /// Output beyond this many bytes per stream is read and dropped.
+    static let outputLimit = 1 << 20
+
+    /// Runs the program at `path` (not searched in `PATH`) with exactly `environment`, gives it
+    /// `input` on stdin, and collects what it writes until it exits or `timeoutMilliseconds` pass.
+    ///
+    /// The child starts with no blocked signals and default dispositions for the usual
+    /// termination signals, whatever this process inherited. Its standard streams are
+    /// sockets: writing to a child that exits without reading fails with EPIPE instead of
+    /// raising SIGPIPE in Manna (`send` with `MSG_NOSIGNAL`).
+    public static func run(_ path: String, arguments: [String], environment: Environment, input: String,
+                           timeoutMilliseconds: Int) throws(SpawnError) -> Outcome {
+        let deadline = monotonicMilliseconds() + timeoutMilliseconds
+        var inputPair: [Int32] = [-1, -1]
+        var outPair: [Int32] = [-1, -1]
+        var errPair: [Int32] = [-1, -1]
+        func closeAll() { for fd in inputPair + outPair + errPair where fd >= 0 { close(fd) } }
+        // Socket pairs rather than pipes: made close-on-exec atomically (Glibc does not export
+        // pipe2), so a child spawned by another thread meanwhile cannot inherit them.
+        let socketType = Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, socketType, 0, &inputPair) == 0, socketpair(AF_UNIX, socketType, 0, &outPair) == 0,
+              socketpair(AF_UNIX, socketType, 0, &errPair) == 0 else {
+            let error = SpawnError(path: path, reason: String(cString: strerror(errno)))
+            closeAll()
+            throw error
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inputPair[1], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPair[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPair[1], 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaultSignals = sigset_t()
+        sigemptyset(&defaultSignals)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaultSignals, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.entries.map { strdup($0) } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        // The child's ends belong to the child now.
+        for fd in [inputPair[1], outPair[1], errPair[1]] { close(fd) }
+        (inputPair[1], outPair[1], errPair[1]) = (-1, -1, -1)
+        guard spawned == 0 else {
+            closeAll()
+            throw SpawnError(path: path, reason: String(cString: strerror(spawned)))
+        }
+
+        var streams = Streams(input: inputPair[0], stdout: outPair[0], stderr: errPair[0], pending: Array(input.utf8))
+        defer { streams.closeAll() }
+        while streams.isOpen {
+            let remaining = deadline - monotonicMilliseconds()
+            guard remaining > 0 else { return kill(pid) }
+            streams.exchange(timeoutMilliseconds: remaining)
+        }
+        // Both outputs are closed, so the child is exiting: reap it, still within the deadline.
+        while true {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid {
+                let stdout = String(decoding: streams.stdoutBytes, as: UTF8.self)
+                let stderr = String(decoding: streams.stderrBytes, as: UTF8.self)
+                let signal = status & 0x7F
+                return signal == 0 ? .exited(status: (status >> 8) & 0xFF, stdout: stdout, stderr: stderr)
+                    : .killedBySignal(signal, stderr: stderr)
+            }
+            if reaped < 0 && errno != EINTR {
+                throw SpawnError(path: path, reason: "lost track of process \(pid): " + String(cString: strerror(errno)))
+            }
+            if monotonicMilliseconds() >= deadline { return kill(pid) }
+            usleep(1000)
+        }
+    }
+
+    private static func kill(_ pid: pid_t) -> Outcome {
+        _ = Glibc.kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return .timedOut
+    }
+
+    /// The parent's ends of the child's stdin, stdout and stderr, moved along with poll(2).
+    private struct Streams {
+        var input: Int32
+        var stdout: Int32
+        var stderr: Int32
+        var pending: [UInt8]
+        var sent = 0
+        var stdoutBytes: [UInt8] = []
+        var stderrBytes: [UInt8] = []
+
+        init(input: Int32, stdout: Int32, stderr: Int32, pending: [UInt8]) {
+            (self.input, self.stdout, self.stderr, self.pending) = (input, stdout, stderr, pending)
+            for fd in [input, stdout, stderr] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+            if pending.isEmpty { Streams.close(&self.input) }
+        }
+
+        /// True until the child has closed both stdout and stderr.
+        var isOpen: Bool { stdout >= 0 || stderr >= 0 }
+
+        /// Waits up to `timeoutMilliseconds` for any stream to be ready, then moves what it can.
+        mutating func exchange(timeoutMilliseconds: Int) {
+            var fds = [input, stdout, stderr].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            fds[0].events = Int16(POLLOUT)
+            let ready = poll(&fds, nfds_t(fds.count), Int32(min(timeoutMilliseconds, Int(Int32.max))))
+            guard ready > 0 else { return }  // timeout or EINTR: the caller checks the deadline
+            if fds[0].revents != 0 { send() }
+            if fds[1].revents != 0 { Streams.read(&stdout, into: &stdoutBytes) }
+            if fds[2].revents != 0 { Streams.read(&stderr, into: &stderrBytes) }
+        }
+
+        private mutating func send() {
+            let count = pending.withUnsafeBytes { bytes in
+                Glibc.send(input, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            if count > 0 { sent += count }
+            // All sent, or the child will never read it (EPIPE, ECONNRESET): either way, done.
+            if sent == pending.count || (count < 0 && errno != EAGAIN && errno != EINTR) { Streams.close(&input) }
+        }
+
+        private static func read(_ fd: inout Int32, into bytes: inout [UInt8]) {
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                if bytes.count < Subprocess.outputLimit { bytes.append(contentsOf: chunk[..<min(count, Subprocess.outputLimit - bytes.count)]) }
+            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                close(&fd)
+            }
+        }
+
+        private static func close(_ fd: inout Int32) {
+            if fd >= 0 { Glibc.close(fd) }
+            fd = -1
+        }
+
+        mutating func closeAll() {
+            Streams.close(&input)
+            Streams.close(&stdout)
+            Streams.close(&stderr)
+        }
+    }
+}
+
+private func monotonicMilliseconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+}

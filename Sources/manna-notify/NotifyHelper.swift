@@ -1,0 +1,75 @@
+// The helper's command line: read the request, talk to the server, report one line and a status.
+// See docs/ARCHITECTURE.md, "Notifications", for why this is a program of its own.
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+enum NotifyHelper {
+    static let usage = """
+        usage: manna-notify < REQUEST.json
+               manna-notify --probe
+
+        Shows one desktop notification: REQUEST.json is one JSON object with app_name, summary,
+        body, icon, category, desktop_entry, urgency (0-2) and expire_timeout (ms, -1: default).
+        --probe prints the notification server's name, vendor, version, spec_version and
+        capabilities as one JSON line. Exit status: 0 shown, 10 no session bus, 11 no
+        notification server, 12 the server did not answer, 13 it failed, 64 bad usage.
+
+        """
+
+    static func run(arguments: [String]) -> Int32 {
+        do throws(NotifyError) {
+            switch arguments {
+            case []:
+                let notification: Notification
+                do {
+                    notification = try Notification(request: try readStandardInput())
+                } catch {
+                    return fail(error.message, status: .usage)
+                }
+                try NotificationServerConnection().show(notification)
+            case ["--probe"]:
+                write(try NotificationServerConnection().server().json.text + "\n", to: 1)
+            case ["--help"], ["-h"]:
+                write(usage, to: 1)
+            default:
+                write(usage, to: 2)
+                return NotifyError.HelperStatus.usage.rawValue
+            }
+            return NotifyError.HelperStatus.shown.rawValue
+        } catch {
+            return fail(error.message, status: error.helperStatus)
+        }
+    }
+
+    private static func fail(_ message: String, status: NotifyError.HelperStatus) -> Int32 {
+        write(NotifyError.helperPrefix + message + "\n", to: 2)
+        return status.rawValue
+    }
+
+    /// The request: all of stdin, at most 1 MB.
+    private static func readStandardInput() throws(NotificationRequestError) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { throw NotificationRequestError(problem: String(cString: strerror(errno))) }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+            if bytes.count > 1 << 20 { throw NotificationRequestError(problem: "more than 1 MB") }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+// manna notify [--date YYYY-MM-DD] [--translation T]: the verse of the day as a desktop notification, now.
+import MannaKit
+
+enum NotifyCommand {
+    static let spec = CommandSpec(
+        name: "notify",
+        usage: "manna notify [--date YYYY-MM-DD] [--translation T]",
+        abstract: "Show the verse of the day as a desktop notification now",
+        valueOptions: [
+            "date": "the day whose verse to show (default: today in $TZ, else /etc/localtime)",
+            "translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, the config, else KJV)",
+        ],
+        run: run)
+
+    /// Prints nothing when the notification was shown: the notification is the output.
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.isEmpty else {
+            throw .usage("notify takes no arguments; for another day use --date YYYY-MM-DD")
+        }
+        let date = try context.date(arguments.value("date"))
+        let database = try context.openTextDatabase()
+        let translation = try context.translation(arguments.value("translation"), in: database)
+        let verse: DailyVerse
+        do { verse = try database.dailyVerse(for: date, in: translation) } catch { throw Failure(error) }
+        do { try context.notifier.show(Notification(dailyVerse: verse)) } catch { throw Failure(error) }
+    }
+}

@@ -1,0 +1,134 @@
+// A private D-Bus session bus per test, with a recording notification server (python-dbusmock)
+// or a stub that never answers. Every process started here is stopped with SIGKILL: Foundation's
+// children inherit a blocked SIGTERM on Linux.
+import Foundation
+
+final class TestBus {
+    /// This bus's folder: its config, and its socket `bus`, so the folder can stand in for
+    /// `$XDG_RUNTIME_DIR`.
+    let directory: String
+    let address: String
+    private var processes: [Process] = []
+
+    /// Starts `dbus-daemon` with a config of its own: no service directories, so no server
+    /// installed on the machine can be activated behind a test's back.
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-bus-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let config = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(directory)/bus</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """
+        try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
+        let printed = Pipe()
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--print-address=1"]
+        daemon.standardOutput = printed
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        processes.append(daemon)
+        // It prints its address once it listens.
+        var output = Data()
+        while !output.contains(UInt8(ascii: "\n")) {
+            let chunk = printed.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw TestBusError("dbus-daemon exited before it listened") }
+            output.append(chunk)
+        }
+        address = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    deinit {
+        for process in processes.reversed() {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// python-dbusmock's notification daemon, recording every call, with `capabilities`
+    /// (space-separated, like "body body-markup actions").
+    func startRecordingServer(capabilities: String) throws {
+        try startPython(["-m", "dbusmock", "-t", "notification_daemon", "-p", #"{"capabilities":"\#(capabilities)"}"#])
+    }
+
+    /// A server that owns `org.freedesktop.Notifications` but never answers anything
+    /// (`answersProbes` false), or answers GetServerInformation and GetCapabilities but never Notify.
+    func startSilentServer(answersProbes: Bool) throws {
+        try startPython(["-c", TestBus.silentServer, answersProbes ? "answer-probes" : "silent"])
+    }
+
+    /// The Notify calls the recording server received, each as its eight arguments: app name,
+    /// replaces id, icon, summary, body, actions, hints, expire timeout.
+    func notifyCalls() throws -> [[Any]] {
+        let run = Manna.run(["-c", TestBus.readNotifyCalls], environment: ["DBUS_SESSION_BUS_ADDRESS": address],
+                            executable: "/usr/bin/python3")
+        guard run.status == 0, let calls = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[Any]] else {
+            throw TestBusError("could not read the server's calls: \(run.stderr)")
+        }
+        return calls
+    }
+
+    /// Debian's python3, which has python3-dbusmock, python3-dbus and python3-gi (a pyenv
+    /// python on PATH has none of them), with the server's name owned before it returns.
+    private func startPython(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "DBUS_SESSION_BUS_ADDRESS": address]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        processes.append(process)
+        let wait = Manna.run(["wait", "--session", "--timeout", "10", "org.freedesktop.Notifications"],
+                             environment: ["DBUS_SESSION_BUS_ADDRESS": address], executable: "/usr/bin/gdbus")
+        guard wait.status == 0 else { throw TestBusError("the test server did not appear on the bus: \(wait.stderr)") }
+    }
+
+    private static let readNotifyCalls = """
+        import dbus, json
+        server = dbus.SessionBus().get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications")
+        calls = server.GetCalls(dbus_interface="org.freedesktop.DBus.Mock")
+        print(json.dumps([list(arguments) for (_, method, arguments) in calls if method == "Notify"]))
+        """
+
+    private static let silentServer = """
+        import sys
+        from gi.repository import Gio, GLib
+        node = Gio.DBusNodeInfo.new_for_xml('''<node><interface name="org.freedesktop.Notifications">
+          <method name="GetServerInformation"><arg type="s" direction="out"/><arg type="s" direction="out"/>
+            <arg type="s" direction="out"/><arg type="s" direction="out"/></method>
+          <method name="GetCapabilities"><arg type="as" direction="out"/></method>
+          <method name="Notify"><arg type="s"/><arg type="u"/><arg type="s"/><arg type="s"/><arg type="s"/>
+            <arg type="as"/><arg type="a{sv}"/><arg type="i"/><arg type="u" direction="out"/></method>
+        </interface></node>''')
+        unanswered = []
+        def call(connection, sender, path, interface, method, parameters, invocation):
+            if sys.argv[1] == "silent" or method == "Notify":
+                unanswered.append(invocation)
+            elif method == "GetServerInformation":
+                invocation.return_value(GLib.Variant("(ssss)", ("silent", "Manna tests", "1", "1.2")))
+            else:
+                invocation.return_value(GLib.Variant("(as)", (["body"],)))
+        bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+        bus.register_object("/org/freedesktop/Notifications", node.interfaces[0], call)
+        bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
+                      GLib.Variant("(su)", ("org.freedesktop.Notifications", 4)), None, 0, -1)
+        GLib.MainLoop().run()
+        """
+}
+
+struct TestBusError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

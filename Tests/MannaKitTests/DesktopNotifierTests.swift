@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import MannaKit
+
+/// Running the helper: where it is looked for, what it is given, how its exit is read, and
+/// the deadline. The helper here is a shell script standing in for `manna-notify`.
+@Suite final class DesktopNotifierTests {
+    let notification = MannaKit.Notification(summary: "Psalm 23:1 (KJV)", body: "The LORD is my shepherd; I shall not want.", category: .verse)
+
+    /// This test's own folder, removed after it.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-notifier-\(UUID().uuidString)").path
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    /// A notifier for `bin/manna` in this test's folder, with `bin/manna-notify` running `script`.
+    func notifier(_ script: String?, timeoutMilliseconds: Int = 3000) throws -> (DesktopNotifier, String) {
+        try Files.makeDirectories(directory + "/bin")
+        if let script {
+            let helper = directory + "/bin/manna-notify"
+            try Files.writeAtomically("#!/bin/sh\n" + script + "\n", to: helper, mode: 0o755)
+        }
+        let notifier = DesktopNotifier(executablePath: directory + "/bin/manna",
+                                       environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/test-bus", "OUT": directory],
+                                       userID: 1000, timeoutMilliseconds: timeoutMilliseconds)
+        return (notifier, directory)
+    }
+
+    func milliseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+    }
+
+    @Test func theHelperIsBesideMannaElseInLibexec() {
+        let notifier = DesktopNotifier(executablePath: "/usr/local/bin/manna", environment: [:], userID: 1000)
+        #expect(notifier.helperCandidates == ["/usr/local/bin/manna-notify", "/usr/local/libexec/manna/manna-notify"])
+    }
+
+    @Test func aMissingHelperNamesWhereItWasLookedFor() throws {
+        let (notifier, directory) = try notifier(nil)
+        #expect(throws: NotifyError.helperMissing([directory + "/bin/manna-notify", directory + "/libexec/manna/manna-notify"])) {
+            try notifier.show(notification)
+        }
+    }
+
+    @Test func theHelperGetsTheRequestOnStdinAndTheBusAddress() throws {
+        let (notifier, directory) = try notifier(#"cat > "$OUT/request"; printf %s "$DBUS_SESSION_BUS_ADDRESS" > "$OUT/address""#)
+        try notifier.show(notification)
+        #expect(try Files.readText(directory + "/request") == notification.request.text + "\n")
+        #expect(try Files.readText(directory + "/address") == "unix:path=/tmp/test-bus")
+    }
+
+    @Test func theHelpersStatusAndMessageBecomeTheError() throws {
+        let (notifier, _) = try notifier(#"""
+            cat > /dev/null
+            echo "manna-notify: no notification server on the session bus (org.freedesktop.Notifications has no owner)" >&2
+            exit 11
+            """#)
+        #expect(throws: NotifyError.noServer("org.freedesktop.Notifications has no owner")) { try notifier.show(notification) }
+    }
+
+    @Test func aHelperThatHangsIsKilledAtTheDeadline() throws {
+        let (notifier, _) = try notifier("exec sleep 30", timeoutMilliseconds: 300)
+        let started = milliseconds()
+        #expect(throws: NotifyError.timedOut(milliseconds: 300)) { try notifier.show(notification) }
+        #expect(milliseconds() - started < 1000)
+    }
+
+    @Test func aHelperThatClosesItsOutputButKeepsRunningIsKilledToo() throws {
+        let (notifier, _) = try notifier("exec sleep 30 >&- 2>&-", timeoutMilliseconds: 300)
+        #expect(throws: NotifyError.timedOut(milliseconds: 300)) { try notifier.show(notification) }
+    }
+
+    @Test func aHelperThatExitsWithoutReadingALargeRequestDoesNotStopManna() throws {
+        var large = notification
+        large.body = String(repeating: "In the beginning was the Word. ", count: 40_000)
+        let (notifier, _) = try notifier("exit 13")
+        #expect(throws: NotifyError.failed("manna-notify exited with status 13")) { try notifier.show(large) }
+    }
+
+    @Test func aHelperKilledByASignalIsAFailure() throws {
+        let (notifier, _) = try notifier("echo 'manna-notify: about to crash' >&2; kill -SEGV $$")
+        #expect(throws: NotifyError.failed("manna-notify was killed by signal 11: manna-notify: about to crash")) {
+            try notifier.show(notification)
+        }
+    }
+
+    @Test func aHelperThatWritesALotDoesNotStall() throws {
+        let (notifier, _) = try notifier("head -c 3000000 /dev/zero; head -c 3000000 /dev/zero >&2; exit 0")
+        try notifier.show(notification)
+    }
+}

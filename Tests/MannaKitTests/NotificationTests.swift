@@ -1,0 +1,106 @@
+import Testing
+@testable import MannaKit
+
+/// The notification value, the text rules of the Desktop Notifications spec, and the request
+/// and error protocol between `manna` and `manna-notify`.
+@Suite struct NotificationTests {
+    let sample = Notification(summary: "John 3:16 (KJV)", body: "For God so loved the world", category: .verse)
+
+    @Test func theVerseOfTheDayIsReferenceAndTranslationOverTheText() throws {
+        let verse = DailyVerse(date: LocalDate(year: 2026, month: 12, day: 25), reference: try Reference(parsing: "Luke 2:11"),
+                               translation: "KJV", text: "For unto you is born this day")
+        let notification = Notification(dailyVerse: verse)
+        #expect(notification.summary == "Luke 2:11 (KJV)")
+        #expect(notification.body == "For unto you is born this day")
+        #expect(notification.category.rawValue == "x-manna.verse")
+        #expect(notification.urgency == .normal)
+        #expect(notification.expireTimeout == nil)
+        #expect(notification.appName == "Manna")
+        #expect(notification.desktopEntry == "manna")
+        #expect(notification.icon == "accessories-dictionary")
+    }
+
+    @Test func markupCharactersAreEscapedOnlyForServersThatReadMarkup() {
+        #expect(Notification.escapingMarkup("Tom & Jerry <b>bold</b> a > b") == "Tom &amp; Jerry &lt;b&gt;bold&lt;/b&gt; a &gt; b")
+        // Text that looks escaped already is shown as written, so it is escaped again.
+        #expect(Notification.escapingMarkup("&amp;") == "&amp;amp;")
+        #expect(Notification.bodyText("a & <b>", serverReadsMarkup: true) == "a &amp; &lt;b&gt;")
+        #expect(Notification.bodyText("a & <b>", serverReadsMarkup: false) == "a & <b>")
+        // The summary is never markup.
+        #expect(Notification.summaryText("Faith & works <1>") == "Faith & works <1>")
+    }
+
+    @Test func controlCharactersAreRemovedAndOnlyTheBodyKeepsLineBreaks() {
+        let text = "a\u{0}b\u{7}c\td\r\ne\u{1B}[1mf\u{85}g\u{7F}h é 🕊"
+        #expect(Notification.bodyText(text, serverReadsMarkup: false) == "abc d\ne[1mfgh é 🕊")
+        #expect(Notification.summaryText(text) == "abc d e[1mfgh é 🕊")
+    }
+
+    @Test func theRequestIsOneStableJSONObject() {
+        #expect(sample.request.text == #"""
+            {"app_name":"Manna","summary":"John 3:16 (KJV)","body":"For God so loved the world","icon":"accessories-dictionary","category":"x-manna.verse","desktop_entry":"manna","urgency":1,"expire_timeout":-1}
+            """#)
+    }
+
+    @Test func aRequestReadsBackAsTheSameNotification() throws {
+        var other = sample
+        other.body = "line one\nline \"two\" & <three>"
+        other.urgency = .critical
+        other.expireTimeout = 5000
+        other.category = Notification.Category(rawValue: "x-manna.test")
+        for notification in [sample, other] {
+            #expect(try Notification(request: notification.request.text) == notification)
+        }
+    }
+
+    @Test(arguments: [
+        ("", "bad request on stdin: not valid JSON at byte 0: expected a value"),
+        (#"{"summary":"s"}"#, "bad request on stdin: \"urgency\" must be 0, 1 or 2"),
+        (#"{"urgency":3,"expire_timeout":-1}"#, "bad request on stdin: \"urgency\" must be 0, 1 or 2"),
+        (#"{"urgency":1,"expire_timeout":-2}"#, "bad request on stdin: \"expire_timeout\" must be milliseconds, or -1"),
+        (#"{"urgency":1,"expire_timeout":-1,"summary":"s"}"#, "bad request on stdin: no string \"body\""),
+    ])
+    func aBadRequestSaysWhatIsWrong(text: String, message: String) {
+        #expect(throws: NotificationRequestError.self) { try Notification(request: text) }
+        do {
+            _ = try Notification(request: text)
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func errorMessagesAreOneLineNamingTheCause() {
+        #expect(NotifyError.noBus("Could not connect: No such file or directory").message
+            == "no D-Bus session bus: Could not connect: No such file or directory")
+        #expect(NotifyError.noServer("org.freedesktop.Notifications has no owner").message
+            == "no notification server on the session bus (org.freedesktop.Notifications has no owner)")
+        #expect(NotifyError.timedOut(milliseconds: 1500).message == "the notification server did not answer within 1.5 s")
+        #expect(NotifyError.timedOut(milliseconds: 3000).message == "the notification server did not answer within 3 s")
+        #expect(NotifyError.helperMissing(["/a/manna-notify", "/libexec/manna/manna-notify"]).message
+            == "the notification helper is not installed: no executable /a/manna-notify or /libexec/manna/manna-notify")
+    }
+
+    @Test(arguments: [
+        NotifyError.noBus("Could not connect: Connection refused"),
+        .noServer("org.freedesktop.Notifications has no owner"),
+        .noServer("org.freedesktop.Notifications could not be started: (x)"),
+        .timedOut(milliseconds: NotifyError.probeTimeoutMilliseconds),
+        .failed("GDBus.Error: refused"),
+    ])
+    func whatTheHelperReportsReadsBackAsTheSameError(error: NotifyError) {
+        let stderr = NotifyError.helperPrefix + error.message + "\n"
+        #expect(NotifyError(helperStatus: error.helperStatus.rawValue, stderr: stderr) == error)
+    }
+
+    @Test func anUnexpectedHelperStatusIsAFailureWithItsOutput() {
+        #expect(NotifyError(helperStatus: 64, stderr: "manna-notify: bad request on stdin: x\n")
+            == .failed("manna-notify exited with status 64: bad request on stdin: x"))
+        #expect(NotifyError(helperStatus: 70, stderr: "") == .failed("manna-notify exited with status 70"))
+    }
+
+    @Test func theProbeIsOneJSONLine() {
+        let server = NotificationServer(name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2",
+                                        capabilities: ["body", "body-markup"])
+        #expect(server.json.text == #"{"name":"dunst","vendor":"knopwob","version":"1.9.0","spec_version":"1.2","capabilities":["body","body-markup"]}"#)
+    }
+}
