@@ -114,6 +114,7 @@ enum Manna {
 
     static let commands: [CommandSpec] = [
         ReadCommand.spec, CompareCommand.spec, SearchCommand.spec, PathsCommand.spec, BuildDatabaseCommand.spec,
+        InstallCommand.spec, UninstallCommand.spec,
     ]
 
     static var overview: String {

@@ -11,5 +11,6 @@ enum PathsCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
         guard arguments.positionals.isEmpty else { throw .usage("paths takes no arguments") }
         context.stdout.line("text_db=" + (try context.textDatabaseLocation()).path)
+        context.stdout.line("units=" + context.paths.unitDirectory)
     }
 }

@@ -34,17 +34,17 @@ enum Manna {
         return true
     }()
 
-    /// Runs manna with `arguments` and an environment of `environment` over a clean base
-    /// (HOME and XDG folders in a fresh temporary directory, TZ=UTC).
+    /// Runs manna (the built one, or `program`) with `arguments` and an environment of
+    /// `environment` over a clean base (HOME and XDG folders in a fresh temporary directory, TZ=UTC).
     @discardableResult
-    static func run(_ arguments: [String], environment: [String: String] = [:]) -> Run {
+    static func run(_ arguments: [String], environment: [String: String] = [:], program: String = binary) -> Run {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("manna-e2e-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
         var base = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
         base.merge(environment) { $1 }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         process.environment = base
         // Output goes to files, not pipes: a large output cannot fill a pipe and stall the run.

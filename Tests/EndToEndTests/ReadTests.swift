@@ -68,7 +68,7 @@ import Testing
         (["read", "John 3:16", "--color"], 64, "manna: unknown option '--color' for 'manna read'; see 'manna read --help'\n"),
         (["read", "John 3:16", "--translation"], 64, "manna: option --translation needs a value; see 'manna read --help'\n"),
         (["compare"], 64, "manna: compare needs a reference, like 'manna compare John 3:16'\n"),
-        (["frobnicate"], 64, "manna: unknown command 'frobnicate'; commands are read, compare, search, paths, build-db\n"),
+        (["frobnicate"], 64, "manna: unknown command 'frobnicate'; commands are read, compare, search, paths, build-db, install, uninstall\n"),
     ])
     func badInputGetsOneLineAndAnExitCode(arguments: [String], status: Int32, message: String) {
         precondition(Manna.textDatabaseReady)
