@@ -16,5 +16,6 @@ enum PathsCommand {
         context.stdout.line("config=" + paths.config)
         context.stdout.line("plans=" + paths.userPlans)
         context.stdout.line("timeline=" + paths.timeline)
+        context.stdout.line("units=" + paths.unitDirectory)
     }
 }

@@ -8,6 +8,8 @@ public struct Paths: Equatable, Sendable {
     public let dataDirectory: String
     /// `$XDG_CACHE_HOME/manna` (default `~/.cache/manna`): the timeline, which can always be rebuilt.
     public let cacheDirectory: String
+    /// `$XDG_CONFIG_HOME/systemd/user` (default `~/.config/systemd/user`): where `manna install` puts the units.
+    public let unitDirectory: String
 
     public var config: String { configDirectory + "/config" }
     public var userPlans: String { configDirectory + "/plans" }
@@ -24,5 +26,6 @@ public struct Paths: Equatable, Sendable {
         configDirectory = base("XDG_CONFIG_HOME", ".config") + "/manna"
         dataDirectory = base("XDG_DATA_HOME", ".local/share") + "/manna"
         cacheDirectory = base("XDG_CACHE_HOME", ".cache") + "/manna"
+        unitDirectory = base("XDG_CONFIG_HOME", ".config") + "/systemd/user"
     }
 }

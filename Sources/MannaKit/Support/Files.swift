@@ -1,4 +1,4 @@
-// File operations on glibc: reading whole files, making folders, and atomic replacement.
+// File operations on glibc: reading whole files, making folders, writing, copying and removing them.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,17 +22,7 @@ public enum Files {
             throw .current(path)
         }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .current(path)
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
-        }
+        let bytes = try readAll(descriptor, path: path)
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -48,32 +38,111 @@ public enum Files {
     /// Replaces `path` with `text` so that a reader sees the old file or the new one, never
     /// a part: written to a temporary file beside it, flushed to disk, then renamed over it.
     public static func writeAtomically(_ text: String, to path: String, mode: mode_t = 0o644) throws(FileError) {
-        let temporary = path + ".tmp.\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw .current(temporary) }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        let temporary = temporaryPath(for: path)
+        try create(temporary, mode: mode, exactMode: false) { descriptor throws(FileError) in
+            try writeAll(Array(text.utf8)[...], to: descriptor, path: path)
+        }
+        try rename(temporary, to: path)
+    }
+
+    /// Writes `text` to a new file at `path` (replacing any) with exactly `mode` whatever the
+    /// umask, as install(1) does, and flushes it to disk. Nothing is left at `path` on failure.
+    public static func write(_ text: String, to path: String, mode: mode_t) throws(FileError) {
+        try create(path, mode: mode, exactMode: true) { descriptor throws(FileError) in
+            try writeAll(Array(text.utf8)[...], to: descriptor, path: path)
+        }
+    }
+
+    /// Copies the file at `source` to a new file at `path` (replacing any) with exactly `mode`,
+    /// flushed to disk. Nothing is left at `path` on failure.
+    public static func copy(_ source: String, to path: String, mode: mode_t) throws(FileError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .current(source) }
+        defer { close(input) }
+        try create(path, mode: mode, exactMode: true) { output throws(FileError) in
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw .current(source)
+                }
+                if count == 0 { return }
+                try writeAll(chunk[..<count], to: output, path: path)
+            }
+        }
+    }
+
+    /// Renames `path` to `destination`, replacing it: atomic within one file system.
+    /// On failure `path` is removed.
+    public static func rename(_ path: String, to destination: String) throws(FileError) {
+        guard Glibc.rename(path, destination) == 0 else {
+            let error = FileError.current(destination)
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// Removes the file (or symbolic link) at `path`. Returns false when there was none.
+    @discardableResult
+    public static func remove(_ path: String) throws(FileError) -> Bool {
+        if unlink(path) == 0 { return true }
+        if errno == ENOENT { return false }
+        throw .current(path)
+    }
+
+    /// Removes the folder at `path` when it is empty; a folder with anything in it is kept.
+    @discardableResult
+    public static func removeDirectoryIfEmpty(_ path: String) -> Bool { rmdir(path) == 0 }
+
+    /// A name beside `path` for a file that is renamed over it once complete.
+    public static func temporaryPath(for path: String) -> String { path + ".tmp.\(getpid())" }
+
+    /// Creates `path` with `mode` (exactly, or less the umask), lets `fill` write it and
+    /// flushes it to disk; removes it on any failure.
+    private static func create(_ path: String, mode: mode_t, exactMode: Bool, fill: (Int32) throws(FileError) -> Void) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw .current(path) }
+        var failure: FileError?
+        do throws(FileError) {
+            if exactMode && fchmod(descriptor, mode) != 0 { throw FileError.current(path) }
+            try fill(descriptor)
+            if fsync(descriptor) != 0 { throw FileError.current(path) }
+        } catch {
+            failure = error
+        }
+        if close(descriptor) != 0 && failure == nil { failure = .current(path) }
+        if let failure {
+            unlink(path)
+            throw failure
+        }
+    }
+
+    /// Everything from `descriptor`'s position to its end (`path` names it in errors).
+    static func readAll(_ descriptor: Int32, path: String) throws(FileError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .current(path)
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Writes all of `bytes` at `descriptor`'s position (`path` names it in errors).
+    static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, path: String) throws(FileError) {
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                let error = FileError.current(path)
-                close(descriptor)
-                unlink(temporary)
-                throw error
+                throw .current(path)
             }
             offset += written
-        }
-        bytes.removeAll()
-        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
-            let error = FileError.current(path)
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let error = FileError.current(path)
-            unlink(temporary)
-            throw error
         }
     }
 

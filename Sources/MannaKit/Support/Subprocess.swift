@@ -1,8 +1,47 @@
-// Running a helper program with glibc's posix_spawn: its input on stdin, its stdout and
-// stderr collected, and a deadline after which it is killed (SIGKILL) so it cannot hold Manna.
+// Running other programs with glibc's posix_spawn, never through a shell: the notification
+// helper (input on stdin, a deadline after which it is killed with SIGKILL so it cannot hold
+// Manna) and the tools `manna install` calls (systemctl, crontab), found on PATH.
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// What a finished program said and how it ended.
+public struct ProcessResult: Equatable, Sendable {
+    /// The exit status, or 128 + the signal number when a signal ended it (as sh reports it).
+    public let status: Int32
+    public let output: String
+    public let errorOutput: String
+
+    public init(status: Int32, output: String = "", errorOutput: String = "") {
+        self.status = status
+        self.output = output
+        self.errorOutput = errorOutput
+    }
+
+    /// The first line of what it wrote on stderr (else stdout), for a one-line message.
+    public var firstLine: String {
+        let text = errorOutput.contains(where: { !$0.isWhitespace }) ? errorOutput : output
+        return text.split(separator: "\n").lazy.map { String($0).trimmingSpaces }.first { !$0.isEmpty } ?? ""
+    }
+}
+
+/// Why a program could not be run at all.
+public enum SubprocessError: Error, Equatable, Sendable {
+    /// No executable file of that name in any folder of `PATH`.
+    case notFound(program: String)
+    case failed(program: String, reason: String)
+
+    public var message: String {
+        switch self {
+        case .notFound(let program): "\(program) was not found on PATH"
+        case .failed(let program, let reason): "cannot run \(program): \(reason)"
+        }
+    }
+}
+
+/// Runs a program found on `PATH` with arguments and optional standard input, and returns what
+/// it printed. The installer takes one of these so that tests can stand in for systemctl and crontab.
+public typealias ProcessRunner = @Sendable (_ program: String, _ arguments: [String], _ input: String?) throws(SubprocessError) -> ProcessResult
 
 public enum Subprocess {
     /// How a run ended.
@@ -172,10 +211,52 @@ public enum Subprocess {
             Streams.close(&stderr)
         }
     }
+
 }
 
 private func monotonicMilliseconds() -> Int {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+}
+
+/// Programs found on PATH.
+extension Subprocess {
+
+    /// A runner that spawns real programs with `environment` (its `PATH` says where they are).
+    public static func runner(environment: Environment) -> ProcessRunner {
+        { program, arguments, input throws(SubprocessError) in
+            try run(program, arguments, input: input, environment: environment)
+        }
+    }
+
+    /// The first executable `program` in the folders of `PATH` (default `/usr/bin:/bin`), or nil.
+    /// A name with a slash is taken as a path.
+    public static func find(_ program: String, environment: Environment) -> String? {
+        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":", omittingEmptySubsequences: true) {
+            let candidate = folder + "/" + program
+            var info = stat()
+            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `program`, found on `PATH`, with `arguments`, `input` on stdin and `environment`,
+    /// and waits for it (at most two minutes: systemctl and crontab answer in well under a second).
+    public static func run(_ program: String, _ arguments: [String], input: String?, environment: Environment) throws(SubprocessError) -> ProcessResult {
+        guard let executable = find(program, environment: environment) else { throw .notFound(program: program) }
+        let outcome: Outcome
+        do {
+            outcome = try run(executable, arguments: arguments, environment: environment, input: input ?? "", timeoutMilliseconds: 120_000)
+        } catch {
+            throw .failed(program: program, reason: error.reason)
+        }
+        switch outcome {
+        case .exited(let status, let output, let errorOutput): return ProcessResult(status: status, output: output, errorOutput: errorOutput)
+        case .killedBySignal(let signal, let errorOutput): return ProcessResult(status: 128 + signal, errorOutput: errorOutput)
+        case .timedOut: throw .failed(program: program, reason: "it did not finish within two minutes")
+        }
+    }
 }

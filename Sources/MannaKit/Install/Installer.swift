@@ -1,0 +1,267 @@
+// Puts manna, its notification helper, the text database and a scheduler (systemd user timer
+// or crontab line) in place, and takes them away again, leaving the user's own data alone.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why install or uninstall stopped.
+public enum InstallError: Error, Equatable, Sendable {
+    case badPrefix(String, problem: String)
+    case noHome
+    case cannotInstall(FileError)
+    case cannotRemove(FileError)
+    case cronMissing
+    /// A program ran (or could not be run) and failed: the command line and what it said.
+    case commandFailed(command: String, detail: String)
+
+    public var message: String {
+        switch self {
+        case .badPrefix(let prefix, let problem): "--prefix '\(prefix)': \(problem)"
+        case .noHome: "HOME is not set to an absolute path: set it, or give --prefix DIR"
+        case .cannotInstall(let error): "cannot install: \(error.message)"
+        case .cannotRemove(let error): "cannot remove: \(error.message)"
+        case .cronMissing: "crontab was not found on PATH: install cron (Debian: apt-get install cron), or leave out --cron"
+        case .commandFailed(let command, let detail): "'\(command)' failed" + (detail.isEmpty ? "" : ": " + detail)
+        }
+    }
+}
+
+/// What runs `manna tick` every minute.
+public enum TickScheduler: Sendable {
+    /// The user units manna.service and manna.timer, enabled when a systemd user manager runs.
+    case systemd
+    /// A line in the user's crontab.
+    case cron
+}
+
+/// Where everything goes, for one prefix.
+public struct InstallLayout: Equatable, Sendable {
+    public let prefix: String
+    public let home: String
+    /// `$XDG_CONFIG_HOME/systemd/user`.
+    public let unitDirectory: String
+
+    public static let helperName = "manna-notify"
+
+    public var program: String { prefix + "/bin/manna" }
+    public var helper: String { prefix + "/libexec/manna/" + Self.helperName }
+    /// Where `TextDatabaseLocator` looks first for an installed manna: `<bin>/../share/manna/`.
+    public var textDatabase: String { prefix + "/share/manna/" + TextDatabaseLocator.fileName }
+    public var service: String { unitDirectory + "/" + SchedulerFiles.serviceName }
+    public var timer: String { unitDirectory + "/" + SchedulerFiles.timerName }
+    /// The link `systemctl enable` makes for `WantedBy=timers.target`.
+    public var timerLink: String { unitDirectory + "/timers.target.wants/" + SchedulerFiles.timerName }
+    public var cronLine: String { SchedulerFiles.cronLine(program: program, home: home) }
+
+    /// The layout under `prefix` (default `$HOME/.local`). The prefix must be absolute, and free
+    /// of quotes, backslashes and control characters: it is written into a unit (whose program
+    /// path systemd refuses to have quotes or backslashes) and into a crontab line.
+    public init(prefix: String?, environment: Environment) throws(InstallError) {
+        guard let home = environment["HOME"], home.hasPrefix("/") else { throw .noHome }
+        var prefix = prefix ?? home + "/.local"
+        guard prefix.hasPrefix("/") else { throw .badPrefix(prefix, problem: "give an absolute path, like /opt/manna") }
+        guard !prefix.unicodeScalars.contains(where: { "\"'\\".unicodeScalars.contains($0) || $0.properties.generalCategory == .control }) else {
+            throw .badPrefix(prefix, problem: "systemd cannot run a program whose path has quotes, backslashes or control characters")
+        }
+        while prefix.count > 1 && prefix.hasSuffix("/") { prefix.removeLast() }
+        self.prefix = prefix == "/" ? "" : prefix
+        self.home = home
+        unitDirectory = Paths(environment: environment).unitDirectory
+    }
+}
+
+/// Installs and uninstalls, reporting each step in one line.
+public struct Installer {
+    public let layout: InstallLayout
+    private let environment: Environment
+    private let run: ProcessRunner
+    private let report: (String) -> Void
+
+    /// - Parameters:
+    ///   - environment: for `XDG_RUNTIME_DIR` (is systemd running?), `PATH` (a hint) and the
+    ///     user's data folders (named when uninstalling).
+    ///   - runner: runs systemctl and crontab.
+    ///   - report: gets one line per step done.
+    public init(layout: InstallLayout, environment: Environment, runner: @escaping ProcessRunner, report: @escaping (String) -> Void) {
+        self.layout = layout
+        self.environment = environment
+        self.run = runner
+        self.report = report
+    }
+
+    /// True when a systemd user manager runs for this user: its private socket exists.
+    public var systemdIsRunning: Bool {
+        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return false }
+        return Files.exists(runtime + "/systemd/private")
+    }
+
+    /// Copies `program` (and its helper, if any) and `textDatabase` under the prefix, then sets
+    /// up `scheduler`. The crontab is read first, and every file is written beside its
+    /// destination and renamed into place only once all are written, so no crontab, a full disk
+    /// or an unwritable prefix leaves things as they were. When systemctl or crontab fails after
+    /// that, the files stay in place and the error names the command. Running it again replaces
+    /// the files and never adds a second crontab line.
+    public func install(program: String, textDatabase: String, scheduler: TickScheduler) throws(InstallError) {
+        // The crontab with the line added; nil when it has the line already.
+        var newCrontab: String?
+        if scheduler == .cron {
+            newCrontab = SchedulerFiles.adding(layout.cronLine, to: try readCrontab(required: true) ?? "")
+        }
+        var files: [PlacedFile] = [PlacedFile(destination: layout.program, source: .copy(program), mode: 0o755)]
+        if let helper = Self.helper(besideProgram: program) {
+            files.append(PlacedFile(destination: layout.helper, source: .copy(helper), mode: 0o755))
+        }
+        files.append(PlacedFile(destination: layout.textDatabase, source: .copy(textDatabase), mode: 0o644))
+        if scheduler == .systemd {
+            files.append(PlacedFile(destination: layout.service, source: .text(SchedulerFiles.service(program: layout.program, home: layout.home)), mode: 0o644))
+            files.append(PlacedFile(destination: layout.timer, source: .text(SchedulerFiles.timer), mode: 0o644))
+        }
+        try place(files)
+
+        switch scheduler {
+        case .systemd where systemdIsRunning:
+            try systemctl("daemon-reload")
+            try systemctl("enable", "--now", SchedulerFiles.timerName)
+        case .systemd:
+            report("systemd is not running for you here: run 'systemctl --user enable --now \(SchedulerFiles.timerName)' where it is, or 'manna install --cron' to use cron")
+        case .cron:
+            if let newCrontab {
+                try writeCrontab(newCrontab)
+                report("added to your crontab: \(layout.cronLine)")
+            } else {
+                report("your crontab already has: \(layout.cronLine)")
+            }
+        }
+        let bin = Files.parent(of: layout.program)
+        if !(environment["PATH"] ?? "").split(separator: ":").contains(where: { $0 == bin }) {
+            report("note: \(bin) is not on your PATH; add it to run manna by name")
+        }
+    }
+
+    /// The notification helper that goes with `program`: beside it (a build folder), or where
+    /// an installed manna's is (`<bin>/../libexec/manna/`). Nil when there is none.
+    public static func helper(besideProgram program: String) -> String? {
+        let bin = Files.parent(of: program)
+        let candidates = [bin + "/" + InstallLayout.helperName, Files.parent(of: bin) + "/libexec/manna/" + InstallLayout.helperName]
+        return candidates.first(where: Files.exists)
+    }
+
+    /// Stops and removes the timer and the crontab line (whichever are there), then the files
+    /// `install` put under the prefix. The user's journal and config are kept, and it says so.
+    /// With `cronRequired`, a crontab that cannot be read is an error instead of skipped.
+    public func uninstall(cronRequired: Bool) throws(InstallError) {
+        var removedAny = false
+        func remove(_ path: String) throws(InstallError) {
+            do {
+                if try Files.remove(path) {
+                    report("removed \(path)")
+                    removedAny = true
+                }
+            } catch {
+                throw .cannotRemove(error)
+            }
+        }
+
+        let hasUnits = Files.exists(layout.service) || Files.exists(layout.timer)
+        if hasUnits && systemdIsRunning {
+            try systemctl("disable", "--now", SchedulerFiles.timerName)
+            removedAny = true
+        }
+        // Without a running manager nothing is stopped, but the link an earlier `enable` made goes.
+        try remove(layout.timerLink)
+        try remove(layout.timer)
+        try remove(layout.service)
+        if hasUnits && systemdIsRunning { try systemctl("daemon-reload") }
+
+        if let current = try readCrontab(required: cronRequired), let updated = SchedulerFiles.removing(layout.cronLine, from: current) {
+            try writeCrontab(updated)
+            report("removed from your crontab: \(layout.cronLine)")
+            removedAny = true
+        }
+
+        try remove(layout.program)
+        try remove(layout.helper)
+        try remove(layout.textDatabase)
+        // Only when empty: with the default prefix, share/manna is also where the journal lives.
+        Files.removeDirectoryIfEmpty(Files.parent(of: layout.helper))
+        Files.removeDirectoryIfEmpty(Files.parent(of: layout.textDatabase))
+
+        if !removedAny { report("nothing to remove: manna is not installed under \(layout.prefix.isEmpty ? "/" : layout.prefix)") }
+        let paths = Paths(environment: environment)
+        report("kept your own data: \(paths.dataDirectory) (journal) and \(paths.configDirectory) (config)")
+    }
+
+    // MARK: - Files
+
+    private struct PlacedFile {
+        enum Source {
+            case copy(String)
+            case text(String)
+        }
+        let destination: String
+        let source: Source
+        let mode: mode_t
+    }
+
+    /// Writes every file beside its destination, then renames each into place.
+    private func place(_ files: [PlacedFile]) throws(InstallError) {
+        var written: [String] = []
+        do throws(FileError) {
+            for file in files {
+                try Files.makeDirectories(Files.parent(of: file.destination))
+                let temporary = Files.temporaryPath(for: file.destination)
+                switch file.source {
+                case .copy(let source): try Files.copy(source, to: temporary, mode: file.mode)
+                case .text(let text): try Files.write(text, to: temporary, mode: file.mode)
+                }
+                written.append(temporary)
+            }
+            for (file, temporary) in zip(files, written) {
+                try Files.rename(temporary, to: file.destination)
+                report("installed \(file.destination)")
+            }
+        } catch {
+            for temporary in written { _ = try? Files.remove(temporary) }
+            throw .cannotInstall(error)
+        }
+    }
+
+    // MARK: - Programs
+
+    private func systemctl(_ arguments: String...) throws(InstallError) {
+        let arguments = ["--user"] + arguments
+        try runChecked("systemctl", arguments)
+        report("ran systemctl \(arguments.joined(separator: " "))")
+    }
+
+    /// The user's crontab ("" when they have none), or nil when `crontab` cannot be used and
+    /// `required` is false.
+    private func readCrontab(required: Bool) throws(InstallError) -> String? {
+        let result: ProcessResult
+        do {
+            result = try run("crontab", ["-l"], nil)
+        } catch {
+            guard required else { return nil }
+            if case .notFound = error { throw .cronMissing }
+            throw .commandFailed(command: "crontab -l", detail: error.message)
+        }
+        if result.status == 0 { return result.output }
+        // Every cron says so when the user has no crontab yet.
+        if result.errorOutput.hasPrefix("no crontab for ") { return "" }
+        guard required else { return nil }
+        throw .commandFailed(command: "crontab -l", detail: result.firstLine)
+    }
+
+    private func writeCrontab(_ text: String) throws(InstallError) {
+        try runChecked("crontab", ["-"], input: text)
+    }
+
+    private func runChecked(_ program: String, _ arguments: [String], input: String? = nil) throws(InstallError) {
+        let command = ([program] + arguments).joined(separator: " ")
+        let result: ProcessResult
+        do { result = try run(program, arguments, input) } catch { throw .commandFailed(command: command, detail: error.message) }
+        guard result.status == 0 else {
+            throw .commandFailed(command: command, detail: result.firstLine.isEmpty ? "exit status \(result.status)" : result.firstLine)
+        }
+    }
+}

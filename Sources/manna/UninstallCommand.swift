@@ -1,0 +1,18 @@
+// manna uninstall [--cron] [--prefix DIR]: takes away what install put there, keeping the user's data.
+import MannaKit
+
+enum UninstallCommand {
+    static let spec = CommandSpec(
+        name: "uninstall",
+        usage: "manna uninstall [--cron] [--prefix DIR]",
+        abstract: "Stop and remove the timer, the crontab line, manna and its text database; keep your data",
+        valueOptions: ["prefix": "the DIR given to 'manna install --prefix' (default ~/.local)"],
+        flags: ["cron": "fail when your crontab cannot be read, instead of skipping it"],
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.isEmpty else { throw .usage("uninstall takes no arguments; see 'manna uninstall --help'") }
+        let installer = try InstallCommand.installer(arguments, context)
+        do { try installer.uninstall(cronRequired: arguments.has("cron")) } catch { throw Failure(error) }
+    }
+}

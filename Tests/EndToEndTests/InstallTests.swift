@@ -1,0 +1,300 @@
+import Foundation
+import Testing
+
+/// A temporary home for `manna install`, with stand-ins for systemctl and crontab (shell
+/// scripts that record each call, the crontab kept in a file) first on PATH.
+final class InstallSandbox {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("manna-install-\(UUID())").path
+    var home: String { root + "/home" }
+    var fakes: String { root + "/fakes" }
+    var crontabFile: String { root + "/crontab" }
+    var environment: [String: String] = [:]
+
+    /// - Parameters:
+    ///   - systemd: whether a systemd user manager seems to run (its private socket exists).
+    ///   - crontab: the user's crontab before the test, if any.
+    ///   - systemctl: the stand-in's body after it records the call.
+    ///   - withCrontab: whether there is a crontab program at all.
+    init(systemd: Bool = false, crontab: String? = nil, systemctl: String = "", withCrontab: Bool = true) throws {
+        for folder in [home, fakes, root + "/run"] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        // systemd-analyze wants XDG_RUNTIME_DIR private to the user.
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: root + "/run")
+        if systemd {
+            try FileManager.default.createDirectory(atPath: root + "/run/systemd", withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: root + "/run/systemd/private", contents: nil)
+        }
+        try script("systemctl", "echo \"systemctl $*\" >> '\(root)/calls'\n" + systemctl)
+        if withCrontab {
+            try script("crontab", """
+                echo "crontab $*" >> '\(root)/calls'
+                case "$1" in
+                    -l) [ -f '\(crontabFile)' ] && exec /bin/cat '\(crontabFile)'
+                        echo "no crontab for tester" >&2; exit 1 ;;
+                    -) exec /bin/cat > '\(crontabFile)' ;;
+                esac
+                echo "crontab: unexpected arguments: $*" >&2; exit 2
+                """)
+        }
+        if let crontab { try crontab.write(toFile: crontabFile, atomically: false, encoding: .utf8) }
+        environment = ["HOME": home, "PATH": fakes + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": root + "/run"]
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    private func script(_ name: String, _ body: String) throws {
+        try ("#!/bin/sh\n" + body + "\n").write(toFile: fakes + "/" + name, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fakes + "/" + name)
+    }
+
+    func manna(_ arguments: String...) -> Run {
+        precondition(Manna.textDatabaseReady)
+        return Manna.run(arguments, environment: environment)
+    }
+
+    /// The calls the stand-ins recorded, in order.
+    var calls: [String] {
+        ((try? String(contentsOfFile: root + "/calls", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    var crontab: String? { try? String(contentsOfFile: crontabFile, encoding: .utf8) }
+
+    /// Every file and link under the home folder with its contents.
+    func filesInHome() -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: home)
+        while let name = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: home + "/" + name, isDirectory: &isDirectory), isDirectory.boolValue { continue }
+            files[name] = FileManager.default.contents(atPath: home + "/" + name) ?? Data()
+        }
+        return files
+    }
+
+    func write(_ text: String, at path: String) throws {
+        try FileManager.default.createDirectory(atPath: (home + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: home + "/" + path, atomically: false, encoding: .utf8)
+    }
+}
+
+/// Runs a system tool (systemd-analyze, crontab) found in the usual folders; a missing one fails the test.
+func tool(_ name: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"]) throws -> Run {
+    let path = try #require(["/usr/bin/", "/bin/", "/usr/sbin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) },
+                            "\(name) is missing: install it (.ci/run does: apt-get install systemd cron)")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.environment = environment
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+}
+
+@Suite struct InstallTests {
+    /// The helper another target builds beside manna is installed too when it is there.
+    static let helperLines: (installed: String, removed: String)? = {
+        let helper = (Manna.binary as NSString).deletingLastPathComponent + "/manna-notify"
+        guard FileManager.default.fileExists(atPath: helper) else { return nil }
+        return ("installed %h/.local/libexec/manna/manna-notify\n", "removed %h/.local/libexec/manna/manna-notify\n")
+    }()
+
+    static func lines(_ text: String, home: String) -> String {
+        text.replacingOccurrences(of: "%h", with: home)
+    }
+
+    static let userData = [".local/share/manna/journal.sqlite": "my prayers", ".config/manna/config": "translation = WEB\n"]
+
+    @Test func installWithSystemdThenUninstallLeavesExactlyWhatWasThere() throws {
+        let sandbox = try InstallSandbox(systemd: true)
+        for (path, text) in Self.userData { try sandbox.write(text, at: path) }
+        let before = sandbox.filesInHome()
+
+        let install = sandbox.manna("install")
+        #expect(install.status == 0)
+        #expect(install.stderr == "")
+        let installed = Self.lines("""
+            installed %h/.local/bin/manna
+            \(Self.helperLines?.installed ?? "")installed %h/.local/share/manna/bible.sqlite
+            installed %h/.config/systemd/user/manna.service
+            installed %h/.config/systemd/user/manna.timer
+            ran systemctl --user daemon-reload
+            ran systemctl --user enable --now manna.timer
+            note: %h/.local/bin is not on your PATH; add it to run manna by name
+
+            """, home: sandbox.home)
+        #expect(install.stdout == installed)
+        #expect(sandbox.calls == ["systemctl --user daemon-reload", "systemctl --user enable --now manna.timer"])
+        let units = sandbox.home + "/.config/systemd/user/"
+        #expect(FileManager.default.contents(atPath: units + "manna.service") == FileManager.default.contents(atPath: Manna.root + "/systemd/manna.service"))
+        #expect(FileManager.default.contents(atPath: units + "manna.timer") == FileManager.default.contents(atPath: Manna.root + "/systemd/manna.timer"))
+        let mode = try FileManager.default.attributesOfItem(atPath: sandbox.home + "/.local/bin/manna")[.posixPermissions] as? Int
+        #expect(mode == 0o755)
+
+        // The installed manna finds the installed text database, and the user's config still applies.
+        let program = sandbox.home + "/.local/bin/manna"
+        let paths = Manna.run(["paths"], environment: sandbox.environment, executable: program)
+        #expect(paths.stdout.hasPrefix("text_db=\(sandbox.home)/.local/share/manna/bible.sqlite\n"))
+        #expect(Manna.run(["read", "John 11:35"], environment: sandbox.environment, executable: program).stdout == "John 11:35 (WEB)\n35 Jesus wept.\n")
+
+        let again = sandbox.manna("install")
+        #expect(again.status == 0)
+        #expect(again.stdout == installed)
+
+        let uninstall = sandbox.manna("uninstall")
+        #expect(uninstall.status == 0)
+        #expect(uninstall.stderr == "")
+        let keptLine = "kept your own data: %h/.local/share/manna (journal) and %h/.config/manna (config)\n"
+        #expect(uninstall.stdout == Self.lines("""
+            ran systemctl --user disable --now manna.timer
+            removed %h/.config/systemd/user/manna.timer
+            removed %h/.config/systemd/user/manna.service
+            ran systemctl --user daemon-reload
+            removed %h/.local/bin/manna
+            \(Self.helperLines?.removed ?? "")removed %h/.local/share/manna/bible.sqlite
+            \(keptLine)
+            """, home: sandbox.home))
+        #expect(sandbox.calls.suffix(3) == ["systemctl --user disable --now manna.timer", "systemctl --user daemon-reload", "crontab -l"])
+        #expect(sandbox.filesInHome() == before)
+
+        let twice = sandbox.manna("uninstall")
+        #expect(twice.status == 0)
+        #expect(twice.stdout == Self.lines("nothing to remove: manna is not installed under %h/.local\n" + keptLine, home: sandbox.home))
+        #expect(sandbox.calls.last == "crontab -l")
+        #expect(sandbox.filesInHome() == before)
+    }
+
+    @Test func withoutSystemdTheUnitsAreInstalledAndSayHowToEnableThem() throws {
+        let sandbox = try InstallSandbox(systemd: false)
+        let install = sandbox.manna("install")
+        #expect(install.status == 0)
+        #expect(install.stdout.contains("\nsystemd is not running for you here: run 'systemctl --user enable --now manna.timer' where it is, or 'manna install --cron' to use cron\n"))
+        #expect(sandbox.calls == [])
+        // The checked-in units, with %h/.local/bin/manna now there to run.
+        let verify = try tool("systemd-analyze", ["--user", "verify", Manna.root + "/systemd/manna.service", Manna.root + "/systemd/manna.timer"],
+                              environment: sandbox.environment)
+        #expect(verify.status == 0)
+        // It exits 0 even on unknown keys and bad calendar specs: those are warnings.
+        #expect(verify.stdout + verify.stderr == "")
+    }
+
+    @Test func anOddPrefixIsSpelledSoSystemdAndCronFindTheProgram() throws {
+        let sandbox = try InstallSandbox(systemd: false, crontab: "")
+        let prefix = sandbox.root + "/my apps 100% $x"
+        let install = sandbox.manna("install", "--prefix", prefix)
+        #expect(install.status == 0)
+        let units = sandbox.home + "/.config/systemd/user/"
+        let service = try String(contentsOfFile: units + "manna.service", encoding: .utf8)
+        #expect(service.contains("\nExecStart=\"\(sandbox.root)/my apps 100%% $x/bin/manna\" tick\n"))
+        let verify = try tool("systemd-analyze", ["--user", "verify", units + "manna.service", units + "manna.timer"], environment: sandbox.environment)
+        #expect(verify.status == 0)
+        #expect(verify.stdout + verify.stderr == "")
+
+        #expect(sandbox.manna("install", "--cron", "--prefix", prefix).status == 0)
+        #expect(sandbox.crontab?.hasSuffix("\n* * * * * \"\(sandbox.root)/my apps 100\\% \\$x/bin/manna\" tick\n") == true)
+        #expect(try tool("crontab", ["-n", sandbox.crontabFile]).status == 0)
+
+        let paths = Manna.run(["paths"], environment: sandbox.environment, executable: prefix + "/bin/manna")
+        #expect(paths.stdout.hasPrefix("text_db=\(prefix)/share/manna/bible.sqlite\n"))
+        let uninstall = sandbox.manna("uninstall", "--prefix", prefix)
+        #expect(uninstall.status == 0)
+        #expect(sandbox.crontab == "")
+        #expect(!FileManager.default.fileExists(atPath: prefix + "/bin/manna"))
+    }
+
+    static let usersCrontab = "MAILTO=\"\"\n# nightly backup\n0 3 * * * /usr/bin/backup --all\n"
+    static let cronLine = "* * * * * $HOME/.local/bin/manna tick"
+
+    @Test func cronInstallAddsOneLineAndKeepsTheUsersOwn() throws {
+        let sandbox = try InstallSandbox(crontab: Self.usersCrontab)
+        let install = sandbox.manna("install", "--cron")
+        #expect(install.status == 0)
+        #expect(install.stdout.contains("\nadded to your crontab: \(Self.cronLine)\n"))
+        #expect(!install.stdout.contains(".config/systemd"))
+        let withManna = Self.usersCrontab
+            + "# Manna's scheduler, every minute: added by 'manna install --cron', removed by 'manna uninstall'.\n"
+            + Self.cronLine + "\n"
+        #expect(sandbox.crontab == withManna)
+        #expect(try tool("crontab", ["-n", sandbox.crontabFile]).status == 0)
+
+        let again = sandbox.manna("install", "--cron")
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("\nyour crontab already has: \(Self.cronLine)\n"))
+        #expect(sandbox.crontab == withManna)
+        #expect(sandbox.calls == ["crontab -l", "crontab -", "crontab -l"])
+        #expect(!FileManager.default.fileExists(atPath: sandbox.home + "/.config/systemd"))
+
+        let uninstall = sandbox.manna("uninstall", "--cron")
+        #expect(uninstall.status == 0)
+        #expect(uninstall.stdout.hasPrefix("removed from your crontab: \(Self.cronLine)\nremoved \(sandbox.home)/.local/bin/manna\n"))
+        #expect(sandbox.crontab == Self.usersCrontab)
+        #expect(sandbox.manna("uninstall", "--cron").status == 0)
+        #expect(sandbox.crontab == Self.usersCrontab)
+        #expect(sandbox.calls.suffix(3) == ["crontab -l", "crontab -", "crontab -l"])
+    }
+
+    @Test func withoutCrontabCronInstallStopsBeforeAnythingIsInstalled() throws {
+        let sandbox = try InstallSandbox(withCrontab: false)
+        sandbox.environment["PATH"] = sandbox.fakes
+        let run = sandbox.manna("install", "--cron")
+        #expect(run.status == 69)
+        #expect(run.stderr == "manna: crontab was not found on PATH: install cron (Debian: apt-get install cron), or leave out --cron\n")
+        #expect(run.stdout == "")
+        #expect(sandbox.filesInHome() == [:])
+        // Without --cron, uninstall has no crontab to look at and goes on.
+        #expect(sandbox.manna("uninstall", "--cron").status == 69)
+        #expect(sandbox.manna("uninstall").status == 0)
+    }
+
+    @Test func aFailingSystemctlGetsItsOwnWordsAndExit69() throws {
+        let sandbox = try InstallSandbox(systemd: true, systemctl: "echo 'Failed to connect to bus: No medium found' >&2; exit 1")
+        let run = sandbox.manna("install")
+        #expect(run.status == 69)
+        #expect(run.stderr == "manna: 'systemctl --user daemon-reload' failed: Failed to connect to bus: No medium found\n")
+        #expect(sandbox.calls == ["systemctl --user daemon-reload"])
+    }
+
+    @Test func anUnwritablePrefixLeavesNothingHalfInstalled() throws {
+        let sandbox = try InstallSandbox()
+        // share/ is a file: bin/manna is written, then share/manna cannot be made.
+        try sandbox.write("", at: ".local/share")
+        let run = sandbox.manna("install")
+        #expect(run.status == 74)
+        #expect(run.stderr == "manna: cannot install: \(sandbox.home)/.local/share/manna: Not a directory\n")
+        #expect(run.stdout == "")
+        #expect(sandbox.filesInHome().keys.sorted() == [".local/share"])
+    }
+
+    @Test(arguments: [
+        (["install", "opt"], 64, "manna: install takes no arguments; see 'manna install --help'\n"),
+        (["install", "--prefix", "opt/manna"], 64, "manna: --prefix 'opt/manna': give an absolute path, like /opt/manna\n"),
+        (["uninstall", "--prefix", "/opt/it's"], 64,
+         "manna: --prefix '/opt/it's': systemd cannot run a program whose path has quotes, backslashes or control characters\n"),
+    ])
+    func badCommandLinesGetOneLineAnd64(arguments: [String], status: Int32, message: String) throws {
+        let sandbox = try InstallSandbox()
+        let run = Manna.run(arguments, environment: sandbox.environment)
+        #expect(run.status == status)
+        #expect(run.stderr == message)
+        #expect(sandbox.filesInHome() == [:])
+    }
+
+    @Test func pathsNamesTheUnitFolder() {
+        let run = manna("paths", environment: ["HOME": "/home/ann"])
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("text_db=") == true)
+        #expect(lines.contains("units=/home/ann/.config/systemd/user"))
+        #expect(manna("paths", environment: ["XDG_CONFIG_HOME": "/cfg"]).stdout.contains("\nunits=/cfg/systemd/user\n"))
+    }
+
+    @Test func theCheckedInCrontabPassesCronsOwnCheck() throws {
+        let run = try tool("crontab", ["-n", Manna.root + "/cron/manna"])
+        #expect(run.status == 0)
+    }
+}

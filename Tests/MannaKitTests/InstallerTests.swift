@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+@testable import MannaKit
+
+/// A stand-in for systemctl and crontab: answers from a table and records each call.
+final class FakePrograms: @unchecked Sendable {
+    var calls: [String] = []
+    var answers: [String: ProcessResult] = [:]
+    var missing: Set<String> = []
+
+    var runner: ProcessRunner {
+        { program, arguments, input throws(SubprocessError) in
+            let command = ([program] + arguments).joined(separator: " ")
+            self.calls.append(command + (input.map { " <<" + $0 } ?? ""))
+            if self.missing.contains(program) { throw .notFound(program: program) }
+            return self.answers[command] ?? ProcessResult(status: 0)
+        }
+    }
+}
+
+/// A temporary home with a program and a text database to install.
+final class Sandbox {
+    let root: String
+    var home: String { root + "/home" }
+    var program: String { root + "/build/manna" }
+    var textDatabase: String { root + "/build/bible.sqlite" }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("manna-install-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: root + "/build", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/home", withIntermediateDirectories: true)
+        try "#!/bin/sh\n".write(toFile: program, atomically: false, encoding: .utf8)
+        try "not really sqlite".write(toFile: textDatabase, atomically: false, encoding: .utf8)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    /// Every file and link under the home folder, relative to it.
+    func filesInHome() -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: home)
+        var files: [String] = []
+        while let name = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: home + "/" + name, isDirectory: &isDirectory) || !isDirectory.boolValue { files.append(name) }
+        }
+        return files.sorted()
+    }
+}
+
+@Suite struct InstallerTests {
+    @Test func theDefaultPrefixIsDotLocalAndUnitsGoToTheConfigFolder() throws {
+        let layout = try InstallLayout(prefix: nil, environment: ["HOME": "/home/ann"])
+        #expect(layout.program == "/home/ann/.local/bin/manna")
+        #expect(layout.helper == "/home/ann/.local/libexec/manna/manna-notify")
+        #expect(layout.textDatabase == "/home/ann/.local/share/manna/bible.sqlite")
+        #expect(layout.service == "/home/ann/.config/systemd/user/manna.service")
+        #expect(layout.timerLink == "/home/ann/.config/systemd/user/timers.target.wants/manna.timer")
+        let elsewhere = try InstallLayout(prefix: "/opt/manna//", environment: ["HOME": "/home/ann", "XDG_CONFIG_HOME": "/cfg"])
+        #expect(elsewhere.program == "/opt/manna/bin/manna")
+        #expect(elsewhere.timer == "/cfg/systemd/user/manna.timer")
+    }
+
+    @Test(arguments: [
+        ("opt/manna", "--prefix 'opt/manna': give an absolute path, like /opt/manna"),
+        ("/opt/it's", "--prefix '/opt/it's': systemd cannot run a program whose path has quotes, backslashes or control characters"),
+        ("/opt/a\\b", "--prefix '/opt/a\\b': systemd cannot run a program whose path has quotes, backslashes or control characters"),
+        ("/opt/a\nb", "--prefix '/opt/a\nb': systemd cannot run a program whose path has quotes, backslashes or control characters"),
+    ])
+    func aPrefixThatCannotBeWrittenIntoAUnitIsRefused(prefix: String, message: String) {
+        do {
+            _ = try InstallLayout(prefix: prefix, environment: ["HOME": "/home/ann"])
+            Issue.record("--prefix \(prefix) was accepted")
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func aHomeIsNeeded() {
+        #expect(throws: InstallError.noHome) { try InstallLayout(prefix: "/opt/manna", environment: [:]) }
+    }
+
+    func installer(_ sandbox: Sandbox, _ programs: FakePrograms, systemd: Bool, lines: Box) throws -> Installer {
+        var environment: Environment = ["HOME": sandbox.home, "PATH": "/usr/bin:/bin"]
+        if systemd {
+            try FileManager.default.createDirectory(atPath: sandbox.root + "/run/systemd", withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: sandbox.root + "/run/systemd/private", contents: nil)
+            environment["XDG_RUNTIME_DIR"] = sandbox.root + "/run"
+        }
+        let layout = try InstallLayout(prefix: nil, environment: environment)
+        return Installer(layout: layout, environment: environment, runner: programs.runner, report: { lines.lines.append($0) })
+    }
+
+    final class Box { var lines: [String] = [] }
+
+    @Test func installCopiesWithInstallModesThenEnablesTheTimer() throws {
+        let sandbox = try Sandbox()
+        let programs = FakePrograms()
+        let output = Box()
+        let installer = try installer(sandbox, programs, systemd: true, lines: output)
+        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+        #expect(programs.calls == ["systemctl --user daemon-reload", "systemctl --user enable --now manna.timer"])
+        #expect(sandbox.filesInHome() == [
+            ".config/systemd/user/manna.service", ".config/systemd/user/manna.timer",
+            ".local/bin/manna", ".local/share/manna/bible.sqlite",
+        ])
+        let mode = { (path: String) in (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0 }
+        #expect(try mode(installer.layout.program) == 0o755)
+        #expect(try mode(installer.layout.textDatabase) == 0o644)
+        #expect(try mode(installer.layout.timer) == 0o644)
+        #expect(output.lines.first == "installed \(sandbox.home)/.local/bin/manna")
+    }
+
+    @Test func theHelperBesideTheProgramIsInstalledToo() throws {
+        let sandbox = try Sandbox()
+        try "#!/bin/sh\n".write(toFile: sandbox.root + "/build/manna-notify", atomically: false, encoding: .utf8)
+        let installer = try installer(sandbox, FakePrograms(), systemd: false, lines: Box())
+        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+        #expect(sandbox.filesInHome().contains(".local/libexec/manna/manna-notify"))
+        // An installed manna finds it in libexec when installing elsewhere.
+        #expect(Installer.helper(besideProgram: installer.layout.program) == installer.layout.helper)
+    }
+
+    @Test func aCrontabThatCannotBeUsedStopsTheInstallBeforeAnyFileIsWritten() throws {
+        let sandbox = try Sandbox()
+        let programs = FakePrograms()
+        programs.answers["crontab -l"] = ProcessResult(status: 1, errorOutput: "You (ann) are not allowed to use this program (crontab)\nSee crontab(1) for more information\n")
+        let installer = try installer(sandbox, programs, systemd: false, lines: Box())
+        #expect(throws: InstallError.commandFailed(command: "crontab -l", detail: "You (ann) are not allowed to use this program (crontab)")) {
+            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .cron)
+        }
+        programs.missing = ["crontab"]
+        #expect(throws: InstallError.cronMissing) {
+            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .cron)
+        }
+        #expect(sandbox.filesInHome() == [])
+    }
+
+    @Test func aFileThatCannotBeWrittenLeavesNoneOfTheOthers() throws {
+        let sandbox = try Sandbox()
+        // share/ is a file, so share/manna/bible.sqlite cannot be made after bin/manna was written.
+        try FileManager.default.createDirectory(atPath: sandbox.home + "/.local", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: sandbox.home + "/.local/share", contents: nil)
+        let installer = try installer(sandbox, FakePrograms(), systemd: false, lines: Box())
+        #expect(throws: InstallError.cannotInstall(FileError(path: sandbox.home + "/.local/share/manna", reason: "Not a directory"))) {
+            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+        }
+        #expect(sandbox.filesInHome() == [".local/share"])
+    }
+
+    @Test func aFailingSystemctlIsReportedWithWhatItSaid() throws {
+        let sandbox = try Sandbox()
+        let programs = FakePrograms()
+        programs.answers["systemctl --user daemon-reload"] = ProcessResult(status: 1, errorOutput: "Failed to connect to bus: No medium found\n")
+        let installer = try installer(sandbox, programs, systemd: true, lines: Box())
+        do {
+            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+            Issue.record("install went on after systemctl failed")
+        } catch {
+            #expect(error.message == "'systemctl --user daemon-reload' failed: Failed to connect to bus: No medium found")
+        }
+        #expect(programs.calls == ["systemctl --user daemon-reload"])
+    }
+
+    @Test func uninstallStopsTheTimerFirstAndKeepsTheUsersData() throws {
+        let sandbox = try Sandbox()
+        let programs = FakePrograms()
+        let output = Box()
+        let installer = try installer(sandbox, programs, systemd: true, lines: output)
+        try FileManager.default.createDirectory(atPath: sandbox.home + "/.local/share/manna", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: sandbox.home + "/.local/share/manna/journal.sqlite", contents: Data("prayers".utf8))
+        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+        programs.calls = []
+        output.lines = []
+        try installer.uninstall(cronRequired: false)
+        #expect(programs.calls == ["systemctl --user disable --now manna.timer", "systemctl --user daemon-reload", "crontab -l"])
+        #expect(sandbox.filesInHome() == [".local/share/manna/journal.sqlite"])
+        #expect(output.lines.first == "ran systemctl --user disable --now manna.timer")
+        #expect(output.lines.last == "kept your own data: \(sandbox.home)/.local/share/manna (journal) and \(sandbox.home)/.config/manna (config)")
+    }
+}
