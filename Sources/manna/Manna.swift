@@ -122,7 +122,7 @@ enum Manna {
 
     static let commands: [CommandSpec] = [
         TodayCommand.spec, ReadCommand.spec, CompareCommand.spec, SearchCommand.spec,
-        PlanCommand.spec, ConfigCommand.spec, NotifyCommand.spec,
+        PlanCommand.spec, ConfigCommand.spec, NotifyCommand.spec, TickCommand.spec,
         TimelineCommand.spec, PromptCommand.spec, WidgetCommand.spec, InitCommand.spec,
         InstallCommand.spec, UninstallCommand.spec, PathsCommand.spec, BuildDatabaseCommand.spec,
     ]

@@ -10,8 +10,9 @@ enum BuiltTexts {
         return url.path
     }()
 
+    /// Rebuilt on every run, in the checkout's build folder (so nothing piles up in /tmp).
     static let path: String = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-texts-\(getpid())")
+        let directory = URL(fileURLWithPath: root + "/.build/tests")
         try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("bible.sqlite").path
         try! TextDatabaseBuilder.build(curatedDirectory: root + "/curated", outputPath: path) { _ in }

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// `manna tick` against a real session bus and a recording notification server.
+@Suite struct TickTests {
+    /// A HOME and a bus with a recording server; ticks run in America/New_York.
+    struct Setup {
+        let bus: TestBus
+        let home: URL
+        var environment: [String: String] { ["HOME": home.path, "TZ": "America/New_York", "DBUS_SESSION_BUS_ADDRESS": bus.address] }
+
+        init(config: String? = nil) throws {
+            bus = try TestBus()
+            try bus.startRecordingServer(capabilities: "body")
+            home = try temporaryHome(config: config)
+        }
+
+        func tick(_ now: String) -> Run {
+            precondition(Manna.textDatabaseReady)
+            return Manna.run(["tick", "--now", now], environment: environment)
+        }
+
+        func summaries() throws -> [String] { try bus.notifyCalls().compactMap { $0[3] as? String } }
+    }
+
+    @Test func theMorningVerseIsShownOnceAtItsTime() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(at: setup.home) }
+        #expect(setup.tick("2026-12-25T06:59").status == 0)
+        #expect(try setup.summaries().isEmpty)
+        for minute in ["07:00", "07:01", "07:02", "12:00", "23:59"] {
+            let run = setup.tick("2026-12-25T" + minute)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        #expect(try setup.summaries() == ["Luke 2:11 (KJV)"])
+        // The next morning, the next verse.
+        #expect(setup.tick("2026-12-26T07:00").status == 0)
+        #expect(try setup.summaries() == ["Luke 2:11 (KJV)", "Matthew 2:10 (KJV)"])
+        // And the timeline was written by the ticks.
+        let timeline = try String(contentsOf: setup.home.appendingPathComponent(".cache/manna/timeline.json"), encoding: .utf8)
+        #expect(timeline.contains("\"date\": \"2026-12-26\""))
+    }
+
+    @Test func fourTicksAtOnceShowItOnce() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(at: setup.home) }
+        for day in 1...5 {
+            let now = "2026-06-0\(day)T07:00"
+            let statuses = Statuses()
+            let environment = setup.environment
+            precondition(Manna.textDatabaseReady)
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                statuses.append(Manna.run(["tick", "--now", now], environment: environment).status)
+            }
+            #expect(statuses.all == [0, 0, 0, 0])
+        }
+        #expect(try setup.summaries().count == 5)
+        #expect(Set(try setup.summaries()).count == 5)
+    }
+
+    @Test func sleptThroughTheMorningItComesOnceMarkedLateUnlessTheDayIsOver() throws {
+        let setup = try Setup(config: "notify_at = 06:30\n")
+        defer { try? FileManager.default.removeItem(at: setup.home) }
+        // Dec 23 on time; then asleep until noon on Dec 25: Dec 24's verse is gone, Dec 25's comes late, once.
+        #expect(setup.tick("2026-12-23T06:30").status == 0)
+        #expect(setup.tick("2026-12-25T12:00").status == 0)
+        #expect(setup.tick("2026-12-25T12:01").status == 0)
+        #expect(try setup.summaries() == ["John 1:14 (KJV)", "Luke 2:11 (KJV) · missed at 06:30"])
+    }
+
+    @Test func withNoServerTheTickSaysSoAndTheNextTickShowsIt() throws {
+        let home = try temporaryHome(config: nil)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("manna-runtime-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        precondition(Manna.textDatabaseReady)
+        let noBus = Manna.run(["tick", "--now", "2026-12-25T07:00"], environment: ["HOME": home.path, "TZ": "UTC", "XDG_RUNTIME_DIR": runtime.path])
+        #expect(noBus.status == 69)
+        #expect(noBus.stderr.hasPrefix("manna: no D-Bus session bus"))
+        #expect(noBus.stderr.hasSuffix(" (the next tick tries again)\n"))
+        // The timeline was still written.
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".cache/manna/timeline.json").path))
+        // The claim was given back: with a server, the next tick shows it.
+        let bus = try TestBus()
+        try bus.startRecordingServer(capabilities: "body")
+        let later = Manna.run(["tick", "--now", "2026-12-25T07:01"], environment: ["HOME": home.path, "TZ": "UTC", "DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(later.status == 0)
+        #expect(try bus.notifyCalls().compactMap { $0[3] as? String } == ["Luke 2:11 (KJV)"])
+    }
+
+    @Test func aDamagedJournalStopsTheTickAndIsLeftAlone() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(at: setup.home) }
+        let journal = setup.home.appendingPathComponent(".local/share/manna/journal.sqlite")
+        try FileManager.default.createDirectory(at: journal.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let garbage = Data(repeating: 0x21, count: 4096)
+        try garbage.write(to: journal)
+        let run = setup.tick("2026-12-25T07:00")
+        #expect(run.status == 74)
+        #expect(run.stderr == "manna: the journal \(journal.path) is damaged and was left untouched: move it aside (mv \(journal.path) \(journal.path).damaged) to start a new one, or restore it from a backup\n")
+        #expect(try Data(contentsOf: journal) == garbage)
+        #expect(try setup.summaries().isEmpty)
+    }
+}
+
+final class Statuses: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int32] = []
+    func append(_ value: Int32) { lock.lock(); values.append(value); lock.unlock() }
+    var all: [Int32] { lock.lock(); defer { lock.unlock() }; return values }
+}
