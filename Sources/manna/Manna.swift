@@ -124,7 +124,7 @@ enum Manna {
         TodayCommand.spec, ReadCommand.spec, CompareCommand.spec, SearchCommand.spec,
         PlanCommand.spec, ConfigCommand.spec, NotifyCommand.spec, TickCommand.spec,
         TimelineCommand.spec, PromptCommand.spec, WidgetCommand.spec, InitCommand.spec,
-        InstallCommand.spec, UninstallCommand.spec, PathsCommand.spec, BuildDatabaseCommand.spec,
+        InstallCommand.spec, UninstallCommand.spec, DoctorCommand.spec, PathsCommand.spec, BuildDatabaseCommand.spec,
     ]
 
     static var overview: String {

@@ -32,18 +32,35 @@ public struct DesktopNotifier: Sendable {
 
     /// Shows `notification`, or says why it could not be shown, within `timeoutMilliseconds`.
     public func show(_ notification: Notification) throws(NotifyError) {
+        _ = try runHelper(arguments: [], input: notification.request.text + "\n")
+    }
+
+    /// Asks the notification server who it is and what it can do (`manna doctor`).
+    public func probe() throws(NotifyError) -> NotificationServer {
+        let output = try runHelper(arguments: ["--probe"], input: "")
+        guard let json = try? JSON(parsing: output.trimmingSpaces), let name = json["name"]?.stringValue,
+              let vendor = json["vendor"]?.stringValue, let version = json["version"]?.stringValue,
+              let specVersion = json["spec_version"]?.stringValue,
+              let capabilities = json["capabilities"]?.arrayValue?.compactMap(\.stringValue) else {
+            throw .failed("manna-notify --probe printed something unexpected: \(output.singleLine)")
+        }
+        return NotificationServer(name: name, vendor: vendor, version: version, specVersion: specVersion, capabilities: capabilities)
+    }
+
+    /// Runs the helper on the session bus and returns what it printed; its failures become errors.
+    private func runHelper(arguments: [String], input: String) throws(NotifyError) -> String {
         let path = try helperPath()
         var childEnvironment = environment
         childEnvironment["DBUS_SESSION_BUS_ADDRESS"] = try SessionBus.address(environment: environment, userID: userID)
         let outcome: Subprocess.Outcome
         do {
-            outcome = try Subprocess.run(path, arguments: [], environment: childEnvironment,
-                                         input: notification.request.text + "\n", timeoutMilliseconds: timeoutMilliseconds)
+            outcome = try Subprocess.run(path, arguments: arguments, environment: childEnvironment,
+                                         input: input, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             throw .failed(error.message)
         }
         switch outcome {
-        case .exited(status: NotifyError.HelperStatus.shown.rawValue, _, _): return
+        case .exited(status: NotifyError.HelperStatus.shown.rawValue, let stdout, _): return stdout
         case .exited(let status, _, let stderr): throw NotifyError(helperStatus: status, stderr: stderr)
         case .killedBySignal(let signal, let stderr):
             let detail = stderr.split(separator: "\n").last.map { ": " + $0 } ?? ""

@@ -1,0 +1,115 @@
+// manna doctor: checks everything Manna needs, one line each: ok, or what is wrong and what to do.
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+enum DoctorCommand {
+    static let spec = CommandSpec(
+        name: "doctor",
+        usage: "manna doctor",
+        abstract: "Check the text database, config, time zone, bus, notification server, timer and timeline",
+        run: run)
+
+    /// One check's verdict.
+    struct Finding {
+        let ok: Bool
+        let subject: String
+        let detail: String
+    }
+
+    /// Prints every finding (a failed check never stops the others); exits 69 if any failed.
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.isEmpty else { throw .usage("doctor takes no arguments") }
+        let findings = checks(context)
+        for finding in findings {
+            context.stdout.line((finding.ok ? "ok    " : "FAIL  ") + finding.subject + ": " + finding.detail)
+        }
+        let failed = findings.filter { !$0.ok }.count
+        if failed > 0 {
+            throw Failure(message: "\(failed) of \(findings.count) checks failed", code: ExitCode.unavailable)
+        }
+    }
+
+    static func checks(_ context: Context) -> [Finding] {
+        var findings: [Finding] = []
+        func check(_ subject: String, _ body: () throws -> String) {
+            do {
+                findings.append(Finding(ok: true, subject: subject, detail: try body()))
+            } catch let failure as Failure {
+                findings.append(Finding(ok: false, subject: subject, detail: failure.message))
+            } catch {
+                findings.append(Finding(ok: false, subject: subject, detail: "\(error)"))
+            }
+        }
+        check("text database") {
+            let opened = try context.openTextDatabase()
+            var counts: [String] = []
+            for translation in opened.translations {
+                do throws(TextDatabaseError) { counts.append("\(translation.code) \(try opened.verseCount(of: translation))") } catch { throw Failure(error) }
+            }
+            return opened.path + " (" + counts.joined(separator: ", ") + " verses)"
+        }
+        check("config") {
+            _ = try context.config()
+            return Files.exists(context.paths.config) ? context.paths.config : "no file, so the defaults (\(context.paths.config))"
+        }
+        var zone: Zone?
+        check("time zone") {
+            zone = try context.zone()
+            return zone!.identifier
+        }
+        check("journal") {
+            let path = context.paths.journal
+            guard Files.exists(path) else { return "not created yet: the first tick creates \(path)" }
+            do throws(JournalError) { return "\(path), schema version \(try Journal(path: path).schemaVersion)" } catch {
+                throw Failure(message: error.message, code: ExitCode.ioError)
+            }
+        }
+        let notifier = context.notifier
+        check("session bus") {
+            do throws(NotifyError) { return try SessionBus.address(environment: context.environment, userID: getuid()) } catch {
+                throw Failure(error)
+            }
+        }
+        check("notification server") {
+            do throws(NotifyError) {
+                let server = try notifier.probe()
+                return "\(server.name) \(server.version) by \(server.vendor), spec \(server.specVersion), capabilities: "
+                    + server.capabilities.joined(separator: " ")
+            } catch {
+                throw Failure(error)
+            }
+        }
+        check("scheduler") { try schedulerStatus(context) }
+        check("timeline") {
+            let path = context.paths.timeline
+            guard let zone else { throw Failure(message: "no time zone to check it against", code: ExitCode.usage) }
+            let text: String?
+            do throws(FileError) { text = try Files.readText(path) } catch { throw Failure(message: error.message, code: ExitCode.ioError) }
+            guard let text else { throw Failure(message: "\(path) is missing: run 'manna timeline' (each tick rewrites it)", code: ExitCode.unavailable) }
+            guard ShownDay.fromTimeline(text, now: Instant(time(nil)), zone: zone.identifier) != nil else {
+                throw Failure(message: "\(path) does not cover now in \(zone.identifier): run 'manna timeline'; if it goes stale again, the timer is not running", code: ExitCode.unavailable)
+            }
+            return path + " covers today"
+        }
+        return findings
+    }
+
+    /// The systemd timer (installed and enabled) or the crontab line, whichever is there.
+    static func schedulerStatus(_ context: Context) throws -> String {
+        let layout: InstallLayout
+        do throws(InstallError) { layout = try InstallLayout(prefix: nil, environment: context.environment) } catch {
+            throw Failure(message: error.message, code: ExitCode.usage)
+        }
+        if Files.exists(layout.timer) {
+            return Files.exists(layout.timerLink) ? "systemd timer \(layout.timer), enabled"
+                : "systemd timer \(layout.timer) is installed but not enabled: systemctl --user enable --now manna.timer"
+        }
+        if let crontab = try? Subprocess.run("crontab", ["-l"], input: nil, environment: context.environment),
+           crontab.status == 0, crontab.output.contains(" tick") && crontab.output.contains("manna") {
+            return "crontab line: " + (crontab.output.split(separator: "\n").first { $0.contains("manna") && $0.contains(" tick") }.map(String.init) ?? "")
+        }
+        throw Failure(message: "nothing runs 'manna tick': run 'manna install' (systemd timer) or 'manna install --cron'", code: ExitCode.unavailable)
+    }
+}

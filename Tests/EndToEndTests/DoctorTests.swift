@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@Suite struct DoctorTests {
+    @Test func allIsWellWhenEverythingIsInPlace() throws {
+        let bus = try TestBus()
+        try bus.startRecordingServer(capabilities: "body body-markup actions")
+        let home = try temporaryHome(config: "translation = WEB\n")
+        defer { try? FileManager.default.removeItem(at: home) }
+        // An installed, enabled timer, as `manna install` leaves it.
+        let units = home.appendingPathComponent(".config/systemd/user")
+        try FileManager.default.createDirectory(at: units.appendingPathComponent("timers.target.wants"), withIntermediateDirectories: true)
+        try String(contentsOfFile: Manna.root + "/systemd/manna.timer", encoding: .utf8).write(to: units.appendingPathComponent("manna.timer"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: units.appendingPathComponent("timers.target.wants/manna.timer").path, withDestinationPath: "../manna.timer")
+        let environment = ["HOME": home.path, "TZ": "Europe/London", "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        #expect(manna("timeline", environment: environment).status == 0)
+        let run = manna("doctor", environment: environment)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 8)
+        #expect(lines.allSatisfy { $0.hasPrefix("ok    ") })
+        #expect(lines.contains { $0.hasPrefix("ok    notification server: ") && $0.contains("capabilities: body body-markup actions") })
+        #expect(lines.contains { $0 == "ok    time zone: Europe/London" })
+        #expect(lines.contains { $0.hasPrefix("ok    scheduler: systemd timer ") && $0.hasSuffix(", enabled") })
+    }
+
+    @Test func eachProblemIsNamedWithWhatToDo() throws {
+        let home = try temporaryHome(config: "notify_at = breakfast\n")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("manna-runtime-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        let run = manna("doctor", environment: ["HOME": home.path, "TZ": "Atlantis/Capital", "XDG_RUNTIME_DIR": runtime.path])
+        #expect(run.status == 69)
+        #expect(run.stderr == "manna: 6 of 8 checks failed\n")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("FAIL  config: \(home.path)/.config/manna/config:1: notify_at must be a time HH:MM (24-hour), like 07:00, not 'breakfast'"))
+        #expect(lines.contains("FAIL  time zone: unknown time zone 'Atlantis/Capital': use a name from /usr/share/zoneinfo, like Europe/London or America/New_York"))
+        #expect(lines.contains { $0.hasPrefix("FAIL  session bus: no D-Bus session bus") })
+        #expect(lines.contains("FAIL  scheduler: nothing runs 'manna tick': run 'manna install' (systemd timer) or 'manna install --cron'"))
+        #expect(lines.contains { $0.hasPrefix("ok    text database: ") })
+    }
+}
