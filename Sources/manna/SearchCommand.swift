@@ -59,21 +59,25 @@ enum SearchCommand {
                 context.stdout.line(line)
             }
         }
-        if context.stdoutIsTerminal && results.total > results.hits.count {
-            let order = results.ranked ? "best" : "first, in Bible order (too many to rank: add words to narrow)"
-            context.stdout.line("\(results.hits.count) of \(results.total) verses shown, the \(order); --limit shows more")
+        if context.stdoutIsTerminal {
+            if let total = results.total, total > results.hits.count {
+                context.stdout.line("\(results.hits.count) of \(total) verses shown, the best; --limit shows more")
+            } else if results.total == nil {
+                context.stdout.line("more than \(TextDatabase.rankingLimit) verses match, too many to rank: these are the first in Bible order; add words to narrow")
+            }
         }
     }
 }
 
 extension JSON {
-    /// The stable JSON shape of search results: `{"query", "translation", "total", "ranked",
+    /// The stable JSON shape of search results: `{"query", "translation", "total" (null when more
+    /// than 3,000 match: not counted, not ranked), "ranked",
     /// "hits": [{"id", "reference", "translation", "snippet"}]}`, hits in the snippet marked `*like this*`.
     static func searchResults(query: String, translation: String, results: SearchResults) -> JSON {
         .object([
             ("query", .string(query)),
             ("translation", .string(translation)),
-            ("total", .int(results.total)),
+            ("total", results.total.map(JSON.int) ?? .null),
             ("ranked", .bool(results.ranked)),
             ("hits", .array(results.hits.map { hit in
                 .object([

@@ -38,7 +38,7 @@ import Testing
         let run = manna("search", "the", "--json", "--limit", "2")
         let object = try #require(Manna.json(run) as? [String: Any])
         #expect(object["ranked"] as? Bool == false)
-        #expect((object["total"] as? Int ?? 0) > 20_000)
+        #expect(object["total"] is NSNull)
         #expect((object["hits"] as? [[String: Any]])?.first?["reference"] as? String == "Genesis 1:1")
     }
 

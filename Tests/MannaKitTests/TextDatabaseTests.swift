@@ -91,7 +91,7 @@ enum BuiltTexts {
         #expect(ranked.hits.count == 5)
         let common = try database.search(try SearchQuery(parsing: "the"), in: kjv, limit: 3)
         #expect(!common.ranked)
-        #expect(common.total > 20_000)
+        #expect(common.total == nil)
         // Prefix match: "the" finds "there" in Genesis 1:3 too.
         #expect(common.hits.map(\.id.rawValue) == [1_001_001, 1_001_002, 1_001_003])
         let john = try database.search(try SearchQuery(parsing: "love"), in: kjv, book: Canon.books[42], limit: 1000)

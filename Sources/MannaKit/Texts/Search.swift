@@ -112,10 +112,11 @@ public struct SearchHit: Hashable, Sendable {
 
 public struct SearchResults: Sendable {
     public let hits: [SearchHit]
-    /// How many verses match in all.
-    public let total: Int
+    /// How many verses match in all; nil when more than `TextDatabase.rankingLimit` do
+    /// (they are not counted: counting 27,000 matches costs more than the search).
+    public let total: Int?
     /// False when too many verses matched to rank: hits are then in canonical order.
-    public let ranked: Bool
+    public var ranked: Bool { total != nil }
 }
 
 extension TextDatabase {
@@ -129,13 +130,14 @@ extension TextDatabase {
         let (low, high) = book.map { ($0.number * 1_000_000, $0.number * 1_000_000 + 999_999) } ?? (0, 99_999_999)
         let table = translation.searchTable
         do {
-            let counter = try database.prepare("SELECT count(*) FROM \(table) WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3")
+            let counter = try database.prepare("SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4)")
             try counter.bind(query.expression, at: 1)
             try counter.bind(low, at: 2)
             try counter.bind(high, at: 3)
+            try counter.bind(TextDatabase.rankingLimit + 1, at: 4)
             _ = try counter.step()
-            let total = counter.int(0)
-            let ranked = total <= TextDatabase.rankingLimit
+            let counted = counter.int(0)
+            let ranked = counted <= TextDatabase.rankingLimit
             let statement = try database.prepare("""
                 SELECT rowid, highlight(\(table), 0, char(1), char(2)) FROM \(table)
                 WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3
@@ -150,7 +152,7 @@ extension TextDatabase {
                 let id = VerseID(rawValue: statement.int(0))
                 hits.append(SearchHit(id: id, translation: translation.code, snippet: TextDatabase.snippet(statement.string(1))))
             }
-            return SearchResults(hits: hits, total: total, ranked: ranked)
+            return SearchResults(hits: hits, total: ranked ? counted : nil)
         } catch {
             throw .damaged(path: path)
         }

@@ -184,10 +184,12 @@ public struct Zone: Hashable, Sendable {
         return Zone.isTZif("/etc/localtime") ? Zone(identifier: "localtime", tzValue: ":/etc/localtime") : .utc
     }
 
+    /// Where /etc/localtime links to (one readlink: realpath would walk every component).
     private static func resolvedLocaltime() -> String? {
-        guard let resolved = realpath("/etc/localtime", nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let length = readlink("/etc/localtime", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// True when `path` is a tz database file (it starts with the TZif magic).
