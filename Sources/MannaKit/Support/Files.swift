@@ -120,16 +120,25 @@ public enum Files {
 
     /// Everything from `descriptor`'s position to its end (`path` names it in errors).
     static func readAll(_ descriptor: Int32, path: String) throws(FileError) -> [UInt8] {
+        // Read straight into the result, sized from fstat (plus room to see the end), rather
+        // than through a zeroed chunk: the prompt reads its timeline on every shell prompt.
+        var info = stat()
+        let size = fstat(descriptor, &info) == 0 && info.st_size > 0 ? Int(info.st_size) : 0
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var capacity = max(size + 1, 4096)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let start = bytes.count
+            var count = 0
+            bytes.append(contentsOf: repeatElement(0, count: capacity - start))
+            count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + start, capacity - start) }
             if count < 0 {
+                bytes.removeSubrange(start...)
                 if errno == EINTR { continue }
                 throw .current(path)
             }
+            bytes.removeSubrange((start + count)...)
             if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<count])
+            if bytes.count == capacity { capacity *= 2 }
         }
     }
 

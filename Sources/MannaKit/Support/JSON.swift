@@ -141,7 +141,12 @@ public enum JSON: Equatable, Sendable {
         init(bytes: [UInt8]) { self.bytes = bytes }
 
         mutating func skipSpace() {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                default: return
+                }
+            }
         }
 
         func fail(_ expected: String) -> ParseError { ParseError(offset: index, expected: expected) }
