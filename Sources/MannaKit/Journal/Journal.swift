@@ -35,13 +35,93 @@ public final class Journal {
         // ticks at once, or a tick re-run, never show one twice.
         """
         CREATE TABLE deliveries (
-            kind TEXT NOT NULL,             -- 'verse'; later 'prayer', 'plan'
-            key TEXT NOT NULL,              -- which reminder ('' for the verse of the day)
+            kind TEXT NOT NULL,             -- 'verse', 'prayer', 'plan'
+            key TEXT NOT NULL,              -- which reminder's uuid ('' for the verse of the day)
             occurrence TEXT NOT NULL,       -- the local date, or the occurrence's local date and time
             claimed_at INTEGER NOT NULL,    -- Unix seconds
             late INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (kind, key, occurrence)
         ) WITHOUT ROWID;
+        """,
+        // 2: what the user writes. Every record has a stable UUID (export and import merge by
+        // it), a short id to type, and created/updated times (Unix seconds; import keeps the
+        // newest update). Deleting sets deleted_at: the row stays as a tombstone, so a
+        // deletion travels through export and import, and `restore` can undo it.
+        """
+        CREATE TABLE prayers (
+            uuid TEXT PRIMARY KEY,
+            short_id TEXT NOT NULL UNIQUE,      -- what users type: 'k7m2'
+            title TEXT NOT NULL,
+            body TEXT NOT NULL DEFAULT '',
+            tags TEXT NOT NULL DEFAULT '',      -- ',' + each tag + ',' (so LIKE '%,tag,%' finds one)
+            answered_at INTEGER,                -- null while the prayer is open
+            answer_note TEXT,
+            deleted_at INTEGER,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE reminders (
+            uuid TEXT PRIMARY KEY,
+            prayer_uuid TEXT NOT NULL REFERENCES prayers(uuid),
+            spec TEXT NOT NULL,                 -- as normalized by the spec parser: 'mon,wed,fri 21:00'
+            deleted_at INTEGER,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
+        CREATE INDEX reminders_by_prayer ON reminders(prayer_uuid);
+        CREATE TABLE plan_runs (
+            uuid TEXT PRIMARY KEY,
+            plan_id TEXT NOT NULL,
+            started_on TEXT NOT NULL,           -- local date the user started
+            schedule_start TEXT NOT NULL,       -- local date of day 1 as now scheduled (catch-up moves it)
+            remind_at TEXT,                     -- optional 'HH:MM' plan reminder
+            stopped_at INTEGER,                 -- null for the running plan (at most one)
+            deleted_at INTEGER,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE plan_days_read (
+            run_uuid TEXT NOT NULL REFERENCES plan_runs(uuid),
+            day INTEGER NOT NULL,               -- the plan's day number
+            read_on TEXT NOT NULL,              -- the local date it was marked read (streaks)
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (run_uuid, day)
+        ) WITHOUT ROWID;
+        CREATE TABLE notes (
+            uuid TEXT PRIMARY KEY,
+            short_id TEXT NOT NULL UNIQUE,
+            verse_id INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            deleted_at INTEGER,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
+        CREATE INDEX notes_by_verse ON notes(verse_id);
+        CREATE TABLE highlights (
+            uuid TEXT PRIMARY KEY,
+            short_id TEXT NOT NULL UNIQUE,
+            verse_id INTEGER NOT NULL,
+            color TEXT NOT NULL,                -- yellow, green, blue, pink, purple
+            deleted_at INTEGER,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
+        CREATE INDEX highlights_by_verse ON highlights(verse_id);
+        CREATE TABLE bookmarks (
+            uuid TEXT PRIMARY KEY,
+            short_id TEXT NOT NULL UNIQUE,
+            verse_id INTEGER NOT NULL,
+            deleted_at INTEGER,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
+        CREATE INDEX bookmarks_by_verse ON bookmarks(verse_id);
+        CREATE TABLE searches (
+            id INTEGER PRIMARY KEY,
+            query TEXT NOT NULL,
+            translation TEXT NOT NULL,
+            searched_at INTEGER NOT NULL
+        );
         """,
     ]
 
