@@ -1,9 +1,5 @@
 // Identities of journal records: a UUID that never changes (export and import merge by it),
 // and a short id for people to type.
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension Journal {
     /// A random (version 4) UUID, lowercase: `1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
     public static func newUUID() -> String {
@@ -37,13 +33,8 @@ extension Journal {
         }
     }
 
+    /// Bytes from the system's random source (getrandom, through the standard library).
     static func randomBytes(_ count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes { getrandom($0.baseAddress! + filled, count - filled, 0) }
-            if got > 0 { filled += got }
-        }
-        return bytes
+        (0..<count).map { _ in UInt8.random(in: .min ... .max) }
     }
 }
