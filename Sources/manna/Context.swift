@@ -184,6 +184,20 @@ final class Context {
         return date
     }
 
+    /// The user's journal, opened (and created, and migrated) once per command.
+    func journal() throws(Failure) -> Journal {
+        if let openedJournal { return openedJournal }
+        do {
+            let journal = try Journal(path: paths.journal)
+            openedJournal = journal
+            return journal
+        } catch {
+            throw Failure(message: error.message, code: ExitCode.ioError)
+        }
+    }
+
+    private var openedJournal: Journal?
+
     /// Shows desktop notifications through `manna-notify`, found beside this executable.
     var notifier: DesktopNotifier {
         DesktopNotifier(executablePath: executablePath, environment: environment, userID: getuid())

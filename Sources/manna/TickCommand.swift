@@ -17,8 +17,7 @@ enum TickCommand {
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
         let config = try context.config()
-        let journal: Journal
-        do { journal = try Journal(path: context.paths.journal) } catch { throw Failure(message: error.message, code: ExitCode.ioError) }
+        let journal = try context.journal()
         let database = try context.openTextDatabase()
         let inputs = try context.timelineInputs(database: database, zone: zone)
 
