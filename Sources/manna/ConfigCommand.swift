@@ -34,7 +34,6 @@ enum ConfigCommand {
 
     /// Checks the value, then rewrites the file atomically with only that line changed.
     static func set(key: String, value: String, _ context: Context) throws(Failure) {
-        guard Config.keys.contains(where: { $0.name == key }) else { throw unknownKey(key) }
         var config = try context.config()
         do { try config.set(key, to: value) } catch { throw .usage(error.problem) }
         if key == "translation" {

@@ -130,19 +130,50 @@ final class Context {
     }
 
     /// Everything the timeline depends on: zone, translation, notification time, days, plan.
-    func timelineInputs(database: TextDatabase, zone: Zone) throws(Failure) -> TimelineInputs {
+    func timelineInputs(database: TextDatabase, zone: Zone, now: Instant) throws(Failure) -> TimelineInputs {
         let config = try config()
         let translation = try translation(nil, in: database)
-        var plan: (plan: Plan, start: LocalDate)?
-        if let id = config.plan, let start = config.planStart {
-            let library: PlanLibrary
-            do { library = try PlanLibrary(database: database, userDirectory: paths.userPlans) } catch { throw Failure(error) }
-            guard let found = library.plan(id: id) else {
-                throw Failure(message: "\(paths.config): plan '\(id)' is not a known plan; see 'manna plan list'", code: ExitCode.dataError)
-            }
-            plan = (found, start)
-        }
+        let plan = try runningPlan(database: database, today: zone.local(now).date, now: now)
         return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plan: plan)
+    }
+
+    /// The shipped and the user's reading plans; a user plan file that cannot be read is named on stderr.
+    func planLibrary(_ database: TextDatabase) throws(Failure) -> PlanLibrary {
+        let library: PlanLibrary
+        do { library = try PlanLibrary(database: database, userDirectory: paths.userPlans) } catch { throw Failure(error) }
+        for problem in library.problems { stderr.line("manna: skipped " + problem.message) }
+        return library
+    }
+
+    /// The running plan and its progress. A plan still named in the config file (where older
+    /// versions kept it) moves into the journal the first time, once, and is said so.
+    /// No journal and no plan in the config: nil, without creating a journal.
+    func runningPlan(database: TextDatabase, today: LocalDate, now: Instant) throws(Failure) -> (plan: Plan, run: PlanRun)? {
+        let config = try config()
+        guard Files.exists(paths.journal) || config.plan != nil else { return nil }
+        let journal = try journal()
+        let library = try planLibrary(database)
+        do {
+            var run = try journal.runningPlan()
+            if run == nil, let id = config.plan, try !journal.hasPlanRuns() {
+                guard library.plan(id: id) != nil else {
+                    throw Failure(message: "\(paths.config): plan '\(id)' is not a known plan; see 'manna plan list'", code: ExitCode.dataError)
+                }
+                run = try journal.startPlan(id, from: config.planStart ?? today, today: today, remindAt: nil, now: now)
+                stderr.line("manna: the reading plan moved from \(paths.config) into the journal; its plan and plan_start lines are no longer read")
+            }
+            guard let run else { return nil }
+            guard let plan = library.plan(id: run.planID) else {
+                throw Failure(message: "the running plan '\(run.planID)' is not a known plan any more; see 'manna plan list'", code: ExitCode.dataError)
+            }
+            return (plan, run)
+        } catch let error as JournalError {
+            throw Failure(message: error.message, code: ExitCode.ioError)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(message: "\(error)", code: ExitCode.ioError)
+        }
     }
 
     /// The user's files (XDG directories).

@@ -1,33 +1,38 @@
-// manna plan list | today [--date D] [--read]: the reading plans and today's step.
+// manna plan list | start | today | done | status | catch-up | remind | stop: reading plans and progress.
 import MannaKit
 
 enum PlanCommand {
     static let spec = CommandSpec(
         name: "plan",
-        usage: "manna plan list | manna plan today [--date YYYY-MM-DD] [--read]",
-        abstract: "List reading plans, or show today's readings of the chosen plan",
-        valueOptions: ["date": "the local date to show (default: today)", "translation": "for --read: KJV, ASV, WBS or WEB"],
-        flags: ["read": "print the readings' text too"],
+        usage: "manna plan list | start PLAN [--from DATE] [--remind HH:MM] | today [--read] | done [DAY] | status | catch-up | remind HH:MM|off | stop",
+        abstract: "Reading plans: choose one, see today's readings, mark them read, catch up",
+        valueOptions: [
+            "from": "start: the date of day 1 (default: today)",
+            "remind": "start: a daily reminder to read at HH:MM",
+            "date": "today: the local date to show (default: today)",
+            "translation": "today --read: KJV, ASV, WBS or WEB",
+            "now": "act as if it were this moment (for replaying)",
+        ],
+        flags: ["read": "today: print the readings' text too"],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        switch arguments.positionals.first {
-        case "list" where arguments.positionals.count == 1: try list(context)
-        case "today" where arguments.positionals.count == 1: try today(arguments, context)
-        default: throw .usage("plan needs 'list' or 'today'; see 'manna plan --help'")
+        let words = arguments.positionals
+        switch (words.first, words.count) {
+        case ("list", 1): try list(context)
+        case ("start", 2): try start(words[1], arguments, context)
+        case ("today", 1): try today(arguments, context)
+        case ("done", 1), ("done", 2): try done(words.count == 2 ? words[1] : nil, arguments, context)
+        case ("status", 1): try status(arguments, context)
+        case ("catch-up", 1): try catchUp(arguments, context)
+        case ("remind", 2): try remind(words[1], arguments, context)
+        case ("stop", 1): try stop(arguments, context)
+        default: throw .usage("plan needs one of: list, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
         }
     }
 
-    static func library(_ context: Context, database: TextDatabase) throws(Failure) -> PlanLibrary {
-        let library: PlanLibrary
-        do { library = try PlanLibrary(database: database, userDirectory: context.paths.userPlans) } catch { throw Failure(error) }
-        for problem in library.problems { context.stderr.line("manna: skipped " + problem.message) }
-        return library
-    }
-
     static func list(_ context: Context) throws(Failure) {
-        let database = try context.openTextDatabase()
-        let plans = try library(context, database: database).plans
+        let plans = try context.planLibrary(context.openTextDatabase()).plans
         let width = plans.map(\.id.count).max() ?? 0
         for plan in plans {
             let days = String(plan.days.count)
@@ -35,26 +40,54 @@ enum PlanCommand {
         }
     }
 
-    static func today(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        let config = try context.config()
-        guard let id = config.plan else {
-            throw .usage("no plan chosen: pick one from 'manna plan list' and run 'manna config set plan ID'")
-        }
+    /// Now, today, and the running plan (an error when none runs).
+    static func current(_ arguments: ParsedArguments, _ context: Context) throws(Failure) -> (now: Instant, today: LocalDate, plan: Plan, run: PlanRun) {
         let zone = try context.zone()
-        let date = try context.date(arguments.value("date"))
-        let start = config.planStart ?? date
-        let database = try context.openTextDatabase()
-        guard let plan = try library(context, database: database).plan(id: id) else {
-            throw Failure(message: "\(context.paths.config): plan '\(id)' is not a known plan; see 'manna plan list'", code: ExitCode.dataError)
+        let now = try context.now(arguments.value("now"), zone: zone)
+        let today = zone.local(now).date
+        guard let (plan, run) = try context.runningPlan(database: context.openTextDatabase(), today: today, now: now) else {
+            throw Failure(message: PlanProgressError.noRunningPlan.message, code: ExitCode.usage)
         }
-        guard let day = plan.day(for: date, startedOn: start) else {
-            let message = date < start ? "\(plan.name) starts on \(start)" : "\(plan.name) ended on \(start.adding(days: plan.days.count - 1))"
-            context.stdout.line(message)
+        return (now, today, plan, run)
+    }
+
+    static func start(_ id: String, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let zone = try context.zone()
+        let now = try context.now(arguments.value("now"), zone: zone)
+        let today = zone.local(now).date
+        guard let plan = try context.planLibrary(context.openTextDatabase()).plan(id: id) else {
+            throw Failure(message: PlanProgressError.unknownPlan(id).message, code: ExitCode.usage)
+        }
+        var from = today
+        if let given = arguments.value("from") {
+            guard let date = LocalDate(parsing: given) else { throw .usage("--from must be a date YYYY-MM-DD, like 2027-01-01, not '\(given)'") }
+            from = date
+        }
+        let remindAt = try reminderTime(arguments.value("remind"))
+        let journal = try context.journal()
+        do { try journal.startPlan(plan.id, from: from, today: today, remindAt: remindAt, now: now) } catch {
+            throw Failure(message: error.message, code: ExitCode.ioError)
+        }
+        context.stdout.line("started \(plan.name) (\(plan.days.count) days), day 1 on \(from)" + (remindAt.map { ", reminder at \($0)" } ?? ""))
+    }
+
+    static func reminderTime(_ text: String?) throws(Failure) -> LocalTime? {
+        guard let text, text != "off" else { return nil }
+        guard let time = LocalTime(parsing: text) else { throw .usage("a reminder time must be HH:MM (24-hour), like 20:00, or 'off', not '\(text)'") }
+        return time
+    }
+
+    static func today(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let (_, today, plan, run) = try current(arguments, context)
+        let date = arguments.value("date") == nil ? today : try context.date(arguments.value("date"))
+        guard let step = run.step(for: date, today: today, plan: plan) else {
+            context.stdout.line(date < today ? "\(plan.name): only today and later dates have readings to show"
+                : "\(plan.name): every day is read. Well done!")
             return
         }
-        let step = PlanStep(planID: plan.id, planName: plan.name, day: day, days: plan.days.count, readings: plan.days[day - 1])
         context.stdout.line("\(plan.name), \(step.summary)")
         guard arguments.has("read") else { return }
+        let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
         for reading in step.readings {
             let verses: [PassageVerse]
@@ -64,5 +97,81 @@ enum PlanCommand {
                 context.stdout.line(line)
             }
         }
+    }
+
+    static func done(_ dayText: String?, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let (now, today, plan, run) = try current(arguments, context)
+        let status = run.status(days: plan.days.count, today: today)
+        var day: Int
+        if let dayText {
+            guard let number = Int(dayText) else { throw .usage("done takes a day number, like 'manna plan done 12', not '\(dayText)'") }
+            guard number >= 1 && number <= plan.days.count else {
+                throw Failure(message: PlanProgressError.noSuchDay(number, days: plan.days.count).message, code: ExitCode.dataError)
+            }
+            day = number
+        } else {
+            guard let next = status.nextUnread else {
+                context.stdout.line("\(plan.name): every day is already read")
+                return
+            }
+            day = next
+        }
+        let journal = try context.journal()
+        do { try journal.markRead(day: day, of: run, today: today, now: now) } catch {
+            throw Failure(message: error.message, code: ExitCode.ioError)
+        }
+        try refreshTimeline(now: now, context)
+        let after = try current(arguments, context)
+        let newStatus = after.run.status(days: plan.days.count, today: today)
+        context.stdout.line("day \(day) of \(plan.days.count) read; streak \(newStatus.streak) day\(newStatus.streak == 1 ? "" : "s")")
+    }
+
+    static func status(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let (_, today, plan, run) = try current(arguments, context)
+        let status = run.status(days: plan.days.count, today: today)
+        let position = status.nextUnread.map { "day \($0) of \(status.days)" } ?? "all \(status.days) days read"
+        let behind = status.behind == 0 ? "on schedule" : "\(status.behind) day\(status.behind == 1 ? "" : "s") behind"
+        context.stdout.line("\(plan.name): \(position), \(status.daysRead) read (\(status.percent)%), \(behind), streak \(status.streak) day\(status.streak == 1 ? "" : "s")")
+        context.stdout.line("started \(run.startedOn); day 1 scheduled on \(run.scheduleStart)" + (run.remindAt.map { "; reminder at \($0)" } ?? ""))
+    }
+
+    static func catchUp(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let (now, today, plan, run) = try current(arguments, context)
+        guard let next = run.status(days: plan.days.count, today: today).nextUnread else {
+            context.stdout.line("\(plan.name): every day is read; nothing to catch up")
+            return
+        }
+        let journal = try context.journal()
+        do { try journal.catchUp(run, nextUnread: next, today: today, now: now) } catch {
+            throw Failure(message: error.message, code: ExitCode.ioError)
+        }
+        try refreshTimeline(now: now, context)
+        context.stdout.line("\(plan.name): day \(next) is today's reading now; the rest follow one a day")
+    }
+
+    static func remind(_ time: String, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let (now, _, plan, run) = try current(arguments, context)
+        let remindAt = try reminderTime(time)
+        let journal = try context.journal()
+        do { try journal.setPlanReminder(run, at: remindAt, now: now) } catch {
+            throw Failure(message: error.message, code: ExitCode.ioError)
+        }
+        context.stdout.line(remindAt.map { "\(plan.name): reminder at \($0) on days with an unread reading" } ?? "\(plan.name): no reminder")
+    }
+
+    static func stop(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let (now, today, plan, run) = try current(arguments, context)
+        let journal = try context.journal()
+        do { try journal.stopPlan(run, now: now) } catch { throw Failure(message: error.message, code: ExitCode.ioError) }
+        try refreshTimeline(now: now, context)
+        let status = run.status(days: plan.days.count, today: today)
+        context.stdout.line("stopped \(plan.name) with \(status.daysRead) of \(status.days) days read; its progress stays in the journal")
+    }
+
+    /// Progress changes what the timeline shows: rewrite it if there is one.
+    static func refreshTimeline(now: Instant, _ context: Context) throws(Failure) {
+        guard Files.exists(context.paths.timeline) else { return }
+        let zone = try context.zone()
+        try TimelineCommand.write(try TimelineCommand.entries(now: now, zone: zone, context), zone: zone, now: now, context)
     }
 }

@@ -38,7 +38,7 @@ enum PromptCommand {
             return day
         }
         let database = try context.openTextDatabase()
-        var inputs = try context.timelineInputs(database: database, zone: zone)
+        var inputs = try context.timelineInputs(database: database, zone: zone, now: now)
         inputs = TimelineInputs(zone: zone, translation: inputs.translation, notifyAt: inputs.notifyAt, days: 1, plan: inputs.plan)
         do {
             return ShownDay(try Timeline.entries(now: now, inputs: inputs, database: database)[0])

@@ -19,7 +19,7 @@ enum TickCommand {
         let config = try context.config()
         let journal = try context.journal()
         let database = try context.openTextDatabase()
-        let inputs = try context.timelineInputs(database: database, zone: zone)
+        let inputs = try context.timelineInputs(database: database, zone: zone, now: now)
 
         var due: [Due] = []
         if let verse = Scheduler.morningVerse(now: now, zone: zone, at: config.notifyAt) { due.append(verse) }

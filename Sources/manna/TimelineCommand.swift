@@ -24,7 +24,7 @@ enum TimelineCommand {
 
     static func entries(now: Instant, zone: Zone, _ context: Context) throws(Failure) -> [TimelineEntry] {
         let database = try context.openTextDatabase()
-        let inputs = try context.timelineInputs(database: database, zone: zone)
+        let inputs = try context.timelineInputs(database: database, zone: zone, now: now)
         do { return try Timeline.entries(now: now, inputs: inputs, database: database) } catch { throw Failure(error) }
     }
 

@@ -22,13 +22,15 @@ import Testing
         (["today", "--date", "2026-02-29"], "manna: --date must be a date YYYY-MM-DD that exists, like 2026-12-25, not '2026-02-29'\n"),
         (["today", "--date", "tomorrow"], "manna: --date must be a date YYYY-MM-DD that exists, like 2026-12-25, not 'tomorrow'\n"),
         (["timeline", "--now", "noon"], "manna: --now must be a date and time like 2026-03-08T07:00 or 2026-03-08T07:00:00-05:00, not 'noon'\n"),
-        (["plan", "today"], "manna: no plan chosen: pick one from 'manna plan list' and run 'manna config set plan ID'\n"),
-        (["plan"], "manna: plan needs 'list' or 'today'; see 'manna plan --help'\n"),
+        (["plan", "today"], "manna: no plan is running: start one with 'manna plan start PLAN' (see 'manna plan list')\n"),
+        (["plan"], "manna: plan needs one of: list, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'\n"),
+        (["plan", "start", "bible-in-a-week"], "manna: no plan called 'bible-in-a-week': see 'manna plan list'\n"),
+        (["config", "set", "plan", "nt-90"], "manna: the reading plan is kept in the journal now: use 'manna plan start PLAN [--from YYYY-MM-DD]'\n"),
         (["widget", "--format", "conky"], "manna: widget needs --format waybar, i3blocks, polybar or plain\n"),
         (["init", "tcsh"], "manna: init needs one shell: bash, zsh or fish\n"),
         (["prompt", "--format", "{verse}"], "manna: unknown prompt token '{verse}'; tokens are {reference}, {translation}, {text}, {text:N}, {plan}, {date}\n"),
         (["config", "set", "notify_at", "7am"], "manna: notify_at must be a time HH:MM (24-hour), like 07:00, not '7am'\n"),
-        (["config", "set", "colour", "blue"], "manna: unknown key 'colour'; keys are translation, notify_at, plan, plan_start, prompt_format, timeline_days\n"),
+        (["config", "set", "colour", "blue"], "manna: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days\n"),
         (["config", "set", "translation", "NIV"], "manna: unknown translation 'NIV': choose one of KJV, ASV, WBS or WEB\n"),
     ])
     func badInputGetsOneLine(arguments: [String], message: String) {
@@ -46,16 +48,14 @@ import Testing
         #expect(manna("config", "list", environment: environment).stdout == """
             translation = WEB
             notify_at = 06:30
-            plan =   # not set
-            plan_start =   # not set
             prompt_format =   # not set
             timeline_days = 7
 
             """)
         #expect(manna("config", "set", "notify_at", "07:15", environment: environment).status == 0)
-        #expect(manna("config", "set", "plan", "nt-90", environment: environment).status == 0)
+        #expect(manna("config", "set", "timeline_days", "3", environment: environment).status == 0)
         let file = home.appendingPathComponent(".config/manna/config")
-        #expect(try String(contentsOf: file, encoding: .utf8) == "# my settings\ntranslation = web   \n\n# morning\nnotify_at = 07:15\nplan = nt-90\n")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "# my settings\ntranslation = web   \n\n# morning\nnotify_at = 07:15\ntimeline_days = 3\n")
         let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         // The configured translation is used.
@@ -70,32 +70,7 @@ import Testing
         #expect(run.stderr == "manna: \(home.path)/.config/manna/config:2: timeline_days must be a whole number of days from 1 to 31, not '99'\n")
         let unknown = try temporaryHome(config: "colour = blue\n")
         defer { try? FileManager.default.removeItem(at: unknown) }
-        #expect(manna("today", environment: ["HOME": unknown.path]).stderr.hasSuffix("/.config/manna/config:1: unknown key 'colour'; keys are translation, notify_at, plan, plan_start, prompt_format, timeline_days\n"))
-    }
-
-    @Test func planTodayCountsDaysFromTheStart() throws {
-        let home = try temporaryHome(config: "plan = psalms-proverbs-month\nplan_start = 2026-11-01\n")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let run = manna("plan", "today", "--date", "2026-11-03", environment: ["HOME": home.path])
-        #expect(run.stdout == "Psalms and Proverbs in a Month, Day 3 of 31: Psalm 3; Psalm 33; Psalm 63; Psalm 93; Psalm 123; Proverbs 3\n")
-        let read = manna("plan", "today", "--date", "2026-11-03", "--read", environment: ["HOME": home.path])
-        #expect(read.stdout.contains("\nPsalm 23 (KJV)") == false)
-        #expect(read.stdout.contains("\nPsalm 3 (KJV)\n1 LORD, how are they increased that trouble me!"))
-    }
-
-    @Test func userPlansAreLoadedAndBadOnesNamed() throws {
-        let home = try temporaryHome(config: "plan = gospels-week\nplan_start = 2026-11-01\n")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let plans = home.appendingPathComponent(".config/manna/plans")
-        try FileManager.default.createDirectory(at: plans, withIntermediateDirectories: true)
-        try #"{"format": 1, "id": "gospels-week", "name": "Gospels Week", "description": "", "days": [{"day": 1, "readings": ["Mark 1"]}, {"day": 2, "readings": ["Mark 2-3"]}]}"#
-            .write(to: plans.appendingPathComponent("gospels-week.json"), atomically: true, encoding: .utf8)
-        try #"{"format": 1, "id": "broken", "name": "Broken", "description": "", "days": [{"day": 1, "readings": ["Hezekiah 1"]}]}"#
-            .write(to: plans.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
-        let list = manna("plan", "list", environment: ["HOME": home.path])
-        #expect(list.stdout.contains("gospels-week             2 days  Gospels Week\n"))
-        #expect(list.stderr == "manna: skipped \(plans.path)/broken.json: field `days[0].readings[0]`: no book called 'Hezekiah'\n")
-        #expect(manna("plan", "today", "--date", "2026-11-02", environment: ["HOME": home.path]).stdout == "Gospels Week, Day 2 of 2: Mark 2-3\n")
+        #expect(manna("today", environment: ["HOME": unknown.path]).stderr.hasSuffix("/.config/manna/config:1: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days\n"))
     }
 
     @Test func promptReadsTheTimelineAndComputesWithoutOne() throws {

@@ -13,6 +13,8 @@ public struct ConfigError: Error, Equatable, Sendable {
 public struct Config: Equatable, Sendable {
     public var translation: String? = nil
     public var notifyAt = LocalTime(hour: 7, minute: 0)
+    /// Read from files written before plans moved into the journal (`manna plan start`), to
+    /// move them there once; no longer listed or set.
     public var plan: String? = nil
     public var planStart: LocalDate? = nil
     public var promptFormat: String? = nil
@@ -24,8 +26,6 @@ public struct Config: Equatable, Sendable {
     public static let keys: [(name: String, allowed: String)] = [
         ("translation", "a translation code: KJV, ASV, WBS or WEB"),
         ("notify_at", "a time HH:MM (24-hour), like 07:00"),
-        ("plan", "a plan id from 'manna plan list', like bible-in-a-year"),
-        ("plan_start", "a date YYYY-MM-DD"),
         ("prompt_format", "a prompt format, like '{reference}: {text:60}'"),
         ("timeline_days", "a whole number of days from 1 to 31"),
     ]
@@ -44,7 +44,7 @@ public struct Config: Equatable, Sendable {
             let key = String(line[..<equals]).trimmingSpaces
             let value = String(line[line.index(after: equals)...]).trimmingSpaces
             do {
-                try set(key, to: value)
+                try set(key, to: value, allowingMoved: true)
             } catch {
                 throw ConfigError(file: file, line: lineNumber, problem: error.problem)
             }
@@ -59,11 +59,15 @@ public struct Config: Equatable, Sendable {
         return try Config(parsing: text, file: path)
     }
 
-    /// Sets one key from its text form, checking it.
-    public mutating func set(_ key: String, to value: String) throws(ConfigError) {
-        func bad() -> ConfigError {
-            let allowed = Config.keys.first { $0.name == key }!.allowed
+    /// Sets one key from its text form, checking it. `plan` and `plan_start` are only read
+    /// from existing files (`allowingMoved`).
+    public mutating func set(_ key: String, to value: String, allowingMoved: Bool = false) throws(ConfigError) {
+        func bad(_ allowed: String? = nil) -> ConfigError {
+            let allowed = allowed ?? Config.keys.first { $0.name == key }!.allowed
             return ConfigError(file: "", line: 0, problem: "\(key) must be \(allowed), not '\(value)'")
+        }
+        if (key == "plan" || key == "plan_start") && !allowingMoved {
+            throw ConfigError(file: "", line: 0, problem: "the reading plan is kept in the journal now: use 'manna plan start PLAN [--from YYYY-MM-DD]'")
         }
         switch key {
         case "translation":
@@ -73,10 +77,10 @@ public struct Config: Equatable, Sendable {
             guard let time = LocalTime(parsing: value) else { throw bad() }
             notifyAt = time
         case "plan":
-            guard Plan.isValidID(value) else { throw bad() }
+            guard Plan.isValidID(value) else { throw bad("a plan id from 'manna plan list', like bible-in-a-year") }
             plan = value
         case "plan_start":
-            guard let date = LocalDate(parsing: value) else { throw bad() }
+            guard let date = LocalDate(parsing: value) else { throw bad("a date YYYY-MM-DD") }
             planStart = date
         case "prompt_format":
             guard !value.isEmpty, value.count <= 200 else { throw bad() }
@@ -94,8 +98,6 @@ public struct Config: Equatable, Sendable {
         switch key {
         case "translation": return translation
         case "notify_at": return notifyAt.description
-        case "plan": return plan
-        case "plan_start": return planStart?.description
         case "prompt_format": return promptFormat
         case "timeline_days": return String(timelineDays)
         default: return nil

@@ -57,12 +57,6 @@ public struct Plan: Sendable, Equatable {
             && id.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
     }
 
-    /// The plan's day for `date` when it was started on `start`: the days since the start,
-    /// plus one. Nil before the start and after the last day.
-    public func day(for date: LocalDate, startedOn start: LocalDate) -> Int? {
-        let day = date.dayNumber - start.dayNumber + 1
-        return day >= 1 && day <= days.count ? day : nil
-    }
 }
 
 /// The plans a user can choose: shipped ones, and their own, which replace a shipped plan

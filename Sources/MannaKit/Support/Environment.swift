@@ -10,21 +10,30 @@ import Glibc
 /// more than the few lookups a command makes (together a quarter of a `manna prompt`).
 public struct Environment: ExpressibleByDictionaryLiteral, Sendable {
     private var pairs: [(String, String)]?
+    /// `TZ` as the process started: `Zone` sets glibc's `TZ` while it converts times, so the
+    /// user's value is kept here, for the zone and for programs Manna starts.
+    private var startingTZ: String?
 
     /// The environment of this process.
-    public static var process: Environment { Environment(pairs: nil) }
+    public static var process: Environment { Environment(pairs: nil, startingTZ: getenv("TZ").map { String(cString: $0) }) }
 
-    private init(pairs: [(String, String)]?) { self.pairs = pairs }
+    private init(pairs: [(String, String)]?, startingTZ: String? = nil) {
+        self.pairs = pairs
+        self.startingTZ = startingTZ
+    }
 
     public init(dictionaryLiteral elements: (String, String)...) { pairs = elements }
 
     public subscript(name: String) -> String? {
         get {
-            guard let pairs else { return getenv(name).map { String(cString: $0) } }
+            guard let pairs else {
+                if name == "TZ" { return startingTZ }
+                return getenv(name).map { String(cString: $0) }
+            }
             return pairs.last { $0.0 == name }?.1
         }
         set {
-            var list = pairs ?? Environment.processPairs()
+            var list = pairs ?? processPairs()
             list.removeAll { $0.0 == name }
             if let newValue { list.append((name, newValue)) }
             pairs = list
@@ -38,18 +47,20 @@ public struct Environment: ExpressibleByDictionaryLiteral, Sendable {
     }
 
     /// `NAME=value` strings, for starting another process.
-    public var entries: [String] { (pairs ?? Environment.processPairs()).map { $0.0 + "=" + $0.1 } }
+    public var entries: [String] { (pairs ?? processPairs()).map { $0.0 + "=" + $0.1 } }
 
-    private static func processPairs() -> [(String, String)] {
+    /// The process environment as it started (with the starting `TZ`).
+    private func processPairs() -> [(String, String)] {
         var pairs: [(String, String)] = []
         var entry = environ
         while let pointer = entry.pointee {
             let pair = String(cString: pointer)
-            if let equals = pair.firstIndex(of: "=") {
+            if let equals = pair.firstIndex(of: "="), pair[..<equals] != "TZ" {
                 pairs.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
             }
             entry += 1
         }
+        if let startingTZ { pairs.append(("TZ", startingTZ)) }
         return pairs
     }
 }

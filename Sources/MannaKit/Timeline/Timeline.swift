@@ -47,10 +47,10 @@ public struct TimelineInputs {
     public let translation: Translation
     public let notifyAt: LocalTime
     public let days: Int
-    /// The chosen plan and the date it started, if any.
-    public let plan: (plan: Plan, start: LocalDate)?
+    /// The running plan and its progress, if any.
+    public let plan: (plan: Plan, run: PlanRun)?
 
-    public init(zone: Zone, translation: Translation, notifyAt: LocalTime, days: Int, plan: (plan: Plan, start: LocalDate)?) {
+    public init(zone: Zone, translation: Translation, notifyAt: LocalTime, days: Int, plan: (plan: Plan, run: PlanRun)?) {
         self.zone = zone
         self.translation = translation
         self.notifyAt = notifyAt
@@ -70,10 +70,7 @@ public enum Timeline {
             let date = today.adding(days: offset)
             let start = inputs.zone.local(inputs.zone.startOfDay(date))
             let verse = try database.dailyVerse(for: date, in: inputs.translation)
-            var step: PlanStep?
-            if let (plan, started) = inputs.plan, let day = plan.day(for: date, startedOn: started) {
-                step = PlanStep(planID: plan.id, planName: plan.name, day: day, days: plan.days.count, readings: plan.days[day - 1])
-            }
+            let step = inputs.plan.flatMap { $0.run.step(for: date, today: today, plan: $0.plan) }
             entries.append(TimelineEntry(date: date, start: start, verse: verse, plan: step,
                                          reminders: [TimelineReminder(time: inputs.notifyAt, kind: "verse")]))
         }
