@@ -23,10 +23,16 @@ enum TickCommand {
 
         var due: [Due] = []
         if let verse = Scheduler.morningVerse(now: now, zone: zone, at: config.notifyAt) { due.append(verse) }
+        if let (plan, run) = inputs.plan, let reading = Scheduler.planReminder(now: now, zone: zone, run: run, plan: plan) {
+            due.append(reading)
+        }
         let outcomes: [DeliveryOutcome]
         do {
             outcomes = try Scheduler.deliver(due, journal: journal, now: now) { item in
-                show(item, database: database, translation: inputs.translation, notifyAt: config.notifyAt, context)
+                switch item.occurrence.kind {
+                case "plan": showPlanReminder(item, inputs: inputs, context)
+                default: show(item, database: database, translation: inputs.translation, notifyAt: config.notifyAt, context)
+                }
             }
         } catch {
             throw Failure(message: error.message, code: ExitCode.ioError)
@@ -38,6 +44,20 @@ enum TickCommand {
 
         for case .failed(_, let reason) in outcomes {
             throw Failure(message: reason + " (the next tick tries again)", code: ExitCode.unavailable)
+        }
+    }
+
+    /// "Reading plan: Day 12 of 90" with the day's readings; nil when shown, else why not.
+    static func showPlanReminder(_ item: Due, inputs: TimelineInputs, _ context: Context) -> String? {
+        guard let (plan, run) = inputs.plan, let date = LocalDate(parsing: item.occurrence.occurrence),
+              let step = run.step(for: date, today: date, plan: plan) else { return nil }
+        let notification = Notification(summary: "\(plan.name): day \(step.day) of \(step.days)",
+                                        body: step.readings.map(\.description).joined(separator: "; "), category: .plan)
+        do {
+            try context.notifier.show(notification)
+            return nil
+        } catch {
+            return error.message
         }
     }
 

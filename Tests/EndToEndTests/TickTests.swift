@@ -89,6 +89,28 @@ import Testing
         #expect(try bus.notifyCalls().compactMap { $0[3] as? String } == ["Luke 2:11 (KJV)"])
     }
 
+    @Test func thePlanReminderComesOnDaysWithNothingReadYet() throws {
+        let setup = try Setup(config: "notify_at = 06:00\n")
+        defer { try? FileManager.default.removeItem(at: setup.home) }
+        precondition(Manna.textDatabaseReady)
+        let start = Manna.run(["plan", "start", "nt-90", "--remind", "20:00", "--now", "2026-11-01T08:00"], environment: setup.environment)
+        #expect(start.status == 0)
+        #expect(setup.tick("2026-11-01T07:00").status == 0)   // the verse
+        #expect(setup.tick("2026-11-01T20:00").status == 0)   // the reading reminder
+        #expect(setup.tick("2026-11-01T20:01").status == 0)   // nothing more
+        // The next day the reading is done before 20:00: no reminder.
+        #expect(Manna.run(["plan", "done", "--now", "2026-11-02T12:00"], environment: setup.environment).status == 0)
+        #expect(setup.tick("2026-11-02T20:00").status == 0)
+        let calls = try setup.bus.notifyCalls()
+        let summaries = calls.compactMap { $0[3] as? String }
+        #expect(summaries.count == 3)
+        #expect(summaries[1] == "The New Testament in 90 Days: day 1 of 90")
+        #expect(calls[1][4] as? String == "Matthew 1-4")
+        #expect((calls[1][6] as? [String: Any])?["category"] as? String == "x-manna.plan")
+        // Nov 1's verse, the reading reminder, Nov 2's verse; no reminder once the day's reading is done.
+        #expect(summaries[0].hasSuffix("(KJV)") && summaries[2].hasSuffix("(KJV) · missed at 06:00") && summaries[0] != summaries[2])
+    }
+
     @Test func aDamagedJournalStopsTheTickAndIsLeftAlone() throws {
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(at: setup.home) }

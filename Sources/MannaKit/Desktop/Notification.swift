@@ -16,6 +16,8 @@ public struct Notification: Equatable, Sendable {
 
         /// The verse of the day.
         public static let verse = Category(rawValue: "x-manna.verse")
+        /// The reading plan's daily reminder.
+        public static let plan = Category(rawValue: "x-manna.plan")
     }
 
     /// Plain text, one line: a reference and translation.
