@@ -95,7 +95,7 @@ import Testing
         precondition(Manna.textDatabaseReady)
         let start = Manna.run(["plan", "start", "nt-90", "--remind", "20:00", "--now", "2026-11-01T08:00"], environment: setup.environment)
         #expect(start.status == 0)
-        #expect(setup.tick("2026-11-01T07:00").status == 0)   // the verse
+        #expect(setup.tick("2026-11-01T06:00").status == 0)   // the verse
         #expect(setup.tick("2026-11-01T20:00").status == 0)   // the reading reminder
         #expect(setup.tick("2026-11-01T20:01").status == 0)   // nothing more
         // The next day the reading is done before 20:00: no reminder.
