@@ -136,6 +136,12 @@ enum Manna {
         return text
     }
 
+    /// An error message as one line of reasonable length, whatever input it quotes: control
+    /// characters become spaces, and a message quoting a megabyte of input is cut short.
+    static func oneLine(_ message: String) -> String {
+        PromptFormat.cut(message.singleLine, to: 400)
+    }
+
     /// Runs one command line and returns the exit status. Never throws, never traps on bad input.
     static func run(arguments: [String]) -> Int32 {
         let context = Context.live()
@@ -173,7 +179,7 @@ enum Manna {
             return ExitCode.ok
         } catch {
             context.stdout.flush()
-            context.stderr.line("manna: " + error.message)
+            context.stderr.line("manna: " + Manna.oneLine(error.message))
             return error.code
         }
     }

@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "01", "1.", "tru", "\"\u{1}\"", "\"\\x\"", "\"\\ud800\"", "[1] 2",
-                      String(repeating: "[", count: 100_000), "{\"a\":1,}", "nul", "-", "\"unterminated"])
+                      String(repeating: "[", count: 100_000), "{\"a\":1,}", "nul", "-", "\"unterminated", "1e999", String(repeating: "9", count: 400)])
     func rejectsWhatIsNotJSON(text: String) {
         #expect(throws: JSON.ParseError.self) { try JSON(parsing: text) }
     }

@@ -306,6 +306,7 @@ public enum JSON: Equatable, Sendable {
                 guard index > exponent else { throw fail("digits in the exponent") }
             }
             guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else { throw fail("a number") }
+            guard value.isFinite else { index = start; throw fail("a number within ±1.8e308") }
             return value
         }
     }

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import MannaKit
+
+/// A seeded generator of hostile text for the parsers: fragments of what each parser
+/// expects, shuffled with punctuation, control characters, other scripts, emoji and long runs.
+/// 10,000 inputs per parser here; MANNA_FUZZ_ITERATIONS=1000000 for a long run.
+/// Coverage-guided fuzzing of the same parsers: fuzz/run.
+struct HostileText {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    /// SplitMix64: small, fast, and the same sequence on every machine.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    static let common = ["", " ", "  ", "\t", "\n", "\r\n", "\u{0}", "\u{7}", "\u{1B}[31m", "\u{202E}", "\u{FEFF}", "\u{2028}",
+                         "-", "–", "—", ":", ";", ",", ".", "\"", "'", "(", ")", "*", "^", "+", "{", "}", "[", "]", "\\", "/",
+                         "%", "$(", "`", "0", "1", "3", "16", "999", "-1", "99999999999999999999", "1e9", "０", "٣",
+                         "é", "e\u{301}", "ß", "İ", "ﬁ", "😀", "🙏🏽", "👨‍👩‍👧", "יְהוָה", "ἀγάπη", "愛", "Жизнь", "\u{10FFFF}"]
+
+    mutating func text(from fragments: [String], maxPieces: Int = 12) -> String {
+        let pool = fragments + HostileText.common
+        var pieces: [String] = []
+        for _ in 0..<(1 + below(maxPieces)) {
+            var piece = pool[below(pool.count)]
+            if below(50) == 0 { piece = String(repeating: piece.isEmpty ? "a" : piece, count: 1 + below(5_000)) }
+            pieces.append(piece)
+        }
+        return pieces.joined()
+    }
+}
+
+@Suite struct FuzzTests {
+    static let iterations = Int(ProcessInfo.processInfo.environment["MANNA_FUZZ_ITERATIONS"] ?? "") ?? 10_000
+
+    @Test func referenceParser() {
+        var generator = HostileText(seed: 1)
+        let fragments = ["John", "jn", "1 Cor", "I John", "Ps", "Psalm", "Song of Songs", "Jude", "Gen", "Rev", "Jo", "Phi",
+                         "Hezekiah", "3:16", "3:16-18", "1:1-2:3", "23", ",18", "; 24:44", " ", "1", "2", "150", "176", "22:21"]
+        for _ in 0..<Self.iterations {
+            let input = generator.text(from: fragments)
+            do {
+                let reference = try Reference(parsing: input)
+                #expect((try? Reference(parsing: reference.description)) == reference, "\(input.debugDescription)")
+            } catch {
+                #expect(!error.message.isEmpty)
+            }
+        }
+    }
+
+    @Test func searchQueryBuilder() {
+        var generator = HostileText(seed: 2)
+        let fragments = ["love", "one", "another", "\"", "AND", "OR", "NOT", "NEAR(", "text:", "verses_fts", "*", "-", "^"]
+        for _ in 0..<Self.iterations {
+            let input = generator.text(from: fragments)
+            guard let query = try? SearchQuery(parsing: input) else { continue }
+            // Outside FTS5 strings there is nothing but spaces and prefix stars.
+            var inString = false
+            for scalar in query.expression.unicodeScalars {
+                if scalar == "\"" { inString.toggle(); continue }
+                if !inString { #expect(scalar == " " || scalar == "*", "\(input.debugDescription) gave \(query.expression)") }
+            }
+            #expect(!inString)
+        }
+    }
+
+    @Test func configParser() {
+        var generator = HostileText(seed: 3)
+        let fragments = ["translation", "notify_at", "prompt_format", "timeline_days", "plan", "=", " = ", "#", "\n",
+                         "KJV", "web", "07:00", "24:00", "7", "31", "32", "{text:40}", "{", "2026-02-29"]
+        for _ in 0..<Self.iterations {
+            do { _ = try Config(parsing: generator.text(from: fragments, maxPieces: 20), file: "config") } catch {
+                #expect(error.message.hasPrefix("config:"))
+            }
+        }
+    }
+
+    @Test func jsonReader() {
+        var generator = HostileText(seed: 4)
+        let fragments = ["{", "}", "[", "]", ",", ":", "\"a\"", "\"\\u00e9\"", "\"\\ud83d\\ude4f\"", "\"\\ud800\"", "1", "-0", "1.5e3",
+                         "true", "false", "null", "\"format\"", "\"days\"", "\"readings\"", "\"John 3:16\""]
+        for _ in 0..<Self.iterations {
+            let input = generator.text(from: fragments, maxPieces: 30)
+            guard let value = try? JSON(parsing: input) else { continue }
+            #expect((try? JSON(parsing: value.text)) == value, "\(input.debugDescription) wrote \(value.text.debugDescription)")
+        }
+        // Depth is bounded: a deep document is refused, not a stack overflow.
+        #expect(throws: JSON.ParseError.self) { try JSON(parsing: String(repeating: "[", count: 1_000_000)) }
+    }
+
+    @Test func planFiles() {
+        var generator = HostileText(seed: 5)
+        let fragments = ["{\"format\": 1, \"id\": \"x\", \"name\": \"X\", \"description\": \"\", \"days\": [",
+                         "{\"day\": 1, \"readings\": [", "\"John 3\"", "\"Hezekiah 1\"", "]}", "]}", ",", "\"day\": 2", "null"]
+        for _ in 0..<Self.iterations {
+            do { _ = try Plan(json: generator.text(from: fragments, maxPieces: 8), file: "plan.json") } catch {
+                #expect(error.message.hasPrefix("plan.json: "))
+            }
+        }
+    }
+}
