@@ -78,6 +78,17 @@ import Testing
         #expect(run.stdout == "")
     }
 
+    /// Found by fuzzing: an error quoting input with a newline, or a megabyte of it, is still one line.
+    @Test func errorsQuotingInputStayOneLine() {
+        precondition(Manna.textDatabaseReady)
+        let newline = Manna.run(["read", "`\nk'"])
+        #expect(newline.status == 65)
+        #expect(newline.stderr == "manna: cannot read '` k'' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'\n")
+        let huge = Manna.run(["read", "John " + String(repeating: "x", count: 100_000)])
+        #expect(huge.status == 65)
+        #expect(huge.stderr.split(separator: "\n").count == 1 && huge.stderr.count < 500)
+    }
+
     @Test func pathsNamesTheTextDatabase() {
         let run = manna("paths")
         #expect(run.status == 0)
