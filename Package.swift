@@ -28,6 +28,9 @@ let package = Package(
         // D-Bus, so it is dynamic and off the hot path (docs/ARCHITECTURE.md, "Notifications").
         .executableTarget(name: "manna-notify", dependencies: ["MannaKit", "CLibnotify"]),
 
+        // The in-process search benchmark that bench/run runs (not installed).
+        .executableTarget(name: "manna-bench", dependencies: ["MannaKit"]),
+
         .testTarget(name: "MannaKitTests", dependencies: ["MannaKit"], resources: [.copy("Fixtures")]),
         // Runs the built `manna` binary as users do: output, exit codes, error text.
         .testTarget(name: "EndToEndTests", dependencies: ["manna", "manna-notify"]),
