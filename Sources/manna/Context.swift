@@ -137,12 +137,16 @@ final class Context {
         return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plan: plan)
     }
 
-    /// The shipped and the user's reading plans; a user plan file that cannot be read is named on stderr.
-    func planLibrary(_ database: TextDatabase) throws(Failure) -> PlanLibrary {
-        let library: PlanLibrary
-        do { library = try PlanLibrary(database: database, userDirectory: paths.userPlans) } catch { throw Failure(error) }
-        for problem in library.problems { stderr.line("manna: skipped " + problem.message) }
-        return library
+    /// The reading plan with this id (the user's file, else the shipped one); nil when there
+    /// is none. A user plan file that cannot be read stops the command with its reason.
+    func plan(id: String, database: TextDatabase) throws(Failure) -> Plan? {
+        let found: Result<Plan, PlanError>?
+        do { found = try PlanLibrary(database: database, userDirectory: paths.userPlans).plan(id: id) } catch { throw Failure(error) }
+        switch found {
+        case .none: return nil
+        case .success(let plan): return plan
+        case .failure(let problem): throw Failure(message: problem.message, code: ExitCode.dataError)
+        }
     }
 
     /// The running plan and its progress. A plan still named in the config file (where older
@@ -152,21 +156,16 @@ final class Context {
         let config = try config()
         guard Files.exists(paths.journal) || config.plan != nil else { return nil }
         let journal = try journal()
-        let library = try planLibrary(database)
+        var run: PlanRun?
         do {
-            var run = try journal.runningPlan()
+            run = try journal.runningPlan()
             if run == nil, let id = config.plan, try !journal.hasPlanRuns() {
-                guard library.plan(id: id) != nil else {
+                guard try plan(id: id, database: database) != nil else {
                     throw Failure(message: "\(paths.config): plan '\(id)' is not a known plan; see 'manna plan list'", code: ExitCode.dataError)
                 }
                 run = try journal.startPlan(id, from: config.planStart ?? today, today: today, remindAt: nil, now: now)
                 stderr.line("manna: the reading plan moved from \(paths.config) into the journal; its plan and plan_start lines are no longer read")
             }
-            guard let run else { return nil }
-            guard let plan = library.plan(id: run.planID) else {
-                throw Failure(message: "the running plan '\(run.planID)' is not a known plan any more; see 'manna plan list'", code: ExitCode.dataError)
-            }
-            return (plan, run)
         } catch let error as JournalError {
             throw Failure(message: error.message, code: ExitCode.ioError)
         } catch let failure as Failure {
@@ -174,6 +173,11 @@ final class Context {
         } catch {
             throw Failure(message: "\(error)", code: ExitCode.ioError)
         }
+        guard let run else { return nil }
+        guard let plan = try plan(id: run.planID, database: database) else {
+            throw Failure(message: "the running plan '\(run.planID)' is not a known plan any more; see 'manna plan list'", code: ExitCode.dataError)
+        }
+        return (plan, run)
     }
 
     /// The user's files (XDG directories).

@@ -32,7 +32,15 @@ enum PlanCommand {
     }
 
     static func list(_ context: Context) throws(Failure) {
-        let plans = try context.planLibrary(context.openTextDatabase()).plans
+        let library = PlanLibrary(database: try context.openTextDatabase(), userDirectory: context.paths.userPlans)
+        let plans: [Plan]
+        do {
+            let all = try library.all()
+            plans = all.plans
+            for problem in all.problems { context.stderr.line("manna: skipped " + problem.message) }
+        } catch {
+            throw Failure(error)
+        }
         let width = plans.map(\.id.count).max() ?? 0
         for plan in plans {
             let days = String(plan.days.count)
@@ -55,7 +63,7 @@ enum PlanCommand {
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
         let today = zone.local(now).date
-        guard let plan = try context.planLibrary(context.openTextDatabase()).plan(id: id) else {
+        guard let plan = try context.plan(id: id, database: context.openTextDatabase()) else {
             throw Failure(message: PlanProgressError.unknownPlan(id).message, code: ExitCode.usage)
         }
         var from = today

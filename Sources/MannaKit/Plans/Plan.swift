@@ -61,31 +61,46 @@ public struct Plan: Sendable, Equatable {
 
 /// The plans a user can choose: shipped ones, and their own, which replace a shipped plan
 /// with the same id.
-public struct PlanLibrary: Sendable {
-    public let plans: [Plan]
-    /// User plan files that could not be read, each with its one-line reason.
-    public let problems: [PlanError]
+public struct PlanLibrary {
+    let database: TextDatabase
+    let userDirectory: String
 
-    /// Loads the shipped plans from the text database and the user's from `userDirectory`
-    /// (`$XDG_CONFIG_HOME/manna/plans`).
-    public init(database: TextDatabase, userDirectory: String) throws(TextDatabaseError) {
+    /// The shipped plans are in the text database; the user's are `userDirectory/<id>.json`
+    /// (`$XDG_CONFIG_HOME/manna/plans`), and replace a shipped plan with the same id.
+    public init(database: TextDatabase, userDirectory: String) {
+        self.database = database
+        self.userDirectory = userDirectory
+    }
+
+    /// Every plan, and the user plan files that could not be read (each with its reason).
+    /// Parses them all: for `plan list`, not for a tick.
+    public func all() throws(TextDatabaseError) -> (plans: [Plan], problems: [PlanError]) {
         var byID: [String: Plan] = [:]
         for (id, json) in try database.shippedPlans() {
-            do { byID[id] = try Plan(json: json, file: "\(database.path) (plan \(id))") } catch { throw .damaged(path: database.path) }
+            byID[id] = try shipped(id: id, json: json)
         }
         var problems: [PlanError] = []
         for name in Files.list(userDirectory).filter({ $0.hasSuffix(".json") }).sorted() {
-            let path = userDirectory + "/" + name
-            switch PlanLibrary.loadUserPlan(path, fileName: name) {
+            switch PlanLibrary.loadUserPlan(userDirectory + "/" + name, fileName: name) {
             case .success(let plan): byID[plan.id] = plan
             case .failure(let problem): problems.append(problem)
             }
         }
-        plans = byID.values.sorted { $0.id < $1.id }
-        self.problems = problems
+        return (byID.values.sorted { $0.id < $1.id }, problems)
     }
 
-    public func plan(id: String) -> Plan? { plans.first { $0.id == id } }
+    /// The plan with this id, reading only its own file or row.
+    public func plan(id: String) throws(TextDatabaseError) -> Result<Plan, PlanError>? {
+        guard Plan.isValidID(id) else { return nil }
+        let userFile = userDirectory + "/" + id + ".json"
+        if Files.exists(userFile) { return PlanLibrary.loadUserPlan(userFile, fileName: id + ".json") }
+        guard let json = try database.shippedPlan(id: id) else { return nil }
+        return .success(try shipped(id: id, json: json))
+    }
+
+    private func shipped(id: String, json: String) throws(TextDatabaseError) -> Plan {
+        do { return try Plan(json: json, file: "\(database.path) (plan \(id))") } catch { throw .damaged(path: database.path) }
+    }
 
     private static func loadUserPlan(_ path: String, fileName: String) -> Result<Plan, PlanError> {
         let text: String
