@@ -142,7 +142,16 @@ final class Context {
             }
             plan = (found, start)
         }
-        return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plan: plan)
+        return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plan: plan,
+                              daily: try dailySource())
+    }
+
+    /// Where the verse of the day comes from (config `daily_source`). Bookmarks are read from
+    /// the journal only when it exists: a missing journal has none, and is not created.
+    func dailySource() throws(Failure) -> DailySource {
+        guard try config().dailySource == .bookmarks, Files.exists(paths.journal) else { return .curated }
+        let journal = try journal()
+        do { return .bookmarks(try journal.bookmarkedPassages()) } catch { throw Failure(error) }
     }
 
     /// The user's files (XDG directories).

@@ -49,13 +49,17 @@ public struct TimelineInputs {
     public let days: Int
     /// The chosen plan and the date it started, if any.
     public let plan: (plan: Plan, start: LocalDate)?
+    /// Where each day's verse comes from (config `daily_source`).
+    public let daily: DailySource
 
-    public init(zone: Zone, translation: Translation, notifyAt: LocalTime, days: Int, plan: (plan: Plan, start: LocalDate)?) {
+    public init(zone: Zone, translation: Translation, notifyAt: LocalTime, days: Int, plan: (plan: Plan, start: LocalDate)?,
+                daily: DailySource = .curated) {
         self.zone = zone
         self.translation = translation
         self.notifyAt = notifyAt
         self.days = days
         self.plan = plan
+        self.daily = daily
     }
 }
 
@@ -69,7 +73,7 @@ public enum Timeline {
         for offset in 0..<inputs.days {
             let date = today.adding(days: offset)
             let start = inputs.zone.local(inputs.zone.startOfDay(date))
-            let verse = try database.dailyVerse(for: date, in: inputs.translation)
+            let verse = try database.dailyVerse(for: date, in: inputs.translation, source: inputs.daily)
             var step: PlanStep?
             if let (plan, started) = inputs.plan, let day = plan.day(for: date, startedOn: started) {
                 step = PlanStep(planID: plan.id, planName: plan.name, day: day, days: plan.days.count, readings: plan.days[day - 1])
