@@ -175,17 +175,7 @@ extension Journal {
     /// part an index range on verse_id, so the cost follows the passage, not the journal.
     public func marks(on reference: Reference) throws(MarkError) -> PassageMarks {
         try markOperation {
-            let statement = try database.prepare("""
-                SELECT 0, verse_id, uuid, short_id, color, NULL, created_at, updated_at FROM highlights
-                    WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL
-                UNION ALL
-                SELECT 1, verse_id, uuid, short_id, NULL, NULL, created_at, updated_at FROM bookmarks
-                    WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL
-                UNION ALL
-                SELECT 2, verse_id, uuid, short_id, text, reference, created_at, updated_at FROM notes
-                    WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL
-                ORDER BY 2, 7, 3
-                """)
+            let statement = try database.prepare(Journal.marksQuery)
             var result = PassageMarks()
             var highlightTimes: [Int: Int] = [:]
             var seenNotes: Set<String> = []
@@ -220,6 +210,20 @@ extension Journal {
             return result
         }
     }
+
+    /// The live marks on verses ?1 to ?2: (kind 0 highlight, 1 bookmark, 2 note), verse, uuid,
+    /// short id, colour or text, reference, created, updated; in verse order, oldest first.
+    static let marksQuery = """
+        SELECT 0, verse_id, uuid, short_id, color, NULL, created_at, updated_at FROM highlights
+            WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL
+        UNION ALL
+        SELECT 1, verse_id, uuid, short_id, NULL, NULL, created_at, updated_at FROM bookmarks
+            WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL
+        UNION ALL
+        SELECT 2, verse_id, uuid, short_id, text, reference, created_at, updated_at FROM notes
+            WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL
+        ORDER BY 2, 7, 3
+        """
 
     // MARK: Shared
 
