@@ -15,10 +15,12 @@ enum NoteCommand {
         case "add":
             // The text is the last argument; the words before it are the reference.
             // "manna note add John 3:16" has no text: "3:16" is the end of the reference.
-            guard rest.count >= 2, !rest.last!.allSatisfy({ $0.isNumber || ":-,;. ".contains($0) }) else {
+            let last = rest.last ?? ""
+            guard rest.count >= 2, !(last.contains(where: \.isNumber) && last.allSatisfy({ $0.isNumber || ":-,;. ".contains($0) })) else {
                 throw .usage("note add needs a reference and the note's text, like: manna note add \"John 3:16\" \"The gospel in one verse\"")
             }
             let reference = try ReadCommand.parseReference(Array(rest.dropLast()), command: "note add")
+            do { try Journal.checkNote(rest.last!) } catch { throw Failure(error) }
             let journal = try context.journal()
             let note: Note
             do { note = try journal.addNote(rest.last!, on: reference, at: context.currentInstant) } catch { throw Failure(error) }

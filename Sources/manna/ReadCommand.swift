@@ -17,10 +17,16 @@ enum ReadCommand {
         let translation = try context.translation(arguments.value("translation"), in: database)
         let verses: [PassageVerse]
         do { verses = try database.passage(reference, in: translation) } catch { throw Failure(error) }
-        // No journal yet means no marks: reading never creates one.
+        // No journal yet means no marks: reading never creates one. A damaged journal does not
+        // keep the passage from being read: it is printed without marks, then the failure.
         var marks = PassageMarks()
-        if let journal = try context.existingJournal() {
-            do { marks = try journal.marks(on: reference) } catch { throw Failure(error) }
+        var journalFailure: Failure?
+        do throws(Failure) {
+            if let journal = try context.existingJournal() {
+                do { marks = try journal.marks(on: reference) } catch { throw Failure(error) }
+            }
+        } catch {
+            journalFailure = error
         }
         if arguments.has("json") {
             context.json(.passage(reference, translation: translation, verses: verses, marks: marks))
@@ -31,6 +37,7 @@ enum ReadCommand {
                 context.stdout.line(line)
             }
         }
+        if let journalFailure { throw journalFailure }
     }
 
     /// Joins the words of a reference given as several arguments ("John" "3:16") and parses it.

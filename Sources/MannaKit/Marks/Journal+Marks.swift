@@ -9,8 +9,7 @@ extension Journal {
 
     /// Adds a note on `reference`, found at its first verse.
     public func addNote(_ text: String, on reference: Reference, at now: Instant) throws(MarkError) -> Note {
-        guard text.contains(where: { !$0.isWhitespace }) else { throw .emptyText }
-        guard text.utf8.count <= Journal.maxTextBytes else { throw .textTooLong(bytes: text.utf8.count) }
+        try Journal.checkNote(text)
         return try markOperation {
             try write {
                 let note = Note(uuid: Journal.newUUID(), shortID: try newShortID(in: "notes"), reference: reference,
@@ -29,6 +28,12 @@ extension Journal {
                 return note
             }
         }
+    }
+
+    /// Refuses a note with no text, or more than `maxTextBytes`.
+    public static func checkNote(_ text: String) throws(MarkError) {
+        guard text.contains(where: { !$0.isWhitespace }) else { throw .emptyText }
+        guard text.utf8.count <= maxTextBytes else { throw .textTooLong(bytes: text.utf8.count) }
     }
 
     /// The notes found at the verses of `reference` (every note when nil), in Bible order, oldest first on a verse.
