@@ -176,6 +176,8 @@ enum ExportFormat {
         func text(_ check: (String) -> Bool, _ expected: String) -> Result<Cell, Problem> {
             guard let string = value.stringValue else { return .failure(Problem(expected)) }
             guard string.utf8.count <= Journal.maxTextBytes else { return .failure(Problem("at most \(Journal.maxTextBytes) bytes of text")) }
+            // SQLite's C strings end at a NUL: such text could not be kept as it is.
+            guard !string.utf8.contains(0) else { return .failure(Problem("text without NUL characters (\\u0000)")) }
             return check(string) ? .success(.text(string)) : .failure(Problem(expected))
         }
         switch field.kind {
@@ -217,8 +219,8 @@ enum ExportFormat {
             guard let items = value.arrayValue else { return .failure(Problem("a list of tags, like [\"family\"]")) }
             var tags: [String] = []
             for item in items {
-                guard let tag = item.stringValue, !tag.isEmpty, !tag.contains(","), tag.utf8.count <= 200 else {
-                    return .failure(Problem("a list of tags, each a non-empty string without ','"))
+                guard let tag = item.stringValue, !tag.isEmpty, !tag.contains(","), !tag.utf8.contains(0), tag.utf8.count <= 200 else {
+                    return .failure(Problem("a list of tags, each a non-empty string without ',' or NUL"))
                 }
                 tags.append(tag)
             }
