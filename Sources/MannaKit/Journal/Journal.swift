@@ -235,7 +235,7 @@ public final class Journal {
             try bind(item, to: statement)
             return try statement.step()
         } catch {
-            throw .unwritable(path: path, reason: error.message)
+            throw journalError(error)
         }
     }
 
@@ -252,7 +252,7 @@ public final class Journal {
                 return database.changes == 1
             }
         } catch let error as SQLiteError {
-            throw .unwritable(path: path, reason: error.message)
+            throw journalError(error)
         } catch {
             throw .unwritable(path: path, reason: "\(error)")
         }
@@ -265,7 +265,7 @@ public final class Journal {
             try bind(item, to: statement)
             try statement.run()
         } catch {
-            throw .unwritable(path: path, reason: error.message)
+            throw journalError(error)
         }
     }
 
