@@ -87,4 +87,23 @@ import MannaKit
         let present = Set(try journal.notes(in: try Reference(parsing: "John 3:16")).map(\.text))
         for text in saved { #expect(present.contains(text), "'\(text)' was reported saved and is missing") }
     }
+
+    /// The same while the journal is being created and migrated: whatever is left opens.
+    @Test func killingTheFirstWriteLeavesAJournalThatOpens() throws {
+        for _ in 0..<30 {
+            let home = try Home()
+            defer { home.remove() }
+            let environment: Environment = ["HOME": home.url.path, "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+            let outcome = try Subprocess.run(Manna.binary, arguments: ["note", "add", "John 3:16", "first"], environment: environment,
+                                             input: "", timeoutMilliseconds: Int.random(in: 0...12))
+            // Subprocess, not Foundation's Process, which polls for the exit every 50 ms.
+            let list = try Subprocess.run(Manna.binary, arguments: ["note", "list"], environment: environment, input: "",
+                                          timeoutMilliseconds: 10_000)
+            guard case .exited(0, let stdout, _) = list else { Issue.record("note list: \(list)"); continue }
+            if case .exited(0, _, _) = outcome { #expect(stdout.hasSuffix("  John 3:16  first\n")) }
+            if FileManager.default.fileExists(atPath: home.journal) {
+                #expect(try Journal(path: home.journal).integrityCheck() == ["ok"])
+            }
+        }
+    }
 }

@@ -155,7 +155,7 @@ public struct ImportSummary: Equatable, Sendable {
     public var records: Int
 
     public var changed: Int { tables.reduce(0) { $0 + $1.counts.changed } }
-    /// Records of the file that were already in the journal as they are.
+    /// Records of the file that changed nothing: already here as they are, or older than what is here.
     public var unchanged: Int { records - tables.reduce(0) { $0 + $1.counts.added + $1.counts.updated } }
 
     public static func == (lhs: ImportSummary, rhs: ImportSummary) -> Bool {

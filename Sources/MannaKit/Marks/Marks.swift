@@ -89,8 +89,6 @@ public struct PassageMarks: Equatable, Sendable {
     public init() {}
 
     public subscript(id: VerseID) -> VerseMarks { verses[id.rawValue] ?? VerseMarks() }
-
-    public var isEmpty: Bool { verses.values.allSatisfy(\.isEmpty) }
 }
 
 /// Why a mark cannot be added, found or deleted.
