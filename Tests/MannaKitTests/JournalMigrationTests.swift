@@ -48,7 +48,7 @@ import Testing
                 """)
         }
         let journal = try Journal(path: path)
-        #expect(journal.schemaVersion == 3)
+        #expect(journal.schemaVersion == Journal.migrations.count)
         #expect(try journal.notes(in: nil) == [Note(uuid: "1b4e28ba-2fa1-4d2b-883f-0016d3cca427", shortID: "k7m2",
                                                     reference: ref("John 3:16"), text: "kept", createdAt: 10, updatedAt: 20)])
         #expect(try journal.bookmarks(in: nil).map(\.reference) == [ref("Psalm 23:1")])
