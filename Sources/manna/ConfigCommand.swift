@@ -5,7 +5,7 @@ enum ConfigCommand {
     static let spec = CommandSpec(
         name: "config",
         usage: "manna config list | get KEY | set KEY VALUE",
-        abstract: "Show or change settings (translation, notify_at, plan, plan_start, prompt_format, timeline_days)",
+        abstract: "Show or change settings (translation, notify_at, plan, plan_start, prompt_format, timeline_days, daily_source)",
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {

@@ -134,7 +134,16 @@ final class Context {
         let config = try config()
         let translation = try translation(nil, in: database)
         let plan = try runningPlan(database: database, today: zone.local(now).date, now: now)
-        return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plan: plan)
+        return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plan: plan,
+                              daily: try dailySource())
+    }
+
+    /// Where the verse of the day comes from (config `daily_source`). Bookmarks are read from
+    /// the journal only when it exists: a missing journal has none, and is not created.
+    func dailySource() throws(Failure) -> DailySource {
+        guard try config().dailySource == .bookmarks, Files.exists(paths.journal) else { return .curated }
+        let journal = try journal()
+        do { return .bookmarks(try journal.bookmarkedPassages()) } catch { throw Failure(error) }
     }
 
     /// The reading plan with this id (the user's file, else the shipped one); nil when there

@@ -122,6 +122,7 @@ enum Manna {
 
     static let commands: [CommandSpec] = [
         TodayCommand.spec, ReadCommand.spec, CompareCommand.spec, SearchCommand.spec,
+        NoteCommand.spec, HighlightCommand.spec, BookmarkCommand.spec, ExportCommand.spec, ImportCommand.spec,
         PlanCommand.spec, ConfigCommand.spec, NotifyCommand.spec, TickCommand.spec,
         TimelineCommand.spec, PromptCommand.spec, WidgetCommand.spec, InitCommand.spec,
         InstallCommand.spec, UninstallCommand.spec, DoctorCommand.spec, PathsCommand.spec, BuildDatabaseCommand.spec,

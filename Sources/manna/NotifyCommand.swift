@@ -20,8 +20,9 @@ enum NotifyCommand {
         let date = try context.date(arguments.value("date"))
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
+        let source = try context.dailySource()
         let verse: DailyVerse
-        do { verse = try database.dailyVerse(for: date, in: translation) } catch { throw Failure(error) }
+        do { verse = try database.dailyVerse(for: date, in: translation, source: source) } catch { throw Failure(error) }
         do { try context.notifier.show(Notification(dailyVerse: verse)) } catch { throw Failure(error) }
     }
 }

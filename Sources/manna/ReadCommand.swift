@@ -1,4 +1,5 @@
-// manna read REF... [--translation T] [--json]: a passage with verse numbers.
+// manna read REF... [--translation T] [--json]: a passage with verse numbers, and the user's
+// highlights, bookmarks and notes on it.
 import MannaKit
 
 enum ReadCommand {
@@ -7,7 +8,7 @@ enum ReadCommand {
         usage: "manna read REF... [--translation T] [--json]",
         abstract: "Print a passage: manna read John 3:16, manna read Ps 23, manna read Gen 1:1-2:3",
         valueOptions: ["translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, else KJV)"],
-        flags: ["json": "print JSON: reference, translation and verses (id, reference, text or null)"],
+        flags: ["json": "print JSON: reference, translation and verses (id, reference, text or null, highlight, bookmarked, notes)"],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
@@ -16,13 +17,27 @@ enum ReadCommand {
         let translation = try context.translation(arguments.value("translation"), in: database)
         let verses: [PassageVerse]
         do { verses = try database.passage(reference, in: translation) } catch { throw Failure(error) }
+        // No journal yet means no marks: reading never creates one. A damaged journal does not
+        // keep the passage from being read: it is printed without marks, then the failure.
+        var marks = PassageMarks()
+        var journalFailure: Failure?
+        do throws(Failure) {
+            if let journal = try context.existingJournal() {
+                do { marks = try journal.marks(on: reference) } catch { throw Failure(error) }
+            }
+        } catch {
+            journalFailure = error
+        }
         if arguments.has("json") {
-            context.json(.passage(reference, translation: translation, verses: verses))
+            context.json(.passage(reference, translation: translation, verses: verses, marks: marks))
         } else {
-            for line in PassageFormatter.lines(reference: reference, translation: translation.code, verses: verses, width: context.terminalWidth) {
+            let color = context.stdoutIsTerminal && context.environment["NO_COLOR"] == nil
+            for line in PassageFormatter.lines(reference: reference, translation: translation.code, verses: verses,
+                                               width: context.terminalWidth, marks: marks, color: color) {
                 context.stdout.line(line)
             }
         }
+        if let journalFailure { throw journalFailure }
     }
 
     /// Joins the words of a reference given as several arguments ("John" "3:16") and parses it.
@@ -34,17 +49,29 @@ enum ReadCommand {
 
 extension JSON {
     /// The stable JSON shape of a passage in one translation:
-    /// `{"reference", "translation", "verses": [{"id", "reference", "text" (null when absent)}]}`.
-    static func passage(_ reference: Reference, translation: Translation, verses: [PassageVerse]) -> JSON {
+    /// `{"reference", "translation", "verses": [{"id", "reference", "text" (null when absent)}]}`;
+    /// with `marks`, each verse also has `"highlight"` (a colour or null), `"bookmarked"` and
+    /// `"notes": [{"id", "reference", "text"}]` (the notes whose passage starts at the verse).
+    static func passage(_ reference: Reference, translation: Translation, verses: [PassageVerse], marks: PassageMarks? = nil) -> JSON {
         .object([
             ("reference", .string(reference.description)),
             ("translation", .string(translation.code)),
             ("verses", .array(verses.map { verse in
-                .object([
+                var fields: [(String, JSON)] = [
                     ("id", .int(verse.id.rawValue)),
                     ("reference", .string(Reference(verse.id).description)),
                     ("text", .optional(verse.text)),
-                ])
+                ]
+                if let verseMarks = marks?[verse.id] {
+                    fields += [
+                        ("highlight", .optional(verseMarks.highlight?.rawValue)),
+                        ("bookmarked", .bool(verseMarks.bookmarked)),
+                        ("notes", .array(verseMarks.notes.map { note in
+                            .object([("id", .string(note.shortID)), ("reference", .string(note.reference.description)), ("text", .string(note.text))])
+                        })),
+                    ]
+                }
+                return .object(fields)
             })),
         ])
     }

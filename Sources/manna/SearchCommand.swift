@@ -1,23 +1,28 @@
-// manna search QUERY [--translation T] [--book B] [--limit N] [--json]: ranked full-text search.
+// manna search QUERY [--translation T] [--book B] [--limit N] [--json]: ranked full-text search;
+// manna search --history: the last 100 searches.
 import MannaKit
 
 enum SearchCommand {
     static let spec = CommandSpec(
         name: "search",
-        usage: "manna search QUERY [--translation T] [--book B] [--limit N] [--json]",
+        usage: "manna search QUERY [--translation T] [--book B] [--limit N] [--json] | --history [--json]",
         abstract: "Find verses: every word matches as a prefix, \"quoted words\" as a phrase",
         valueOptions: [
             "translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, else KJV)",
             "book": "search one book only: --book John, --book \"1 Cor\"",
             "limit": "show at most N verses, 1 to \(maxLimit) (default \(defaultLimit))",
         ],
-        flags: ["json": "print JSON: query, translation, total, ranked, hits (id, reference, translation, snippet)"],
+        flags: [
+            "json": "print JSON: query, translation, total, ranked, hits (id, reference, translation, snippet)",
+            "history": "print the last \(Journal.searchHistoryLimit) searches, newest first (searches with --json are not kept)",
+        ],
         run: run)
 
     static let defaultLimit = 20
     static let maxLimit = 1000
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        if arguments.has("history") { return try history(arguments, context) }
         let text = arguments.positionals.joined(separator: " ")
         let query: SearchQuery
         do { query = try SearchQuery(parsing: text) } catch { throw Failure(error) }
@@ -45,6 +50,7 @@ enum SearchCommand {
             context.json(.searchResults(query: text, translation: translation.code, results: results))
             return
         }
+        defer { record(SearchRecord(query: text, translation: translation.code, searchedAt: context.currentInstant), context) }
         if results.hits.isEmpty {
             context.stderr.line("manna: no verse in the \(translation.code)\(book.map { " of \($0.name)" } ?? "") matches '\(text)'")
             return
@@ -65,6 +71,45 @@ enum SearchCommand {
             } else if results.total == nil {
                 context.stdout.line("more than \(TextDatabase.rankingLimit) verses match, too many to rank: these are the first in Bible order; add words to narrow")
             }
+        }
+    }
+
+    /// Keeps a search in the history. A search never fails for want of history: when the
+    /// journal cannot be written, one line on stderr says so and the search still succeeds.
+    static func record(_ search: SearchRecord, _ context: Context) {
+        do {
+            try context.journal().recordSearch(search)
+        } catch let failure as Failure {
+            context.stderr.line("manna: the search was not kept in the history: " + failure.message)
+        } catch {
+            context.stderr.line("manna: the search was not kept in the history: " + ((error as? JournalError)?.message ?? "\(error)"))
+        }
+    }
+
+    /// `manna search --history`: `YYYY-MM-DD HH:MM  TRANSLATION  QUERY` in local time, newest first.
+    static func history(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.isEmpty, arguments.values.isEmpty else {
+            throw .usage("search --history takes no query or options but --json; see 'manna search --help'")
+        }
+        let zone = try context.zone()
+        var searches: [SearchRecord] = []
+        if let journal = try context.existingJournal() {
+            do { searches = try journal.searchHistory() } catch { throw Failure(error) }
+        }
+        if arguments.has("json") {
+            context.json(.object([("searches", .array(searches.map { search in
+                .object([
+                    ("query", .string(search.query)),
+                    ("translation", .string(search.translation)),
+                    ("searched_at", .string(zone.local(search.searchedAt).iso8601)),
+                ])
+            }))]))
+            return
+        }
+        if searches.isEmpty { context.stderr.line("manna: no searches yet") }
+        for search in searches {
+            let local = zone.local(search.searchedAt)
+            context.stdout.line("\(local.date) \(local.time)  \(search.translation)  \(search.query.singleLine)")
         }
     }
 }

@@ -31,7 +31,7 @@ enum TickCommand {
             outcomes = try Scheduler.deliver(due, journal: journal, now: now) { item in
                 switch item.occurrence.kind {
                 case "plan": showPlanReminder(item, inputs: inputs, context)
-                default: show(item, database: database, translation: inputs.translation, notifyAt: config.notifyAt, context)
+                default: show(item, database: database, inputs: inputs, notifyAt: config.notifyAt, context)
                 }
             }
         } catch {
@@ -62,10 +62,10 @@ enum TickCommand {
     }
 
     /// Shows one due occurrence; nil when shown, else why not.
-    static func show(_ item: Due, database: TextDatabase, translation: Translation, notifyAt: LocalTime, _ context: Context) -> String? {
+    static func show(_ item: Due, database: TextDatabase, inputs: TimelineInputs, notifyAt: LocalTime, _ context: Context) -> String? {
         guard let date = LocalDate(parsing: item.occurrence.occurrence) else { return "bad occurrence \(item.occurrence.occurrence)" }
         let verse: DailyVerse
-        do { verse = try database.dailyVerse(for: date, in: translation) } catch { return error.message }
+        do { verse = try database.dailyVerse(for: date, in: inputs.translation, source: inputs.daily) } catch { return error.message }
         var notification = Notification(dailyVerse: verse)
         if item.late { notification.summary += " · missed at \(notifyAt)" }
         do {

@@ -18,8 +18,9 @@ enum TodayCommand {
         let date = try context.date(arguments.value("date"))
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
+        let source = try context.dailySource()
         let verse: DailyVerse
-        do { verse = try database.dailyVerse(for: date, in: translation) } catch { throw Failure(error) }
+        do { verse = try database.dailyVerse(for: date, in: translation, source: source) } catch { throw Failure(error) }
         if arguments.has("json") {
             context.json(.object([
                 ("date", .string(date.description)),

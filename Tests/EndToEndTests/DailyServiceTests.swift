@@ -30,7 +30,7 @@ import Testing
         (["init", "tcsh"], "manna: init needs one shell: bash, zsh or fish\n"),
         (["prompt", "--format", "{verse}"], "manna: unknown prompt token '{verse}'; tokens are {reference}, {translation}, {text}, {text:N}, {plan}, {date}\n"),
         (["config", "set", "notify_at", "7am"], "manna: notify_at must be a time HH:MM (24-hour), like 07:00, not '7am'\n"),
-        (["config", "set", "colour", "blue"], "manna: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days\n"),
+        (["config", "set", "colour", "blue"], "manna: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source\n"),
         (["config", "set", "translation", "NIV"], "manna: unknown translation 'NIV': choose one of KJV, ASV, WBS or WEB\n"),
     ])
     func badInputGetsOneLine(arguments: [String], message: String) {
@@ -50,6 +50,7 @@ import Testing
             notify_at = 06:30
             prompt_format =   # not set
             timeline_days = 7
+            daily_source = curated
 
             """)
         #expect(manna("config", "set", "notify_at", "07:15", environment: environment).status == 0)
@@ -70,7 +71,7 @@ import Testing
         #expect(run.stderr == "manna: \(home.path)/.config/manna/config:2: timeline_days must be a whole number of days from 1 to 31, not '99'\n")
         let unknown = try temporaryHome(config: "colour = blue\n")
         defer { try? FileManager.default.removeItem(at: unknown) }
-        #expect(manna("today", environment: ["HOME": unknown.path]).stderr.hasSuffix("/.config/manna/config:1: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days\n"))
+        #expect(manna("today", environment: ["HOME": unknown.path]).stderr.hasSuffix("/.config/manna/config:1: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source\n"))
     }
 
     @Test func promptReadsTheTimelineAndComputesWithoutOne() throws {

@@ -19,6 +19,12 @@ public struct Config: Equatable, Sendable {
     public var planStart: LocalDate? = nil
     public var promptFormat: String? = nil
     public var timelineDays = 7
+    public var dailySource = DailySourceSetting.curated
+
+    /// Where the verse of the day comes from.
+    public enum DailySourceSetting: String, Sendable {
+        case curated, bookmarks
+    }
 
     public init() {}
 
@@ -28,6 +34,7 @@ public struct Config: Equatable, Sendable {
         ("notify_at", "a time HH:MM (24-hour), like 07:00"),
         ("prompt_format", "a prompt format, like '{reference}: {text:60}'"),
         ("timeline_days", "a whole number of days from 1 to 31"),
+        ("daily_source", "curated (the shipped list) or bookmarks (your bookmarked passages)"),
     ]
 
     /// Reads `text` (the contents of `file`, for messages).
@@ -88,6 +95,9 @@ public struct Config: Equatable, Sendable {
         case "timeline_days":
             guard let days = Int(value), (1...31).contains(days) else { throw bad() }
             timelineDays = days
+        case "daily_source":
+            guard let source = DailySourceSetting(rawValue: value) else { throw bad() }
+            dailySource = source
         default:
             throw ConfigError(file: "", line: 0, problem: "unknown key '\(key)'; keys are \(Config.keys.map(\.name).joined(separator: ", "))")
         }
@@ -100,6 +110,7 @@ public struct Config: Equatable, Sendable {
         case "notify_at": return notifyAt.description
         case "prompt_format": return promptFormat
         case "timeline_days": return String(timelineDays)
+        case "daily_source": return dailySource.rawValue
         default: return nil
         }
     }

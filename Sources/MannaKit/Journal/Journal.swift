@@ -123,6 +123,13 @@ public final class Journal {
             searched_at INTEGER NOT NULL
         );
         """,
+        // 3: notes and bookmarks are on a passage, found at its first verse (verse_id): the
+        // passage as the user gave it, canonical ('John 3:16-18'), so `read` still needs only
+        // an index range on verse_id. NULL (rows from schema 2) means the single verse.
+        """
+        ALTER TABLE notes ADD COLUMN reference TEXT;
+        ALTER TABLE bookmarks ADD COLUMN reference TEXT;
+        """,
     ]
 
     /// Opens the journal at `path`, creating it (and its folder, mode 0700) when missing,
@@ -176,6 +183,36 @@ public final class Journal {
         }
     }
 
+    // MARK: Running statements
+
+    /// Runs `body`, reporting SQLite's failures as the journal's: a damaged file as `.damaged`
+    /// (with how to recover), anything else as `.unwritable`. Other errors pass through.
+    func run<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SQLiteError { throw journalError(error) }
+    }
+
+    /// Runs `body` in one transaction: all of it is committed, or none of it.
+    func write<T>(_ body: () throws -> T) throws -> T {
+        try run { try database.transaction(body) }
+    }
+
+    func journalError(_ error: SQLiteError) -> JournalError {
+        error.isCorruption ? .damaged(path: path) : .unwritable(path: path, reason: error.message)
+    }
+
+    /// SQLite's full check of the file (`PRAGMA integrity_check`): `["ok"]`, or each problem.
+    /// It reads every page, so it is for checks and tests, not for every command.
+    public func integrityCheck() throws(JournalError) -> [String] {
+        do {
+            let statement = try database.prepare("PRAGMA integrity_check")
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.string(0)) }
+            return lines
+        } catch {
+            throw journalError(error)
+        }
+    }
+
     // MARK: The delivery ledger
 
     /// An occurrence of something the scheduler shows: the verse of one day, one reminder time.
@@ -198,7 +235,7 @@ public final class Journal {
             try bind(item, to: statement)
             return try statement.step()
         } catch {
-            throw .unwritable(path: path, reason: error.message)
+            throw journalError(error)
         }
     }
 
@@ -215,7 +252,7 @@ public final class Journal {
                 return database.changes == 1
             }
         } catch let error as SQLiteError {
-            throw .unwritable(path: path, reason: error.message)
+            throw journalError(error)
         } catch {
             throw .unwritable(path: path, reason: "\(error)")
         }
@@ -228,7 +265,7 @@ public final class Journal {
             try bind(item, to: statement)
             try statement.run()
         } catch {
-            throw .unwritable(path: path, reason: error.message)
+            throw journalError(error)
         }
     }
 

@@ -168,6 +168,10 @@ public final class Statement {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : string(column)
     }
 
+    public func optionalInt(_ column: Int32) -> Int? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : int(column)
+    }
+
     private func check(_ rc: Int32) throws(SQLiteError) {
         if rc != SQLITE_OK { throw database.error(rc, sql: sql) }
     }

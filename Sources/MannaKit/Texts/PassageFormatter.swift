@@ -7,18 +7,84 @@ public enum PassageFormatter {
     /// The passage as lines of text.
     ///
     /// Verses are numbered by verse, or by chapter:verse when the passage spans chapters.
+    /// A marked verse ends with its marks: `[yellow]` (unless `color` paints the highlight
+    /// behind the text instead), `[bookmark]`, and `[1]` for each note, whose text follows
+    /// the passage after a blank line. A verse with no marks prints as it always has.
     /// - Parameter width: wrap to this many columns; nil leaves lines whole (output to a pipe).
-    public static func lines(reference: Reference, translation: String, verses: [PassageVerse], width: Int?) -> [String] {
+    /// - Parameter color: show highlights as ANSI background colours (a terminal, `NO_COLOR` unset).
+    public static func lines(reference: Reference, translation: String, verses: [PassageVerse], width: Int?,
+                             marks: PassageMarks = PassageMarks(), color: Bool = false) -> [String] {
         var lines = ["\(reference) (\(translation))"]
         let spansChapters = Set(verses.map { $0.id.book * 1_000 + $0.id.chapter }).count > 1
         let labels = verses.map { spansChapters ? "\($0.id.chapter):\($0.id.verse)" : "\($0.id.verse)" }
         let labelWidth = labels.map(\.count).max() ?? 0
+        var notes: [Note] = []
         for (verse, label) in zip(verses, labels) {
             let padded = String(repeating: " ", count: labelWidth - label.count) + label + " "
-            lines += wrap(verse.text ?? absentText(translation), firstPrefix: padded,
-                          prefix: String(repeating: " ", count: padded.count), width: width)
+            let indent = String(repeating: " ", count: padded.count)
+            let text = verse.text ?? absentText(translation)
+            let verseMarks = marks[verse.id]
+            guard !verseMarks.isEmpty else {
+                lines += wrap(text, firstPrefix: padded, prefix: indent, width: width)
+                continue
+            }
+            var suffix = ""
+            if let highlight = verseMarks.highlight, !color { suffix += " [\(highlight.rawValue)]" }
+            if verseMarks.bookmarked { suffix += " [bookmark]" }
+            for note in verseMarks.notes {
+                notes.append(note)
+                suffix += " [\(notes.count)]"
+            }
+            if let highlight = verseMarks.highlight, color {
+                lines += painted(text, suffix: suffix, firstPrefix: padded, prefix: indent, width: width,
+                                 open: background(highlight), close: "\u{1B}[39;49m")
+            } else {
+                lines += wrap(text + suffix, firstPrefix: padded, prefix: indent, width: width)
+            }
+        }
+        if !notes.isEmpty { lines.append("") }
+        for (index, note) in notes.enumerated() {
+            let label = "[\(index + 1)] "
+            let indent = String(repeating: " ", count: label.count)
+            // A note's own line breaks are kept; other control characters never reach the terminal.
+            let paragraphs = note.text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).singleLine }
+            for (number, paragraph) in paragraphs.enumerated() {
+                let head = number == 0 ? label + "\(note.reference) (\(note.shortID)): " : indent
+                lines += wrap(paragraph, firstPrefix: head, prefix: indent, width: width)
+            }
         }
         return lines
+    }
+
+    /// Light backgrounds with black text, from the 256-colour palette every modern terminal has.
+    static func background(_ color: HighlightColor) -> String {
+        let code: Int
+        switch color {
+        case .yellow: code = 229
+        case .green: code = 157
+        case .blue: code = 153
+        case .pink: code = 218
+        case .purple: code = 183
+        }
+        return "\u{1B}[38;5;16;48;5;\(code)m"
+    }
+
+    /// `text` and `suffix` wrapped like `wrap`, with `text` (not the suffix, not the indent)
+    /// between `open` and `close` on every line it reaches.
+    static func painted(_ text: String, suffix: String, firstPrefix: String, prefix: String, width: Int?,
+                        open: String, close: String) -> [String] {
+        // Wrapping joins words with one space, so each line's body is the next stretch of this.
+        let normalized = text.split(separator: " ").joined(separator: " ")
+        var remaining = normalized.count
+        var painted: [String] = []
+        for (index, line) in wrap(normalized + suffix, firstPrefix: firstPrefix, prefix: prefix, width: width).enumerated() {
+            let head = index == 0 ? firstPrefix.count : prefix.count
+            let body = Array(line.dropFirst(head))
+            let inText = min(max(remaining, 0), body.count)
+            painted.append(String(line.prefix(head)) + (inText > 0 ? open + String(body[..<inText]) + close : "") + String(body[inText...]))
+            remaining -= body.count + 1
+        }
+        return painted
     }
 
     /// Word-wraps `text`, starting with `firstPrefix` and indenting later lines by `prefix`.

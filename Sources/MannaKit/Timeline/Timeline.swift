@@ -49,13 +49,17 @@ public struct TimelineInputs {
     public let days: Int
     /// The running plan and its progress, if any.
     public let plan: (plan: Plan, run: PlanRun)?
+    /// Where each day's verse comes from (config `daily_source`).
+    public let daily: DailySource
 
-    public init(zone: Zone, translation: Translation, notifyAt: LocalTime, days: Int, plan: (plan: Plan, run: PlanRun)?) {
+    public init(zone: Zone, translation: Translation, notifyAt: LocalTime, days: Int, plan: (plan: Plan, run: PlanRun)?,
+                daily: DailySource = .curated) {
         self.zone = zone
         self.translation = translation
         self.notifyAt = notifyAt
         self.days = days
         self.plan = plan
+        self.daily = daily
     }
 }
 
@@ -69,7 +73,7 @@ public enum Timeline {
         for offset in 0..<inputs.days {
             let date = today.adding(days: offset)
             let start = inputs.zone.local(inputs.zone.startOfDay(date))
-            let verse = try database.dailyVerse(for: date, in: inputs.translation)
+            let verse = try database.dailyVerse(for: date, in: inputs.translation, source: inputs.daily)
             let step = inputs.plan.flatMap { $0.run.step(for: date, today: today, plan: $0.plan) }
             entries.append(TimelineEntry(date: date, start: start, verse: verse, plan: step,
                                          reminders: [TimelineReminder(time: inputs.notifyAt, kind: "verse")]))

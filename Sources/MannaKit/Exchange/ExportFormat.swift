@@ -1,0 +1,256 @@
+// The export format (docs/export-format.md): every table of the user's data, each field's JSON
+// form and how it is checked on the way back in. One description serves export, validation and
+// merge, so a field cannot be written one way and read another.
+
+/// A value as SQLite stores it.
+enum Cell: Equatable, Comparable, Sendable {
+    case null
+    case int(Int)
+    case text(String)
+
+    var int: Int? { if case .int(let value) = self { return value } else { return nil } }
+    var text: String? { if case .text(let value) = self { return value } else { return nil } }
+
+    static func < (lhs: Cell, rhs: Cell) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return false
+        case (.null, _): return true
+        case (_, .null): return false
+        case (.int(let a), .int(let b)): return a < b
+        case (.int, .text): return true
+        case (.text, .int): return false
+        case (.text(let a), .text(let b)): return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+        }
+    }
+}
+
+/// What a field holds, and so how it is written to JSON and checked when read.
+enum FieldKind: Sendable {
+    /// A lowercase version-4-style UUID.
+    case uuid
+    /// What users type: 1 to 16 lowercase letters and digits.
+    case shortID
+    /// Any text up to `Journal.maxTextBytes`.
+    case text
+    case optionalText
+    /// Unix seconds, written `2026-03-08T12:00:00Z`.
+    case instant
+    case optionalInstant
+    /// A local date `2026-03-08`.
+    case date
+    /// A local time `07:30`, or null.
+    case optionalTime
+    /// A whole number from 1.
+    case count
+    /// A verse id of the canon (`43003016`).
+    case verseID
+    /// The canonical reference of a passage starting at the record's `verse_id`. Stored (a
+    /// null column means the verse alone), or, when `stored` is false, written for people only
+    /// and checked to be the one verse.
+    case passage
+    case color
+    /// Stored `,a,b,`, written `["a", "b"]`.
+    case tags
+    case planID
+    case translation
+}
+
+struct Field: Sendable {
+    let name: String
+    let kind: FieldKind
+    /// False for a field written for readers but not kept in a column (a highlight's reference).
+    var stored = true
+}
+
+/// One table of the export.
+struct ExportTable: Sendable {
+    enum Identity: Sendable {
+        /// Records merge by `uuid`: the newest `updated_at` wins.
+        case uuid
+        /// Facts that never change, identified by these fields: added when missing.
+        case natural([String])
+    }
+
+    let name: String
+    /// What one record is called in messages: "note".
+    let record: String
+    let fields: [Field]
+    let identity: Identity
+    let order: String
+    /// Another table every record must point into: (field, table).
+    var parent: (field: String, table: String)? = nil
+
+    var storedFields: [Field] { fields.filter(\.stored) }
+    var columns: String { storedFields.map(\.name).joined(separator: ", ") }
+
+    /// The position of a stored field among `storedFields`.
+    func index(_ name: String) -> Int? { storedFields.firstIndex { $0.name == name } }
+
+    static let all: [ExportTable] = [prayers, reminders, planRuns, planDaysRead, notes, highlights, bookmarks, searches]
+
+    private static let times = [Field(name: "created_at", kind: .instant), Field(name: "updated_at", kind: .instant),
+                                Field(name: "deleted_at", kind: .optionalInstant)]
+
+    static let prayers = ExportTable(
+        name: "prayers", record: "prayer",
+        fields: [Field(name: "uuid", kind: .uuid), Field(name: "short_id", kind: .shortID), Field(name: "title", kind: .text),
+                 Field(name: "body", kind: .text), Field(name: "tags", kind: .tags), Field(name: "answered_at", kind: .optionalInstant),
+                 Field(name: "answer_note", kind: .optionalText)] + times,
+        identity: .uuid, order: "created_at, uuid")
+    static let reminders = ExportTable(
+        name: "reminders", record: "reminder",
+        fields: [Field(name: "uuid", kind: .uuid), Field(name: "prayer_uuid", kind: .uuid), Field(name: "spec", kind: .text)] + times,
+        identity: .uuid, order: "created_at, uuid", parent: ("prayer_uuid", "prayers"))
+    static let planRuns = ExportTable(
+        name: "plan_runs", record: "plan run",
+        fields: [Field(name: "uuid", kind: .uuid), Field(name: "plan_id", kind: .planID), Field(name: "started_on", kind: .date),
+                 Field(name: "schedule_start", kind: .date), Field(name: "remind_at", kind: .optionalTime),
+                 Field(name: "stopped_at", kind: .optionalInstant)] + times,
+        identity: .uuid, order: "created_at, uuid")
+    static let planDaysRead = ExportTable(
+        name: "plan_days_read", record: "day read",
+        fields: [Field(name: "run_uuid", kind: .uuid), Field(name: "day", kind: .count), Field(name: "read_on", kind: .date),
+                 Field(name: "created_at", kind: .instant)],
+        identity: .natural(["run_uuid", "day"]), order: "run_uuid, day", parent: ("run_uuid", "plan_runs"))
+    static let notes = ExportTable(
+        name: "notes", record: "note",
+        fields: [Field(name: "uuid", kind: .uuid), Field(name: "short_id", kind: .shortID), Field(name: "verse_id", kind: .verseID),
+                 Field(name: "reference", kind: .passage), Field(name: "text", kind: .text)] + times,
+        identity: .uuid, order: "created_at, uuid")
+    static let highlights = ExportTable(
+        name: "highlights", record: "highlight",
+        fields: [Field(name: "uuid", kind: .uuid), Field(name: "short_id", kind: .shortID), Field(name: "verse_id", kind: .verseID),
+                 Field(name: "reference", kind: .passage, stored: false), Field(name: "color", kind: .color)] + times,
+        identity: .uuid, order: "created_at, uuid")
+    static let bookmarks = ExportTable(
+        name: "bookmarks", record: "bookmark",
+        fields: [Field(name: "uuid", kind: .uuid), Field(name: "short_id", kind: .shortID), Field(name: "verse_id", kind: .verseID),
+                 Field(name: "reference", kind: .passage)] + times,
+        identity: .uuid, order: "created_at, uuid")
+    static let searches = ExportTable(
+        name: "searches", record: "search",
+        fields: [Field(name: "query", kind: .text), Field(name: "translation", kind: .translation),
+                 Field(name: "searched_at", kind: .instant)],
+        identity: .natural(["query", "translation", "searched_at"]), order: "searched_at, query, translation")
+}
+
+/// The export document's name and version: a reader refuses a version it does not know.
+enum ExportFormat {
+    static let name = "manna-export"
+    static let version = 1
+    /// Larger files are refused before they are read: 50,000 notes take about 15 MB.
+    static let maxFileBytes = 256 << 20
+
+    /// `2026-03-08T12:00:00Z`.
+    static func timestamp(_ instant: Instant) -> String {
+        let days = instant >= 0 ? instant / 86_400 : -((-instant + 86_399) / 86_400)
+        let seconds = instant - days * 86_400
+        return "\(LocalDate(dayNumber: days))T" + pad(seconds / 3600, 2) + ":" + pad(seconds % 3600 / 60, 2) + ":" + pad(seconds % 60, 2) + "Z"
+    }
+
+    static func instant(_ text: String) -> Instant? {
+        guard text.utf8.count == 20, text.hasSuffix("Z"), let instant = Moment.parse(text, zone: .utc),
+              timestamp(instant) == text else { return nil }
+        return instant
+    }
+
+    /// A field's JSON form. `row` holds the record's stored cells, for fields derived from others.
+    static func json(_ field: Field, cell: Cell, row: [Cell], table: ExportTable) -> JSON {
+        switch field.kind {
+        case .instant, .optionalInstant:
+            return cell.int.map { .string(timestamp($0)) } ?? .null
+        case .count, .verseID:
+            return cell.int.map(JSON.int) ?? .null
+        case .tags:
+            return .array((cell.text ?? "").split(separator: ",").map { .string(String($0)) })
+        case .passage:
+            let verse = table.index("verse_id").flatMap { row[$0].int } ?? 0
+            return .string(Journal.passage(verseID: verse, reference: field.stored ? cell.text : nil).description)
+        default:
+            return cell.text.map(JSON.string) ?? .null
+        }
+    }
+
+    /// Checks one field's JSON value and gives the cell to store; the problem in words if it is wrong.
+    static func cell(_ field: Field, _ value: JSON) -> Result<Cell, Problem> {
+        func text(_ check: (String) -> Bool, _ expected: String) -> Result<Cell, Problem> {
+            guard let string = value.stringValue else { return .failure(Problem(expected)) }
+            guard string.utf8.count <= Journal.maxTextBytes else { return .failure(Problem("at most \(Journal.maxTextBytes) bytes of text")) }
+            // SQLite's C strings end at a NUL: such text could not be kept as it is.
+            guard !string.utf8.contains(0) else { return .failure(Problem("text without NUL characters (\\u0000)")) }
+            return check(string) ? .success(.text(string)) : .failure(Problem(expected))
+        }
+        switch field.kind {
+        case .uuid:
+            return text(isUUID, "a lowercase UUID like 1b4e28ba-2fa1-4d2b-883f-0016d3cca427")
+        case .shortID:
+            return text({ (1...16).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) } },
+                        "a short id of 1 to 16 lowercase letters and digits, like k7m2")
+        case .text:
+            return text({ _ in true }, "a string")
+        case .optionalText:
+            return value == .null ? .success(.null) : text({ _ in true }, "a string or null")
+        case .instant, .optionalInstant:
+            if value == .null, case .optionalInstant = field.kind { return .success(.null) }
+            guard let string = value.stringValue, let instant = instant(string) else {
+                return .failure(Problem("a time in UTC like 2026-03-08T12:00:00Z" + (field.kind == .instant ? "" : ", or null")))
+            }
+            return .success(.int(instant))
+        case .date:
+            return text({ LocalDate(parsing: $0)?.description == $0 }, "a date like 2026-03-08")
+        case .optionalTime:
+            return value == .null ? .success(.null) : text({ LocalTime(parsing: $0)?.description == $0 }, "a time like 07:30, or null")
+        case .count:
+            guard let number = value.intValue, number >= 1, number <= 100_000 else { return .failure(Problem("a whole number from 1")) }
+            return .success(.int(number))
+        case .verseID:
+            guard let number = value.intValue, VerseID(rawValue: number).isValid else {
+                return .failure(Problem("a verse id like 43003016 (John 3:16)"))
+            }
+            return .success(.int(number))
+        case .passage:
+            guard let string = value.stringValue, string.utf8.count <= 1000, let reference = try? Reference(parsing: string) else {
+                return .failure(Problem("a reference like \"John 3:16-18\""))
+            }
+            return .success(.text(reference.description))
+        case .color:
+            return text({ HighlightColor(rawValue: $0) != nil }, HighlightColor.allowed)
+        case .tags:
+            guard let items = value.arrayValue else { return .failure(Problem("a list of tags, like [\"family\"]")) }
+            var tags: [String] = []
+            for item in items {
+                guard let tag = item.stringValue, !tag.isEmpty, !tag.contains(","), !tag.utf8.contains(0), tag.utf8.count <= 200 else {
+                    return .failure(Problem("a list of tags, each a non-empty string without ',' or NUL"))
+                }
+                tags.append(tag)
+            }
+            return .success(.text(tags.isEmpty ? "" : "," + tags.joined(separator: ",") + ","))
+        case .planID:
+            return text(Plan.isValidID, "a plan id of 1 to 64 lowercase letters, digits or '-'")
+        case .translation:
+            return text({ (1...16).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) } },
+                        "a translation code like KJV")
+        }
+    }
+
+    /// What a value should have been.
+    struct Problem: Error {
+        let expected: String
+        init(_ expected: String) { self.expected = expected }
+    }
+
+    static func isUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+            }
+        }
+        return true
+    }
+}
+
+extension FieldKind: Equatable {}

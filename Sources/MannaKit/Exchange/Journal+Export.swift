@@ -1,0 +1,57 @@
+// manna export: everything the user made, tombstones included, as one JSON document.
+
+extension Journal {
+    /// The export document (docs/export-format.md), read in one transaction so that it is one
+    /// moment's data. Records come in a fixed order, so equal journals give equal files.
+    public func export() throws(JournalError) -> JSON {
+        do {
+            return try write {
+                var document = Journal.exportHeader
+                for table in ExportTable.all {
+                    document.append((table.name, .array(try rows(of: table).map { Journal.record(table, $0) })))
+                }
+                return .object(document)
+            }
+        } catch {
+            throw error as? JournalError ?? .unwritable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// The export of a journal that does not exist yet: every table empty.
+    public static var emptyExport: JSON {
+        .object(exportHeader + ExportTable.all.map { ($0.name, .array([])) })
+    }
+
+    private static var exportHeader: [(String, JSON)] {
+        [("format", .string(ExportFormat.name)), ("version", .int(ExportFormat.version))]
+    }
+
+    /// Every row of `table`, in export order.
+    func rows(of table: ExportTable) throws(SQLiteError) -> [[Cell]] {
+        let statement = try database.prepare("SELECT \(table.columns) FROM \(table.name) ORDER BY \(table.order)")
+        var rows: [[Cell]] = []
+        while try statement.step() { rows.append(Journal.cells(statement, table: table)) }
+        return rows
+    }
+
+    /// The stored fields of the current row, in `storedFields` order.
+    static func cells(_ statement: Statement, table: ExportTable) -> [Cell] {
+        table.storedFields.enumerated().map { index, field in
+            let column = Int32(index)
+            switch field.kind {
+            case .instant, .optionalInstant, .count, .verseID:
+                return statement.optionalInt(column).map(Cell.int) ?? .null
+            default:
+                return statement.optionalString(column).map(Cell.text) ?? .null
+            }
+        }
+    }
+
+    /// One record as the export writes it: every field, in the table's order.
+    static func record(_ table: ExportTable, _ row: [Cell]) -> JSON {
+        .object(table.fields.map { field in
+            let cell = table.index(field.name).map { row[$0] } ?? .null
+            return (field.name, ExportFormat.json(field, cell: field.stored ? cell : .null, row: row, table: table))
+        })
+    }
+}

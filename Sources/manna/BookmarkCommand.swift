@@ -1,0 +1,46 @@
+// manna bookmark add REF | list [REF] | delete ID: passages kept, found at their first verse.
+import MannaKit
+
+enum BookmarkCommand {
+    static let spec = CommandSpec(
+        name: "bookmark",
+        usage: "manna bookmark add REF | list [REF] | delete ID",
+        abstract: "Bookmark passages (with daily_source = bookmarks, the verse of the day comes from them)",
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let words = arguments.positionals
+        let rest = words.dropFirst()
+        switch words.first {
+        case "add":
+            let reference = try ReadCommand.parseReference(Array(rest), command: "bookmark add")
+            let journal = try context.journal()
+            let change: BookmarkChange
+            do { change = try journal.bookmark(reference, at: context.currentInstant) } catch { throw Failure(error) }
+            switch change {
+            case .added(let bookmark):
+                context.stdout.line("bookmarked \(bookmark.reference) (\(bookmark.shortID))")
+            case .changed(let bookmark, let old):
+                context.stdout.line("bookmarked \(bookmark.reference), was \(old) (\(bookmark.shortID))")
+            case .unchanged(let bookmark):
+                context.stdout.line("\(bookmark.reference) is already bookmarked (\(bookmark.shortID))")
+            }
+        case "list":
+            let reference = try MarkListing.optionalReference(rest, command: "bookmark list")
+            var bookmarks: [Bookmark] = []
+            if let journal = try context.existingJournal() {
+                do { bookmarks = try journal.bookmarks(in: reference) } catch { throw Failure(error) }
+            }
+            guard !bookmarks.isEmpty else { return MarkListing.empty(.bookmark, on: reference, context) }
+            for line in MarkListing.lines(bookmarks.map { [$0.shortID, $0.reference.description] }) { context.stdout.line(line) }
+        case "delete":
+            let id = try MarkListing.id(rest, kind: .bookmark)
+            guard let journal = try context.existingJournal() else { throw Failure(MarkError.notFound(.bookmark, id: id)) }
+            let bookmark: Bookmark
+            do { bookmark = try journal.deleteBookmark(id: id, at: context.currentInstant) } catch { throw Failure(error) }
+            context.stdout.line("deleted bookmark \(bookmark.shortID) on \(bookmark.reference)")
+        default:
+            throw .usage("bookmark needs 'add REF', 'list [REF]' or 'delete ID'; see 'manna bookmark --help'")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+// manna export [FILE]: all the user's data as JSON (docs/export-format.md), to FILE or stdout.
+import MannaKit
+
+enum ExportCommand {
+    static let spec = CommandSpec(
+        name: "export",
+        usage: "manna export [FILE]",
+        abstract: "Write all your data (prayers, plans, notes, highlights, bookmarks, searches) as JSON",
+        run: run)
+
+    /// FILE is written beside itself and renamed into place, mode 0600: the old file or the
+    /// whole new one, never a part, and never readable by other users.
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.count <= 1 else { throw .usage("export takes at most one file; see 'manna export --help'") }
+        var document = Journal.emptyExport
+        if let journal = try context.existingJournal() {
+            do { document = try journal.export() } catch { throw Failure(error) }
+        }
+        let text = document.prettyText + "\n"
+        guard let file = arguments.positionals.first, file != "-" else {
+            context.stdout.write(text)
+            return
+        }
+        do { try Files.writeAtomically(text, to: file, mode: 0o600) } catch {
+            throw Failure(message: "cannot write \(error.message)", code: ExitCode.ioError)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+// manna highlight REF [--color C] | list [REF] | delete ID: verses highlighted in a colour.
+import MannaKit
+
+enum HighlightCommand {
+    static let spec = CommandSpec(
+        name: "highlight",
+        usage: "manna highlight REF [--color yellow|green|blue|pink|purple] | list [REF] | delete ID",
+        abstract: "Highlight verses: manna highlight \"John 3:16\" --color green",
+        valueOptions: ["color": "\(HighlightColor.allowed) (default yellow); a highlighted verse changes colour"],
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let words = arguments.positionals
+        let rest = words.dropFirst()
+        let colorOption = arguments.value("color")
+        if colorOption != nil && (words.first == "list" || words.first == "delete") {
+            throw .usage("--color goes with 'manna highlight REF'; see 'manna highlight --help'")
+        }
+        switch words.first {
+        case "list":
+            let reference = try MarkListing.optionalReference(rest, command: "highlight list")
+            var highlights: [Highlight] = []
+            if let journal = try context.existingJournal() {
+                do { highlights = try journal.highlights(in: reference) } catch { throw Failure(error) }
+            }
+            guard !highlights.isEmpty else { return MarkListing.empty(.highlight, on: reference, context) }
+            let rows = highlights.map { [$0.shortID, Reference($0.verseID).description, $0.color.rawValue] }
+            for line in MarkListing.lines(rows) { context.stdout.line(line) }
+        case "delete":
+            let id = try MarkListing.id(rest, kind: .highlight)
+            guard let journal = try context.existingJournal() else { throw Failure(MarkError.notFound(.highlight, id: id)) }
+            let highlight: Highlight
+            do { highlight = try journal.deleteHighlight(id: id, at: context.currentInstant) } catch { throw Failure(error) }
+            context.stdout.line("deleted highlight \(highlight.shortID) on \(Reference(highlight.verseID))")
+        default:
+            // `manna highlight REF`, or `manna highlight add REF` like the other marks.
+            let reference = try ReadCommand.parseReference(words.first == "add" ? Array(rest) : words, command: "highlight")
+            var color = HighlightColor.yellow
+            if let colorOption {
+                guard let chosen = HighlightColor(rawValue: colorOption.lowercased()) else {
+                    throw .usage("--color must be \(HighlightColor.allowed), not '\(colorOption)'")
+                }
+                color = chosen
+            }
+            let journal = try context.journal()
+            let changes: [HighlightChange]
+            do { changes = try journal.highlight(reference, color: color, at: context.currentInstant) } catch { throw Failure(error) }
+            for change in changes {
+                switch change {
+                case .added(let highlight):
+                    context.stdout.line("highlighted \(Reference(highlight.verseID)) \(highlight.color.rawValue) (\(highlight.shortID))")
+                case .recolored(let highlight, let old):
+                    context.stdout.line("highlighted \(Reference(highlight.verseID)) \(highlight.color.rawValue), was \(old.rawValue) (\(highlight.shortID))")
+                case .unchanged(let highlight):
+                    context.stdout.line("\(Reference(highlight.verseID)) is already \(highlight.color.rawValue) (\(highlight.shortID))")
+                }
+            }
+        }
+    }
+}

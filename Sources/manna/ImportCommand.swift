@@ -1,0 +1,37 @@
+// manna import FILE: merges an export into the journal (rules in docs/export-format.md).
+import MannaKit
+
+enum ImportCommand {
+    static let spec = CommandSpec(
+        name: "import",
+        usage: "manna import FILE",
+        abstract: "Merge a file from 'manna export' into your data: the newest version of each record wins",
+        run: run)
+
+    /// The whole file is checked before anything changes, then merged in one transaction.
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+            throw .usage("import needs one file from 'manna export', like 'manna import manna-export.json'")
+        }
+        let file: ImportFile
+        do { file = try ImportFile.load(path) } catch { throw Failure(error) }
+        let journal = try context.journal()
+        let summary: ImportSummary
+        do { summary = try journal.merge(file) } catch { throw Failure(error) }
+        context.stdout.line("imported \(path): \(summary.changed) changed, \(summary.unchanged) unchanged")
+        for (table, counts) in summary.tables where counts.changed > 0 {
+            let parts = [(counts.added, "added"), (counts.updated, "updated"), (counts.superseded, "superseded"), (counts.removed, "removed")]
+            context.stdout.line("  \(table): " + parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+        }
+    }
+}
+
+extension Failure {
+    init(_ error: ImportError) {
+        switch error {
+        case .invalid: self.init(message: error.message, code: ExitCode.dataError)
+        case .unreadable: self.init(message: error.message, code: ExitCode.ioError)
+        case .journal(let journalError): self.init(journalError)
+        }
+    }
+}

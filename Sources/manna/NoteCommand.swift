@@ -1,0 +1,58 @@
+// manna note add REF TEXT | list [REF] | delete ID: notes on passages, found at their first verse.
+import MannaKit
+
+enum NoteCommand {
+    static let spec = CommandSpec(
+        name: "note",
+        usage: "manna note add REF TEXT | list [REF] | delete ID",
+        abstract: "Write notes on passages: manna note add \"John 3:16\" \"The gospel in one verse\"",
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let words = arguments.positionals
+        let rest = words.dropFirst()
+        switch words.first {
+        case "add":
+            // The text is the last argument; the words before it are the reference.
+            // "manna note add John 3:16" has no text: "3:16" is the end of the reference.
+            let last = rest.last ?? ""
+            guard rest.count >= 2, !(last.contains(where: \.isNumber) && last.allSatisfy({ $0.isNumber || ":-,;. ".contains($0) })) else {
+                throw .usage("note add needs a reference and the note's text, like: manna note add \"John 3:16\" \"The gospel in one verse\"")
+            }
+            let reference = try ReadCommand.parseReference(Array(rest.dropLast()), command: "note add")
+            do { try Journal.checkNote(rest.last!) } catch { throw Failure(error) }
+            let journal = try context.journal()
+            let note: Note
+            do { note = try journal.addNote(rest.last!, on: reference, at: context.currentInstant) } catch { throw Failure(error) }
+            context.stdout.line("added note \(note.shortID) on \(note.reference)")
+        case "list":
+            let reference = try MarkListing.optionalReference(rest, command: "note list")
+            var notes: [Note] = []
+            if let journal = try context.existingJournal() {
+                do { notes = try journal.notes(in: reference) } catch { throw Failure(error) }
+            }
+            guard !notes.isEmpty else { return MarkListing.empty(.note, on: reference, context) }
+            for line in lines(notes) { context.stdout.line(line) }
+        case "delete":
+            let id = try MarkListing.id(rest, kind: .note)
+            guard let journal = try context.existingJournal() else { throw Failure(MarkError.notFound(.note, id: id)) }
+            let note: Note
+            do { note = try journal.deleteNote(id: id, at: context.currentInstant) } catch { throw Failure(error) }
+            context.stdout.line("deleted note \(note.shortID) on \(note.reference)")
+        default:
+            throw .usage("note needs 'add REF TEXT', 'list [REF]' or 'delete ID'; see 'manna note --help'")
+        }
+    }
+
+    /// `ID  REFERENCE  TEXT`, a note's further lines indented under its text.
+    static func lines(_ notes: [Note]) -> [String] {
+        let paragraphs = notes.map { $0.text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).singleLine } }
+        let heads = MarkListing.lines(notes.map { [$0.shortID, $0.reference.description, ""] })
+        var lines: [String] = []
+        for (head, text) in zip(heads, paragraphs) {
+            lines.append(head + text[0])
+            lines += text.dropFirst().map { String(repeating: " ", count: head.count) + $0 }
+        }
+        return lines
+    }
+}

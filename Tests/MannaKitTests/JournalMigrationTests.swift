@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import MannaKit
+
+@Suite struct JournalMigrationTests {
+    /// A journal as an older Manna left it: the first `version` migrations, nothing after.
+    func journal(atVersion version: Int, in scratch: Scratch, data: (Database) throws -> Void) throws -> String {
+        let path = scratch.path()
+        try FileManager.default.createDirectory(atPath: Files.parent(of: path), withIntermediateDirectories: true)
+        let database = try Database(path: path, mode: .readWriteCreate)
+        try database.execute("PRAGMA journal_mode = WAL")
+        for index in 0..<version {
+            try database.execute(Journal.migrations[index])
+        }
+        try database.execute("PRAGMA user_version = \(version)")
+        try data(database)
+        return path
+    }
+
+    @Test(arguments: 0..<Journal.migrations.count)
+    func everyEarlierSchemaIsMigratedWithItsLedgerKept(version: Int) throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let path = try journal(atVersion: version, in: scratch) { database in
+            if version >= 1 { try database.execute("INSERT INTO deliveries VALUES ('verse', '', '2026-03-08', 100, 0)") }
+        }
+        let journal = try Journal(path: path)
+        #expect(journal.schemaVersion == Journal.migrations.count)
+        #expect(try journal.isClaimed(Journal.Occurrence(kind: "verse", key: "", occurrence: "2026-03-08")) == (version >= 1))
+        #expect(try journal.integrityCheck() == ["ok"])
+        // Every table of the current schema is there and works.
+        _ = try journal.addNote("after the migration", on: ref("John 3:16"), at: 1)
+        _ = try journal.bookmark(ref("Ps 23"), at: 1)
+        #expect(try journal.export()["notes"]?.arrayValue?.count == 1)
+    }
+
+    @Test func schemaTwoNotesAndBookmarksAreKeptAsTheirVerse() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let path = try journal(atVersion: 2, in: scratch) { database in
+            try database.execute("""
+                INSERT INTO notes (uuid, short_id, verse_id, text, created_at, updated_at)
+                    VALUES ('1b4e28ba-2fa1-4d2b-883f-0016d3cca427', 'k7m2', 43003016, 'kept', 10, 20);
+                INSERT INTO bookmarks (uuid, short_id, verse_id, created_at, updated_at)
+                    VALUES ('2b4e28ba-2fa1-4d2b-883f-0016d3cca427', 'p9x3', 19023001, 30, 30);
+                INSERT INTO prayers (uuid, short_id, title, created_at, updated_at)
+                    VALUES ('3b4e28ba-2fa1-4d2b-883f-0016d3cca427', 'm4n5', 'For Anna', 40, 40);
+                """)
+        }
+        let journal = try Journal(path: path)
+        #expect(journal.schemaVersion == Journal.migrations.count)
+        #expect(try journal.notes(in: nil) == [Note(uuid: "1b4e28ba-2fa1-4d2b-883f-0016d3cca427", shortID: "k7m2",
+                                                    reference: ref("John 3:16"), text: "kept", createdAt: 10, updatedAt: 20)])
+        #expect(try journal.bookmarks(in: nil).map(\.reference) == [ref("Psalm 23:1")])
+        #expect(try journal.export()["prayers"]?.arrayValue?.first?["title"]?.stringValue == "For Anna")
+    }
+}
