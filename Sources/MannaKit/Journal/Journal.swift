@@ -18,7 +18,7 @@ public enum JournalError: Error, Equatable, Sendable {
         case .tooNew(let path, let version):
             return "the journal \(path) has schema version \(version), newer than this manna understands (\(Journal.migrations.count)); update manna"
         case .unwritable(let path, let reason):
-            return "cannot open the journal \(path): \(reason)"
+            return "cannot use the journal \(path): \(reason)"
         }
     }
 }
