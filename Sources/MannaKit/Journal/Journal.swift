@@ -145,7 +145,8 @@ public final class Journal {
             // Reading the schema fails with SQLITE_NOTADB or SQLITE_CORRUPT on a file that is not a
             // database or is cut short; a full integrity check per tick would cost too much.
             _ = try database.prepare("SELECT count(*) FROM sqlite_schema").step()
-            try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+            try switchToWAL()
+            try database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
             try migrate()
         } catch let error as JournalError {
             throw error
@@ -160,6 +161,24 @@ public final class Journal {
     public var schemaVersion: Int {
         guard let statement = try? database.prepare("PRAGMA user_version"), (try? statement.step()) == true else { return 0 }
         return statement.int(0)
+    }
+
+    /// Puts the journal in WAL mode. Switching takes an exclusive lock on top of a shared one,
+    /// for which SQLite does not wait (two connections doing it at once would deadlock), so
+    /// when several ticks create the journal at once the losers get SQLITE_BUSY: they wait and
+    /// try again. The mode is kept in the file, so after the first switch this only reads it.
+    private func switchToWAL() throws(SQLiteError) {
+        var attempts = 0
+        while true {
+            do {
+                try database.execute("PRAGMA journal_mode = WAL")
+                return
+            } catch {
+                attempts += 1
+                guard error.isBusy, attempts < 500 else { throw error }
+                usleep(20_000)
+            }
+        }
     }
 
     private func migrate() throws {

@@ -16,6 +16,9 @@ public struct SQLiteError: Error, CustomStringConvertible {
 
     /// True when the file is not a database or is damaged (SQLITE_CORRUPT, SQLITE_NOTADB).
     public var isCorruption: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
+
+    /// True when another connection held a lock this call needed (SQLITE_BUSY).
+    public var isBusy: Bool { code & 0xff == SQLITE_BUSY }
 }
 
 // SQLITE_TRANSIENT is a macro cast Swift cannot import: SQLite copies the bound bytes.
