@@ -80,6 +80,8 @@ struct ParsedArguments {
 
     /// The option's value; given twice, the last wins.
     func value(_ name: String) -> String? { values.last { $0.0 == name }?.1 }
+    /// Every value of an option that may be repeated (`--tag a --tag b`), in the order given.
+    func values(named name: String) -> [String] { values.filter { $0.0 == name }.map(\.1) }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// Parses `arguments` against `spec`; anything after `--` is positional.
@@ -122,7 +124,7 @@ enum Manna {
 
     static let commands: [CommandSpec] = [
         TodayCommand.spec, ReadCommand.spec, CompareCommand.spec, SearchCommand.spec,
-        PlanCommand.spec, ConfigCommand.spec, NotifyCommand.spec, TickCommand.spec,
+        PlanCommand.spec, PrayCommand.spec, ConfigCommand.spec, NotifyCommand.spec, TickCommand.spec,
         TimelineCommand.spec, PromptCommand.spec, WidgetCommand.spec, InitCommand.spec,
         InstallCommand.spec, UninstallCommand.spec, DoctorCommand.spec, PathsCommand.spec, BuildDatabaseCommand.spec,
     ]

@@ -87,7 +87,7 @@ extension Notification {
     /// Drops C0 and C1 control characters (a NUL cannot even cross D-Bus). A tab becomes a
     /// space; a line break stays when `keepingNewlines`, else becomes a space; CR is dropped,
     /// so CRLF text keeps one break.
-    static func withoutControlCharacters(_ text: String, keepingNewlines: Bool) -> String {
+    public static func withoutControlCharacters(_ text: String, keepingNewlines: Bool) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -1,6 +1,7 @@
 // The journal: the user's own database (journal.sqlite, WAL, 0600 in a 0700 folder), with
 // versioned migrations. Created by the scheduler for its delivery ledger; the journal issue
 // adds prayers, reminders, plan progress, notes, highlights and bookmarks as new migrations.
+// The prayer records and the scheduler's reminder queries are in Journal+Prayers.swift.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -122,6 +123,35 @@ public final class Journal {
             translation TEXT NOT NULL,
             searched_at INTEGER NOT NULL
         );
+        """,
+        // 3: prayer reminders at work. `prayed` logs each time a prayer was marked prayed (the
+        // notification's "Prayed" button, or `manna pray prayed`); a snooze is a one-off
+        // reminder the scheduler shows like any occurrence; `scheduler_marks` keeps the instant
+        // up to which reminder occurrences have been handled, so a tick looks only at what came
+        // due since. The partial indexes hold every column `pray list` reads, in its order (they
+        // cover it), so a list reads neither bodies nor the rows it skips.
+        """
+        CREATE TABLE prayed (
+            uuid TEXT PRIMARY KEY,
+            prayer_uuid TEXT NOT NULL REFERENCES prayers(uuid),
+            prayed_at INTEGER NOT NULL
+        );
+        CREATE INDEX prayed_by_prayer ON prayed(prayer_uuid, prayed_at);
+        CREATE TABLE snoozes (
+            uuid TEXT PRIMARY KEY,
+            prayer_uuid TEXT NOT NULL REFERENCES prayers(uuid),
+            due_at INTEGER NOT NULL,            -- Unix seconds: shown by the first tick at or after it
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX snoozes_by_due ON snoozes(due_at);
+        CREATE TABLE scheduler_marks (
+            name TEXT PRIMARY KEY,              -- 'reminders'
+            instant INTEGER NOT NULL            -- occurrences up to here were handled (Unix seconds)
+        ) WITHOUT ROWID;
+        CREATE INDEX prayers_open ON prayers(created_at, short_id, title, tags, answered_at, deleted_at)
+            WHERE deleted_at IS NULL AND answered_at IS NULL;
+        CREATE INDEX prayers_answered ON prayers(answered_at, short_id, title, tags, created_at, deleted_at)
+            WHERE deleted_at IS NULL AND answered_at IS NOT NULL;
         """,
     ]
 

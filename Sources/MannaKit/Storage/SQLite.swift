@@ -145,6 +145,11 @@ public final class Statement {
         try check(sqlite3_bind_null(handle, index))
     }
 
+    /// Binds the text, or NULL for nil.
+    public func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
     /// Advances to the next row: true while there is one.
     public func step() throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(handle)
@@ -165,6 +170,10 @@ public final class Statement {
     public func string(_ column: Int32) -> String {
         guard let text = sqlite3_column_text(handle, column) else { return "" }
         return String(cString: text)
+    }
+
+    public func optionalInt(_ column: Int32) -> Int? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : int(column)
     }
 
     public func optionalString(_ column: Int32) -> String? {
