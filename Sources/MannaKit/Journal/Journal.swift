@@ -254,14 +254,22 @@ public final class Journal {
     /// Claims the occurrence for this process: true if this call claimed it, false if some
     /// tick already had. Committed before returning, so it holds across crashes and processes.
     public func claim(_ item: Occurrence, at instant: Instant, late: Bool) throws(JournalError) -> Bool {
+        try claim([(item, late)], at: instant)[0]
+    }
+
+    /// Claims the occurrences in one transaction: for each, true if this call claimed it.
+    public func claim(_ items: [(occurrence: Occurrence, late: Bool)], at instant: Instant) throws(JournalError) -> [Bool] {
         do {
             return try database.transaction {
                 let statement = try database.prepare("INSERT OR IGNORE INTO deliveries VALUES (?1, ?2, ?3, ?4, ?5)")
-                try bind(item, to: statement)
-                try statement.bind(instant, at: 4)
-                try statement.bind(late ? 1 : 0, at: 5)
-                try statement.run()
-                return database.changes == 1
+                return try items.map { item in
+                    statement.reset()
+                    try bind(item.occurrence, to: statement)
+                    try statement.bind(instant, at: 4)
+                    try statement.bind(item.late ? 1 : 0, at: 5)
+                    try statement.run()
+                    return database.changes == 1
+                }
             }
         } catch let error as SQLiteError {
             throw .unwritable(path: path, reason: error.message)
