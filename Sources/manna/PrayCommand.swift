@@ -27,7 +27,7 @@ enum PrayCommand {
             "note": "answered: how it was answered",
             "date": "today: the local date to choose for (default: today)",
             "minutes": "snooze: how long (default 10)",
-            "now": "act as if it were this moment, like 2026-03-08T07:00 (local)",
+            "now": "act as if it were this moment, like 2026-03-08T07:00 (local): when a change is made, or for show, what is still to come",
         ],
         flags: [
             "answered": "list: the answered prayers",
@@ -42,7 +42,7 @@ enum PrayCommand {
     static let options: [(subcommand: String, options: [String])] = [
         ("add", ["body", "tag", "remind", "now"]),
         ("list", ["answered", "deleted", "tag", "json"]),
-        ("show", ["json"]),
+        ("show", ["json", "now"]),
         ("edit", ["title", "body", "tag", "no-tag", "remind", "no-remind", "now"]),
         ("answered", ["note", "now"]),
         ("delete", ["now"]),
@@ -137,6 +137,8 @@ enum PrayCommand {
     static func show(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
         let reminders = try check { () throws(JournalError) in try journal.reminders(ofPrayer: prayer.uuid) }
         let prayed = try check { () throws(JournalError) in try journal.prayedLog(ofPrayer: prayer.uuid) }
+        let now = try now(arguments, context)
+        let snoozed = try check { () throws(JournalError) in try journal.nextSnooze(ofPrayer: prayer.uuid, after: now) }
         let zone = try context.zone()
         func minute(_ instant: Instant) -> String {
             let local = zone.local(instant)
@@ -157,6 +159,7 @@ enum PrayCommand {
                 ("answer_note", .optional(prayer.answerNote)),
                 ("deleted_at", moment(prayer.deletedAt)),
                 ("prayed", .object([("count", .int(prayed.count)), ("last", moment(prayed.last))])),
+                ("snoozed_until", moment(snoozed)),
             ]))
             return
         }
@@ -170,6 +173,7 @@ enum PrayCommand {
         case (1, let last?): out.line("prayed     once, " + minute(last))
         case (let count, let last?): out.line("prayed     \(count) times, last " + minute(last))
         }
+        if let snoozed { out.line("snoozed    until " + minute(snoozed)) }
         if let answered = prayer.answeredAt {
             out.line("answered   " + minute(answered) + (prayer.answerNote.map { ": " + $0.singleLine } ?? ""))
         }

@@ -241,6 +241,17 @@ extension Journal {
         }
     }
 
+    /// When the prayer's next snooze comes, if one is pending after `now`.
+    public func nextSnooze(ofPrayer uuid: String, after now: Instant) throws(JournalError) -> Instant? {
+        try reading {
+            let select = try database.prepare("SELECT min(due_at) FROM snoozes WHERE prayer_uuid = ?1 AND due_at > ?2")
+            try select.bind(uuid, at: 1)
+            try select.bind(now, at: 2)
+            _ = try select.step()
+            return select.optionalInt(0)
+        }
+    }
+
     // MARK: What the scheduler asks
 
     /// Every reminder that can come: not deleted, of a prayer neither deleted nor answered.
