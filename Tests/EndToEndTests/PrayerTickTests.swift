@@ -9,7 +9,8 @@ import Testing
     final class Setup {
         let bus: TestBus
         let home: URL
-        let zone: String
+        /// `TZ` for every run: a test may move it, as a traveller does.
+        var zone: String
 
         /// The morning verse is moved to 23:59 so that only prayers are shown.
         init(capabilities: String = "body", zone: String = "America/New_York") throws {
@@ -115,6 +116,23 @@ import Testing
         #expect(try setup.shown() == ["Night watch | "])
         for now in after { setup.tick(now) }
         #expect(try setup.shown() == ["Night watch | "])
+    }
+
+    @Test func remindersFollowTheZoneTheTickRunsInOncePerLocalDate() throws {
+        let setup = try Setup(zone: "Europe/London")
+        _ = try setup.add("Wherever", reminders: ["07:30"], now: "2026-06-01T06:00")
+        setup.tick("2026-06-01T07:30")
+        #expect(try setup.shown() == ["Wherever | "])
+        // Flown to New York the same day: 07:30 there is the same local date and time, so not again.
+        setup.zone = "America/New_York"
+        setup.tick("2026-06-01T07:30")
+        #expect(try setup.shown().count == 1)
+        // The next morning at 07:30 New York time, not London's.
+        setup.tick("2026-06-02T02:30")
+        setup.tick("2026-06-02T07:29")
+        #expect(try setup.shown().count == 1)
+        setup.tick("2026-06-02T07:30")
+        #expect(try setup.shown() == ["Wherever | ", "Wherever | "])
     }
 
     @Test func afterAThreeDaySuspendOneNotificationNamesFiveAndNothingOlderThanADay() throws {
