@@ -50,9 +50,13 @@ struct NotificationServerConnection {
                                   capabilities: names)
     }
 
-    /// Shows `notification`: its body escaped if the server reads markup.
-    func show(_ notification: Notification) throws(NotifyError) {
-        let readsMarkup = try server().capabilities.contains("body-markup")
+    /// Shows `notification`: its body escaped if the server reads markup, and its actions when
+    /// the server shows actions. Returns the notification on screen when it has actions there
+    /// (the caller waits for a click: `ActionWaiter`), else nil.
+    func show(_ notification: Notification) throws(NotifyError) -> UnsafeMutablePointer<NotifyNotification>? {
+        let capabilities = try server().capabilities
+        let readsMarkup = capabilities.contains("body-markup")
+        let withActions = !notification.actions.isEmpty && capabilities.contains("actions")
         notify_init(notification.appName)
         let shown = notify_notification_new(
             Notification.summaryText(notification.summary),
@@ -62,11 +66,19 @@ struct NotificationServerConnection {
         notify_notification_set_urgency(shown, NotifyUrgency(rawValue: UInt32(notification.urgency.rawValue)))
         notify_notification_set_timeout(shown, Int32(notification.expireTimeout ?? -1))
         notify_notification_set_hint_string(shown, "desktop-entry", notification.desktopEntry)
+        if withActions {
+            for action in notification.actions {
+                notify_notification_add_action(shown, action.key, action.label, ActionWaiter.onAction, nil, nil)
+            }
+        }
         var error: UnsafeMutablePointer<GError>?
         guard notify_notification_show(shown, &error) != 0 else {
+            g_object_unref(shown)
             throw NotificationServerConnection.notifyError(taking: error)
         }
+        if withActions { return shown }
         g_object_unref(shown)
+        return nil
     }
 
     /// Calls a method of the server that takes no arguments, waiting at most the probe timeout.

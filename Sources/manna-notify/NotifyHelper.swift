@@ -11,7 +11,9 @@ enum NotifyHelper {
                manna-notify --probe
 
         Shows one desktop notification: REQUEST.json is one JSON object with app_name, summary,
-        body, icon, category, desktop_entry, urgency (0-2) and expire_timeout (ms, -1: default).
+        body, icon, category, desktop_entry, urgency (0-2) and expire_timeout (ms, -1: default),
+        and optionally actions: [{key, label, command: [PATH, ARG...]}]. With actions, a
+        detached process stays behind (at most 8 hours) to run the clicked action's command.
         --probe prints the notification server's name, vendor, version, spec_version and
         capabilities as one JSON line. Exit status: 0 shown, 10 no session bus, 11 no
         notification server, 12 the server did not answer, 13 it failed, 64 bad usage.
@@ -28,7 +30,8 @@ enum NotifyHelper {
                 } catch {
                     return fail(error.message, status: .usage)
                 }
-                try NotificationServerConnection().show(notification)
+                if !notification.actions.isEmpty { return ActionWaiter.showDetached(notification) }
+                _ = try NotificationServerConnection().show(notification)
             case ["--probe"]:
                 write(try NotificationServerConnection().server().json.text + "\n", to: 1)
             case ["--help"], ["-h"]:
@@ -43,7 +46,7 @@ enum NotifyHelper {
         }
     }
 
-    private static func fail(_ message: String, status: NotifyError.HelperStatus) -> Int32 {
+    static func fail(_ message: String, status: NotifyError.HelperStatus) -> Int32 {
         write(NotifyError.helperPrefix + message + "\n", to: 2)
         return status.rawValue
     }
@@ -63,7 +66,7 @@ enum NotifyHelper {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func write(_ text: String, to descriptor: Int32) {
+    static func write(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }

@@ -113,11 +113,20 @@ final class Context {
     }
 
     /// The local time zone: `TZ` (checked against the tz database), else /etc/localtime.
+    /// Read once: converting a time sets this process's `TZ` to the zone's file (see `Zone`),
+    /// so reading `TZ` again would find that instead of what the user set.
     func zone() throws(Failure) -> Zone {
-        do { return try Zone.system(environment: environment) } catch {
+        if let systemZone { return systemZone }
+        do {
+            let zone = try Zone.system(environment: environment)
+            systemZone = zone
+            return zone
+        } catch {
             throw Failure(message: error.message, code: ExitCode.usage)
         }
     }
+
+    private var systemZone: Zone?
 
     /// The moment to act as if it were: `--now` when given (ISO 8601; without an offset it is
     /// local time), else the real clock.

@@ -25,6 +25,9 @@ struct Failure: Error {
         self.code = code
     }
 
+    /// A journal that cannot be opened, read or written is an I/O failure (74).
+    init(_ error: JournalError) { self.init(message: error.message, code: ExitCode.ioError) }
+
     init(_ error: ReferenceError) { self.init(message: error.message, code: ExitCode.dataError) }
 
     init(_ error: SearchError) {
@@ -80,6 +83,8 @@ struct ParsedArguments {
 
     /// The option's value; given twice, the last wins.
     func value(_ name: String) -> String? { values.last { $0.0 == name }?.1 }
+    /// Every value of an option that may be repeated (`--tag a --tag b`), in the order given.
+    func values(named name: String) -> [String] { values.filter { $0.0 == name }.map(\.1) }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// Parses `arguments` against `spec`; anything after `--` is positional.
@@ -123,7 +128,7 @@ enum Manna {
     static let commands: [CommandSpec] = [
         TodayCommand.spec, ReadCommand.spec, CompareCommand.spec, SearchCommand.spec,
         NoteCommand.spec, HighlightCommand.spec, BookmarkCommand.spec, ExportCommand.spec, ImportCommand.spec,
-        PlanCommand.spec, ConfigCommand.spec, NotifyCommand.spec, TickCommand.spec,
+        PlanCommand.spec, PrayCommand.spec, ConfigCommand.spec, NotifyCommand.spec, TickCommand.spec,
         TimelineCommand.spec, PromptCommand.spec, WidgetCommand.spec, InitCommand.spec,
         InstallCommand.spec, UninstallCommand.spec, DoctorCommand.spec, PathsCommand.spec, BuildDatabaseCommand.spec,
     ]

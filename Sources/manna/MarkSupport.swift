@@ -6,9 +6,6 @@ import Glibc
 import MannaKit
 
 extension Failure {
-    /// A journal that cannot be opened, read or written is an I/O failure.
-    init(_ error: JournalError) { self.init(message: error.message, code: ExitCode.ioError) }
-
     init(_ error: MarkError) {
         switch error {
         case .notFound, .textTooLong: self.init(message: error.message, code: ExitCode.dataError)

@@ -79,6 +79,16 @@ final class TestBus {
         return calls
     }
 
+    /// Makes the recording server say that the user clicked `key` on notification `id` (the
+    /// spec's ActionInvoked signal), as PLATFORM_NOTES.md shows with gdbus.
+    func clickAction(id: Int, key: String) throws {
+        let run = Manna.run(["call", "--session", "-d", "org.freedesktop.Notifications", "-o", "/org/freedesktop/Notifications",
+                             "-m", "org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.Notifications", "ActionInvoked", "us",
+                             "[<uint32 \(id)>, <\"\(key)\">]"],
+                            environment: ["DBUS_SESSION_BUS_ADDRESS": address], executable: "/usr/bin/gdbus")
+        guard run.status == 0 else { throw TestBusError("could not emit ActionInvoked: \(run.stderr)") }
+    }
+
     /// Debian's python3, which has python3-dbusmock, python3-dbus and python3-gi (a pyenv
     /// python on PATH has none of them), with the server's name owned before it returns.
     private func startPython(_ arguments: [String]) throws {

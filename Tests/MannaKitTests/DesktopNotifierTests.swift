@@ -85,6 +85,45 @@ import Testing
         }
     }
 
+    /// A notifier run "under systemd" (INVOCATION_ID set) with a stand-in `systemd-run` on PATH
+    /// that records its arguments, then runs what follows `--` or exits with `status`.
+    func scopedNotifier(systemdRunStatus status: Int?) throws -> DesktopNotifier {
+        _ = try notifier(#"cat > "$OUT/request"; echo helper >> "$OUT/ran""#)
+        try Files.makeDirectories(directory + "/path")
+        let run = status.map { "exit \($0)" } ?? #"while [ "$1" != -- ]; do shift; done; shift; exec "$@""#
+        try Files.writeAtomically("#!/bin/sh\necho \"$@\" > \"$OUT/systemd-run\"\n" + run + "\n", to: directory + "/path/systemd-run", mode: 0o755)
+        return DesktopNotifier(executablePath: directory + "/bin/manna",
+                               environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/test-bus", "OUT": directory,
+                                             "INVOCATION_ID": "0123", "PATH": directory + "/path:/usr/bin:/bin"],
+                               userID: 1000)
+    }
+
+    @Test func underSystemdAHelperWithActionsGetsAScopeOfItsOwn() throws {
+        let notifier = try scopedNotifier(systemdRunStatus: nil)
+        let reminder = MannaKit.Notification(prayer: "t", firstLine: "", prayerUUID: "u", manna: "/bin/manna")
+        try notifier.show(reminder)
+        #expect(try Files.readText(directory + "/systemd-run")
+            == "--user --scope --quiet --collect --description=Manna: waiting for a click on a prayer reminder -- \(directory)/bin/manna-notify\n")
+        #expect(try Files.readText(directory + "/request") == reminder.request.text + "\n")
+        // Without actions nothing stays behind: no scope.
+        _ = try Files.remove(directory + "/systemd-run")
+        try notifier.show(notification)
+        #expect(!Files.exists(directory + "/systemd-run"))
+        #expect(try Files.readText(directory + "/ran") == "helper\nhelper\n")
+    }
+
+    @Test func whenSystemdRunFailsTheHelperRunsAnyway() throws {
+        let notifier = try scopedNotifier(systemdRunStatus: 1)
+        try notifier.show(MannaKit.Notification(prayer: "t", firstLine: "", prayerUUID: "u", manna: "/bin/manna"))
+        #expect(Files.exists(directory + "/systemd-run"))
+        #expect(try Files.readText(directory + "/ran") == "helper\n")
+    }
+
+    @Test func withoutSystemdThereIsNoScope() {
+        let notifier = DesktopNotifier(executablePath: "/usr/bin/manna", environment: ["PATH": "/usr/bin:/bin"], userID: 1000)
+        #expect(notifier.scopeCommand() == nil)
+    }
+
     @Test func aHelperThatWritesALotDoesNotStall() throws {
         let (notifier, _) = try notifier("head -c 3000000 /dev/zero; head -c 3000000 /dev/zero >&2; exit 0")
         try notifier.show(notification)

@@ -42,6 +42,29 @@ import Testing
             """#)
     }
 
+    @Test func actionsTravelInTheRequestOnlyWhenThereAreSome() throws {
+        let reminder = Notification(prayer: "For Mum", firstLine: "She starts on Monday", prayerUUID: "u-1", manna: "/opt/bin/manna")
+        #expect(reminder.request.text == #"""
+            {"app_name":"Manna","summary":"For Mum","body":"She starts on Monday","icon":"accessories-dictionary","category":"x-manna.prayer","desktop_entry":"manna","urgency":1,"expire_timeout":-1,"actions":[{"key":"prayed","label":"Prayed","command":["/opt/bin/manna","pray","prayed","u-1"]},{"key":"snooze","label":"Snooze 10 min","command":["/opt/bin/manna","pray","snooze","u-1"]}]}
+            """#)
+        #expect(try Notification(request: reminder.request.text) == reminder)
+        #expect(!sample.request.text.contains("actions"))
+    }
+
+    @Test(arguments: [
+        #"[{"key":"k","label":"L","command":["manna","pray"]}]"#,
+        #"[{"key":"k","label":"L","command":[]}]"#,
+        #"[{"key":"","label":"L","command":["/bin/true"]}]"#,
+        #"[{"key":"k","command":["/bin/true"]}]"#,
+        #"[{"key":"k","label":"L","command":["/bin/true",1]}]"#,
+    ])
+    func anActionMustRunAProgramByAbsolutePath(actions: String) {
+        let text = String(sample.request.text.dropLast()) + #","actions":"# + actions + "}"
+        #expect(throws: NotificationRequestError(problem: "each action needs a \"key\", a \"label\" and a \"command\" that starts with an absolute path")) {
+            try Notification(request: text)
+        }
+    }
+
     @Test func aRequestReadsBackAsTheSameNotification() throws {
         var other = sample
         other.body = "line one\nline \"two\" & <three>"

@@ -41,6 +41,9 @@ import Testing
         #expect(ZoneError(identifier: "Nowhere").message == "unknown time zone 'Nowhere': use a name from /usr/share/zoneinfo, like Europe/London or America/New_York")
         #expect(try Zone.system(environment: ["TZ": "Europe/London"]).identifier == "Europe/London")
         #expect(try Zone.system(environment: ["TZ": ":Europe/London"]).identifier == "Europe/London")
+        // The TZ a conversion leaves in this process's environment, which programs it starts inherit.
+        #expect(try Zone.system(environment: ["TZ": ":/usr/share/zoneinfo/Europe/London"]).identifier == "Europe/London")
+        #expect(throws: ZoneError.self) { try Zone.system(environment: ["TZ": ":/usr/share/zoneinfo/../../../etc/passwd"]) }
     }
 
     @Test func datesAndLeapYearPositions() {

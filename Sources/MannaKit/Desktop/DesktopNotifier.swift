@@ -31,8 +31,34 @@ public struct DesktopNotifier: Sendable {
     }
 
     /// Shows `notification`, or says why it could not be shown, within `timeoutMilliseconds`.
+    ///
+    /// A notification with actions leaves a helper behind to hear the click. Under a systemd
+    /// service (`INVOCATION_ID` is set), that helper would die with the service: systemd stops a
+    /// oneshot service's every process once its main one exits. So the helper is started through
+    /// `systemd-run --user --scope`, which moves it into a scope unit of its own first; if
+    /// systemd-run cannot do that, the helper runs as usual (shown, but a click may go unheard).
     public func show(_ notification: Notification) throws(NotifyError) {
-        _ = try runHelper(arguments: [], input: notification.request.text + "\n")
+        let input = notification.request.text + "\n"
+        if !notification.actions.isEmpty, let scope = scopeCommand() {
+            let helper = try helperPath()
+            switch try runHelper(scope.program, arguments: scope.arguments + [helper], input: input) {
+            // systemd-run's own failures (no user manager, no bus) exit 1, which the helper never does.
+            case .exited(status: 1, _, _): break
+            case let outcome: _ = try DesktopNotifier.result(of: outcome, timeoutMilliseconds: timeoutMilliseconds)
+                return
+            }
+        }
+        _ = try runHelper(arguments: [], input: input)
+    }
+
+    /// `systemd-run` and its arguments to put the helper in a scope of its own, when Manna runs
+    /// as a systemd service and systemd-run is on `PATH`; else nil.
+    public func scopeCommand() -> (program: String, arguments: [String])? {
+        guard environment.nonEmpty("INVOCATION_ID") != nil, let program = Subprocess.find("systemd-run", environment: environment) else {
+            return nil
+        }
+        return (program, ["--user", "--scope", "--quiet", "--collect",
+                          "--description=Manna: waiting for a click on a prayer reminder", "--"])
     }
 
     /// Asks the notification server who it is and what it can do (`manna doctor`).
@@ -49,16 +75,24 @@ public struct DesktopNotifier: Sendable {
 
     /// Runs the helper on the session bus and returns what it printed; its failures become errors.
     private func runHelper(arguments: [String], input: String) throws(NotifyError) -> String {
-        let path = try helperPath()
+        let outcome = try runHelper(try helperPath(), arguments: arguments, input: input)
+        return try DesktopNotifier.result(of: outcome, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Runs `program` (the helper, or systemd-run starting it) with the session bus address set.
+    private func runHelper(_ program: String, arguments: [String], input: String) throws(NotifyError) -> Subprocess.Outcome {
         var childEnvironment = environment
         childEnvironment["DBUS_SESSION_BUS_ADDRESS"] = try SessionBus.address(environment: environment, userID: userID)
-        let outcome: Subprocess.Outcome
         do {
-            outcome = try Subprocess.run(path, arguments: arguments, environment: childEnvironment,
-                                         input: input, timeoutMilliseconds: timeoutMilliseconds)
+            return try Subprocess.run(program, arguments: arguments, environment: childEnvironment,
+                                      input: input, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             throw .failed(error.message)
         }
+    }
+
+    /// What the helper printed, or its failure as an error.
+    private static func result(of outcome: Subprocess.Outcome, timeoutMilliseconds: Int) throws(NotifyError) -> String {
         switch outcome {
         case .exited(status: NotifyError.HelperStatus.shown.rawValue, let stdout, _): return stdout
         case .exited(let status, _, let stderr): throw NotifyError(helperStatus: status, stderr: stderr)

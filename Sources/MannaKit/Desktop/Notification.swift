@@ -35,6 +35,24 @@ public struct Notification: Equatable, Sendable {
     /// The `desktop-entry` hint: servers that find `manna.desktop` group and style by it.
     public var desktopEntry: String
     public var appName: String
+    /// Buttons, shown by servers with the `actions` capability. A notification with actions
+    /// is shown by a helper that stays behind to hear the click (docs/ARCHITECTURE.md, "Actions").
+    public var actions: [Action] = []
+
+    /// A button on a notification, and what a click on it runs.
+    public struct Action: Equatable, Sendable {
+        /// The spec's action key, sent back in `ActionInvoked`.
+        public let key: String
+        public let label: String
+        /// A program by absolute path and its arguments, run without a shell.
+        public let command: [String]
+
+        public init(key: String, label: String, command: [String]) {
+            self.key = key
+            self.label = label
+            self.command = command
+        }
+    }
 
     public init(summary: String, body: String, category: Category, urgency: Urgency = .normal,
                 expireTimeout: Int? = nil, icon: String = "accessories-dictionary",
@@ -89,7 +107,7 @@ extension Notification {
     /// Drops C0 and C1 control characters (a NUL cannot even cross D-Bus). A tab becomes a
     /// space; a line break stays when `keepingNewlines`, else becomes a space; CR is dropped,
     /// so CRLF text keeps one break.
-    static func withoutControlCharacters(_ text: String, keepingNewlines: Bool) -> String {
+    public static func withoutControlCharacters(_ text: String, keepingNewlines: Bool) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -116,9 +134,10 @@ public struct NotificationRequestError: Error, Equatable, Sendable {
 extension Notification {
     /// The request `manna-notify` reads on stdin: one JSON object,
     /// `{"app_name", "summary", "body", "icon", "category", "desktop_entry", "urgency" (0-2),
-    /// "expire_timeout" (milliseconds, -1 for the server's default)}`.
+    /// "expire_timeout" (milliseconds, -1 for the server's default)}`, and when there are
+    /// actions, `"actions": [{"key", "label", "command": [PATH, ARGUMENT...]}]`.
     public var request: JSON {
-        .object([
+        var fields: [(String, JSON)] = [
             ("app_name", .string(appName)),
             ("summary", .string(summary)),
             ("body", .string(body)),
@@ -127,10 +146,18 @@ extension Notification {
             ("desktop_entry", .string(desktopEntry)),
             ("urgency", .int(urgency.rawValue)),
             ("expire_timeout", .int(expireTimeout ?? -1)),
-        ])
+        ]
+        if !actions.isEmpty {
+            fields.append(("actions", .array(actions.map { action in
+                .object([("key", .string(action.key)), ("label", .string(action.label)),
+                         ("command", .array(action.command.map(JSON.string)))])
+            })))
+        }
+        return .object(fields)
     }
 
-    /// Reads a request written by `request`; every key is required, unknown keys are ignored.
+    /// Reads a request written by `request`; every key is required but "actions", unknown keys
+    /// are ignored.
     public init(request text: String) throws(NotificationRequestError) {
         let json: JSON
         do { json = try JSON(parsing: text) } catch { throw NotificationRequestError(problem: error.message) }
@@ -148,6 +175,14 @@ extension Notification {
                   category: Category(rawValue: try string("category")), urgency: urgency,
                   expireTimeout: timeout == -1 ? nil : timeout, icon: try string("icon"),
                   desktopEntry: try string("desktop_entry"), appName: try string("app_name"))
+        for item in json["actions"]?.arrayValue ?? [] {
+            guard let key = item["key"]?.stringValue, !key.isEmpty, let label = item["label"]?.stringValue,
+                  let command = item["command"]?.arrayValue?.compactMap(\.stringValue),
+                  command.count == item["command"]?.arrayValue?.count, command.first?.hasPrefix("/") == true else {
+                throw NotificationRequestError(problem: "each action needs a \"key\", a \"label\" and a \"command\" that starts with an absolute path")
+            }
+            actions.append(Action(key: key, label: label, command: command))
+        }
     }
 }
 

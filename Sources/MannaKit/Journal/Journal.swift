@@ -1,6 +1,7 @@
 // The journal: the user's own database (journal.sqlite, WAL, 0600 in a 0700 folder), with
 // versioned migrations. Created by the scheduler for its delivery ledger; the journal issue
 // adds prayers, reminders, plan progress, notes, highlights and bookmarks as new migrations.
+// The prayer records and the scheduler's reminder queries are in Journal+Prayers.swift.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -130,6 +131,35 @@ public final class Journal {
         ALTER TABLE notes ADD COLUMN reference TEXT;
         ALTER TABLE bookmarks ADD COLUMN reference TEXT;
         """,
+        // 4: prayer reminders at work. `prayed` logs each time a prayer was marked prayed (the
+        // notification's "Prayed" button, or `manna pray prayed`); a snooze is a one-off
+        // reminder the scheduler shows like any occurrence; `scheduler_marks` keeps the instant
+        // up to which reminder occurrences have been handled, so a tick looks only at what came
+        // due since. The partial indexes hold every column `pray list` reads, in its order (they
+        // cover it), so a list reads neither bodies nor the rows it skips.
+        """
+        CREATE TABLE prayed (
+            uuid TEXT PRIMARY KEY,
+            prayer_uuid TEXT NOT NULL REFERENCES prayers(uuid),
+            prayed_at INTEGER NOT NULL
+        );
+        CREATE INDEX prayed_by_prayer ON prayed(prayer_uuid, prayed_at);
+        CREATE TABLE snoozes (
+            uuid TEXT PRIMARY KEY,
+            prayer_uuid TEXT NOT NULL REFERENCES prayers(uuid),
+            due_at INTEGER NOT NULL,            -- Unix seconds: shown by the first tick at or after it
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX snoozes_by_due ON snoozes(due_at);
+        CREATE TABLE scheduler_marks (
+            name TEXT PRIMARY KEY,              -- 'reminders'
+            instant INTEGER NOT NULL            -- occurrences up to here were handled (Unix seconds)
+        ) WITHOUT ROWID;
+        CREATE INDEX prayers_open ON prayers(created_at, short_id, title, tags, answered_at, deleted_at)
+            WHERE deleted_at IS NULL AND answered_at IS NULL;
+        CREATE INDEX prayers_answered ON prayers(answered_at, short_id, title, tags, created_at, deleted_at)
+            WHERE deleted_at IS NULL AND answered_at IS NOT NULL;
+        """,
     ]
 
     /// Opens the journal at `path`, creating it (and its folder, mode 0700) when missing,
@@ -152,7 +182,8 @@ public final class Journal {
             // Reading the schema fails with SQLITE_NOTADB or SQLITE_CORRUPT on a file that is not a
             // database or is cut short; a full integrity check per tick would cost too much.
             _ = try database.prepare("SELECT count(*) FROM sqlite_schema").step()
-            try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+            try switchToWAL()
+            try database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
             try migrate()
         } catch let error as JournalError {
             throw error
@@ -167,6 +198,24 @@ public final class Journal {
     public var schemaVersion: Int {
         guard let statement = try? database.prepare("PRAGMA user_version"), (try? statement.step()) == true else { return 0 }
         return statement.int(0)
+    }
+
+    /// Puts the journal in WAL mode. Switching takes an exclusive lock on top of a shared one,
+    /// for which SQLite does not wait (two connections doing it at once would deadlock), so
+    /// when several ticks create the journal at once the losers get SQLITE_BUSY: they wait and
+    /// try again. The mode is kept in the file, so after the first switch this only reads it.
+    private func switchToWAL() throws(SQLiteError) {
+        var attempts = 0
+        while true {
+            do {
+                try database.execute("PRAGMA journal_mode = WAL")
+                return
+            } catch {
+                attempts += 1
+                guard error.isBusy, attempts < 500 else { throw error }
+                usleep(20_000)
+            }
+        }
     }
 
     private func migrate() throws {
@@ -242,14 +291,22 @@ public final class Journal {
     /// Claims the occurrence for this process: true if this call claimed it, false if some
     /// tick already had. Committed before returning, so it holds across crashes and processes.
     public func claim(_ item: Occurrence, at instant: Instant, late: Bool) throws(JournalError) -> Bool {
+        try claim([(item, late)], at: instant)[0]
+    }
+
+    /// Claims the occurrences in one transaction: for each, true if this call claimed it.
+    public func claim(_ items: [(occurrence: Occurrence, late: Bool)], at instant: Instant) throws(JournalError) -> [Bool] {
         do {
             return try database.transaction {
                 let statement = try database.prepare("INSERT OR IGNORE INTO deliveries VALUES (?1, ?2, ?3, ?4, ?5)")
-                try bind(item, to: statement)
-                try statement.bind(instant, at: 4)
-                try statement.bind(late ? 1 : 0, at: 5)
-                try statement.run()
-                return database.changes == 1
+                return try items.map { item in
+                    statement.reset()
+                    try bind(item.occurrence, to: statement)
+                    try statement.bind(instant, at: 4)
+                    try statement.bind(item.late ? 1 : 0, at: 5)
+                    try statement.run()
+                    return database.changes == 1
+                }
             }
         } catch let error as SQLiteError {
             throw journalError(error)

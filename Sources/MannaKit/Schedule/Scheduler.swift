@@ -8,6 +8,8 @@ public struct Due: Equatable, Sendable {
     public let scheduled: Instant
     /// True when the machine was asleep or off at `scheduled`, and it is shown on waking.
     public let late: Bool
+    /// The prayer a reminder or snooze is for (its UUID); empty for the verse.
+    public var prayerUUID: String = ""
 }
 
 /// What became of one due occurrence in a tick.
@@ -57,21 +59,30 @@ public enum Scheduler {
                                show: (Due) -> String?) throws(JournalError) -> [DeliveryOutcome] {
         var outcomes: [DeliveryOutcome] = []
         for item in due {
-            // Reading first keeps the common tick (already shown today) free of writes.
-            var claimed = false
-            if !(try journal.isClaimed(item.occurrence)) {
-                claimed = try journal.claim(item.occurrence, at: now, late: item.late)
-            }
-            guard claimed else {
-                outcomes.append(.alreadyClaimed(item))
-                continue
-            }
-            if let reason = show(item) {
-                try journal.release(item.occurrence)
-                outcomes.append(.failed(item, reason: reason))
-            } else {
-                outcomes.append(.shown(item))
-            }
+            outcomes += try deliverTogether([item], journal: journal, now: now) { _ in show(item) }
+        }
+        return outcomes
+    }
+
+    /// Shows the due occurrences that no tick has claimed as one notification: claims them
+    /// all in one transaction, then calls `show` once with those this call claimed (not at all
+    /// when another tick had them). A failed `show` gives every claim back.
+    ///
+    /// - Parameter show: shows the claimed occurrences; returns nil on success, else the reason.
+    public static func deliverTogether(_ due: [Due], journal: Journal, now: Instant,
+                                       show: ([Due]) -> String?) throws(JournalError) -> [DeliveryOutcome] {
+        // Reading first keeps the common tick (already shown) free of writes.
+        var unclaimed: [Due] = []
+        for item in due where !(try journal.isClaimed(item.occurrence)) { unclaimed.append(item) }
+        let won = unclaimed.isEmpty ? [] : try journal.claim(unclaimed.map { ($0.occurrence, $0.late) }, at: now)
+        let claimed = zip(unclaimed, won).filter(\.1).map(\.0)
+        var outcomes = due.filter { item in !claimed.contains(item) }.map(DeliveryOutcome.alreadyClaimed)
+        guard !claimed.isEmpty else { return outcomes }
+        if let reason = show(claimed) {
+            for item in claimed { try journal.release(item.occurrence) }
+            outcomes += claimed.map { .failed($0, reason: reason) }
+        } else {
+            outcomes += claimed.map(DeliveryOutcome.shown)
         }
         return outcomes
     }

@@ -16,6 +16,9 @@ public struct SQLiteError: Error, CustomStringConvertible {
 
     /// True when the file is not a database or is damaged (SQLITE_CORRUPT, SQLITE_NOTADB).
     public var isCorruption: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
+
+    /// True when another connection held a lock this call needed (SQLITE_BUSY).
+    public var isBusy: Bool { code & 0xff == SQLITE_BUSY }
 }
 
 // SQLITE_TRANSIENT is a macro cast Swift cannot import: SQLite copies the bound bytes.
@@ -142,6 +145,11 @@ public final class Statement {
         try check(sqlite3_bind_null(handle, index))
     }
 
+    /// Binds the text, or NULL for nil.
+    public func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
     /// Advances to the next row: true while there is one.
     public func step() throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(handle)
@@ -164,12 +172,12 @@ public final class Statement {
         return String(cString: text)
     }
 
-    public func optionalString(_ column: Int32) -> String? {
-        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : string(column)
-    }
-
     public func optionalInt(_ column: Int32) -> Int? {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : int(column)
+    }
+
+    public func optionalString(_ column: Int32) -> String? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : string(column)
     }
 
     private func check(_ rc: Int32) throws(SQLiteError) {

@@ -109,7 +109,14 @@ public enum Subprocess {
         let envp: [UnsafeMutablePointer<CChar>?] = environment.entries.map { strdup($0) } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        var spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        // A program file just written can be held open for writing, for an instant, by a child
+        // that another thread forked meanwhile (until its exec closes it): exec then fails with
+        // ETXTBSY. Wait that instant out.
+        for _ in 0..<50 where spawned == ETXTBSY {
+            usleep(2000)
+            spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        }
         // The child's ends belong to the child now.
         for fd in [inputPair[1], outPair[1], errPair[1]] { close(fd) }
         (inputPair[1], outPair[1], errPair[1]) = (-1, -1, -1)

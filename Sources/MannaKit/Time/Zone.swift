@@ -164,7 +164,10 @@ public struct Zone: Hashable, Sendable {
             self = .utc
             return
         }
-        let name = identifier.hasPrefix(":") ? String(identifier.dropFirst()) : identifier
+        var name = identifier.hasPrefix(":") ? String(identifier.dropFirst()) : identifier
+        // A zone's file by path, as glibc takes it: the form this type itself sets `TZ` to
+        // (see `withZone`), which programs Manna starts inherit.
+        if name.hasPrefix(zoneinfo + "/") { name.removeFirst(zoneinfo.count + 1) }
         let valid = !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..")
             && Zone.isTZif(zoneinfo + "/" + name)
         guard valid else { throw ZoneError(identifier: identifier) }
@@ -173,7 +176,8 @@ public struct Zone: Hashable, Sendable {
 
     /// The machine's zone: `TZ` when set (checked), else /etc/localtime, else UTC.
     public static func system(environment: Environment) throws(ZoneError) -> Zone {
-        if let tz = environment["TZ"], !tz.isEmpty { return try Zone(identifier: tz) }
+        // ":/etc/localtime" is what `withZone` sets for the machine's zone: the same as no TZ.
+        if let tz = environment["TZ"], !tz.isEmpty, tz != ":/etc/localtime" { return try Zone(identifier: tz) }
         // /etc/localtime links to /usr/share/zoneinfo/NAME: the zone's name is what follows.
         if let target = Zone.resolvedLocaltime() {
             let bytes = Array(target.utf8), marker = Array("/zoneinfo/".utf8)

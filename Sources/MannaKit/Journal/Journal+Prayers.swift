@@ -1,0 +1,330 @@
+// Prayers, their reminders, the prayed log and snoozes in the journal: what `manna pray` writes
+// and reads, and what the scheduler asks every tick. Every write is one transaction, committed
+// before the command reports it saved.
+
+/// A reminder as stored: its SPEC text as the parser wrote it, and the SPEC when it still reads
+/// (a journal written by a later manna may hold one this one cannot).
+public struct StoredReminder: Equatable, Sendable {
+    public let uuid: String
+    public let text: String
+    public let spec: ReminderSpec?
+}
+
+/// A reminder the scheduler watches: an active reminder of an open prayer.
+public struct ActiveReminder: Equatable, Sendable {
+    public let uuid: String
+    public let prayerUUID: String
+    public let spec: ReminderSpec
+    /// Occurrences before this instant are never due: a reminder added at noon for 07:30 has
+    /// not been missed that morning.
+    public let createdAt: Instant
+}
+
+/// A snooze ("Snooze 10 min"): a one-off reminder of a prayer.
+public struct Snooze: Equatable, Sendable {
+    public let uuid: String
+    public let prayerUUID: String
+    public let dueAt: Instant
+}
+
+extension Journal {
+    /// Columns of `Prayer`, in the order `prayer(from:)` reads them.
+    private static let prayerColumns = "uuid, short_id, title, body, tags, answered_at, answer_note, deleted_at, created_at, updated_at"
+
+    /// The condition of `PrayerListKind.open`, spelled as the `prayers_open` index is.
+    private static let openCondition = "deleted_at IS NULL AND answered_at IS NULL"
+
+    // MARK: Writing
+
+    /// Adds a prayer with its reminders; returns it as stored, with its new short id.
+    public func addPrayer(title: String, body: String, tags: [String], reminders: [ReminderSpec],
+                          at now: Instant) throws(JournalError) -> Prayer {
+        try writing {
+            let uuid = Journal.newUUID()
+            let shortID = try newShortID(in: "prayers")
+            let insert = try database.prepare("""
+                INSERT INTO prayers (uuid, short_id, title, body, tags, created_at, updated_at)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
+                """)
+            try insert.bind(uuid, at: 1)
+            try insert.bind(shortID, at: 2)
+            try insert.bind(title, at: 3)
+            try insert.bind(body, at: 4)
+            try insert.bind(Journal.tagsColumn(tags), at: 5)
+            try insert.bind(now, at: 6)
+            try insert.run()
+            try insertReminders(reminders, prayerUUID: uuid, at: now)
+            return Prayer(uuid: uuid, shortID: shortID, title: title, body: body, tags: tags, answeredAt: nil,
+                          answerNote: nil, deletedAt: nil, createdAt: now, updatedAt: now)
+        }
+    }
+
+    /// Changes what is given (nil: left as it is). New `reminders` replace the old ones; a SPEC
+    /// given again keeps its reminder (and so its delivery history), the others are deleted.
+    public func updatePrayer(uuid: String, title: String?, body: String?, tags: [String]?,
+                             reminders: [ReminderSpec]?, at now: Instant) throws(JournalError) {
+        try writing {
+            let update = try database.prepare("""
+                UPDATE prayers SET title = coalesce(?2, title), body = coalesce(?3, body),
+                    tags = coalesce(?4, tags), updated_at = ?5 WHERE uuid = ?1
+                """)
+            try update.bind(uuid, at: 1)
+            try update.bind(title, at: 2)
+            try update.bind(body, at: 3)
+            try update.bind(tags.map(Journal.tagsColumn), at: 4)
+            try update.bind(now, at: 5)
+            try update.run()
+            guard let reminders else { return }
+            let kept = try activeReminders(ofPrayer: uuid)
+            let remove = try database.prepare("UPDATE reminders SET deleted_at = ?2, updated_at = ?2 WHERE uuid = ?1")
+            for old in kept where !reminders.contains(where: { $0.description == old.text }) {
+                remove.reset()
+                try remove.bind(old.uuid, at: 1)
+                try remove.bind(now, at: 2)
+                try remove.run()
+            }
+            try insertReminders(reminders.filter { spec in !kept.contains { $0.text == spec.description } }, prayerUUID: uuid, at: now)
+        }
+    }
+
+    /// Marks the prayer answered (keeping the first answer's time) and sets the note when given.
+    public func markAnswered(uuid: String, note: String?, at now: Instant) throws(JournalError) {
+        try writing {
+            let update = try database.prepare("""
+                UPDATE prayers SET answered_at = coalesce(answered_at, ?2), answer_note = coalesce(?3, answer_note),
+                    updated_at = ?2 WHERE uuid = ?1
+                """)
+            try update.bind(uuid, at: 1)
+            try update.bind(now, at: 2)
+            try update.bind(note, at: 3)
+            try update.run()
+        }
+    }
+
+    /// Deletes the prayer (it stays as a tombstone, so it can be restored and a deletion can
+    /// travel through export), or restores it.
+    public func setDeleted(uuid: String, _ deleted: Bool, at now: Instant) throws(JournalError) {
+        try writing {
+            let update = try database.prepare("UPDATE prayers SET deleted_at = ?2, updated_at = ?3 WHERE uuid = ?1")
+            try update.bind(uuid, at: 1)
+            if deleted { try update.bind(now, at: 2) } else { try update.bindNull(at: 2) }
+            try update.bind(now, at: 3)
+            try update.run()
+        }
+    }
+
+    /// Logs that the prayer was prayed at `now`.
+    public func recordPrayed(uuid: String, at now: Instant) throws(JournalError) {
+        try writing {
+            let insert = try database.prepare("INSERT INTO prayed (uuid, prayer_uuid, prayed_at) VALUES (?1, ?2, ?3)")
+            try insert.bind(Journal.newUUID(), at: 1)
+            try insert.bind(uuid, at: 2)
+            try insert.bind(now, at: 3)
+            try insert.run()
+        }
+    }
+
+    /// Schedules a one-off reminder of the prayer at `due`.
+    public func addSnooze(prayerUUID: String, due: Instant, at now: Instant) throws(JournalError) {
+        try writing {
+            let insert = try database.prepare("INSERT INTO snoozes (uuid, prayer_uuid, due_at, created_at) VALUES (?1, ?2, ?3, ?4)")
+            try insert.bind(Journal.newUUID(), at: 1)
+            try insert.bind(prayerUUID, at: 2)
+            try insert.bind(due, at: 3)
+            try insert.bind(now, at: 4)
+            try insert.run()
+        }
+    }
+
+    private func insertReminders(_ specs: [ReminderSpec], prayerUUID: String, at now: Instant) throws(SQLiteError) {
+        let insert = try database.prepare("INSERT INTO reminders (uuid, prayer_uuid, spec, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)")
+        for spec in specs {
+            insert.reset()
+            try insert.bind(Journal.newUUID(), at: 1)
+            try insert.bind(prayerUUID, at: 2)
+            try insert.bind(spec.description, at: 3)
+            try insert.bind(now, at: 4)
+            try insert.run()
+        }
+    }
+
+    /// ",family,health," for ["family", "health"] (so one tag is found with instr(tags, ',tag,')).
+    static func tagsColumn(_ tags: [String]) -> String { tags.isEmpty ? "" : "," + tags.joined(separator: ",") + "," }
+
+    // MARK: Reading
+
+    /// The prayer whose short id (or UUID) is `id`, deleted or not.
+    public func prayer(id: String) throws(JournalError) -> Prayer? {
+        try reading {
+            let select = try database.prepare("SELECT \(Journal.prayerColumns) FROM prayers WHERE short_id = ?1 OR uuid = ?1")
+            try select.bind(id.lowercased(), at: 1)
+            return try select.step() ? Journal.prayer(from: select) : nil
+        }
+    }
+
+    private static func prayer(from row: Statement) -> Prayer {
+        Prayer(uuid: row.string(0), shortID: row.string(1), title: row.string(2), body: row.string(3),
+               tags: tags(row.string(4)), answeredAt: row.optionalInt(5), answerNote: row.optionalString(6),
+               deletedAt: row.optionalInt(7), createdAt: row.int(8), updatedAt: row.int(9))
+    }
+
+    private static func tags(_ column: String) -> [String] { column.split(separator: ",").map(String.init) }
+
+    /// The prayers of one kind, with `tag` if given: short id, title and tags, never bodies.
+    public func prayers(_ kind: PrayerListKind, tag: String?) throws(JournalError) -> [PrayerSummary] {
+        try reading {
+            let (condition, order) = switch kind {
+            case .open: (Journal.openCondition, "created_at, short_id")
+            case .answered: ("deleted_at IS NULL AND answered_at IS NOT NULL", "answered_at, short_id")
+            case .deleted: ("deleted_at IS NOT NULL", "deleted_at, short_id")
+            }
+            let select = try database.prepare("""
+                SELECT short_id, title, tags, created_at, answered_at, deleted_at FROM prayers
+                WHERE \(condition) AND (?1 IS NULL OR instr(tags, ?1) > 0) ORDER BY \(order)
+                """)
+            try select.bind(tag.map { "," + $0 + "," }, at: 1)
+            var found: [PrayerSummary] = []
+            while try select.step() {
+                found.append(PrayerSummary(shortID: select.string(0), title: select.string(1), tags: Journal.tags(select.string(2)),
+                                           createdAt: select.int(3), answeredAt: select.optionalInt(4), deletedAt: select.optionalInt(5)))
+            }
+            return found
+        }
+    }
+
+    /// The open prayers `PrayerRotation` picks for `date`, in the rotation's order.
+    public func prayersForToday(_ date: LocalDate) throws(JournalError) -> (open: Int, prayers: [Prayer]) {
+        try reading {
+            let count = try database.prepare("SELECT count(*) FROM prayers WHERE \(Journal.openCondition)")
+            _ = try count.step()
+            let open = count.int(0)
+            let nth = try database.prepare("""
+                SELECT short_id FROM prayers WHERE \(Journal.openCondition) ORDER BY created_at, short_id LIMIT 1 OFFSET ?1
+                """)
+            let byID = try database.prepare("SELECT \(Journal.prayerColumns) FROM prayers WHERE short_id = ?1")
+            var prayers: [Prayer] = []
+            for position in PrayerRotation.positions(on: date, open: open) {
+                nth.reset()
+                try nth.bind(position, at: 1)
+                guard try nth.step() else { continue }
+                byID.reset()
+                try byID.bind(nth.string(0), at: 1)
+                if try byID.step() { prayers.append(Journal.prayer(from: byID)) }
+            }
+            return (open, prayers)
+        }
+    }
+
+    /// The prayer's reminders that are not deleted, oldest first.
+    public func reminders(ofPrayer uuid: String) throws(JournalError) -> [StoredReminder] {
+        try reading { try activeReminders(ofPrayer: uuid) }
+    }
+
+    private func activeReminders(ofPrayer uuid: String) throws(SQLiteError) -> [StoredReminder] {
+        let select = try database.prepare("SELECT uuid, spec FROM reminders WHERE prayer_uuid = ?1 AND deleted_at IS NULL ORDER BY created_at, rowid")
+        try select.bind(uuid, at: 1)
+        var found: [StoredReminder] = []
+        while try select.step() {
+            let text = select.string(1)
+            found.append(StoredReminder(uuid: select.string(0), text: text, spec: try? ReminderSpec(parsing: text)))
+        }
+        return found
+    }
+
+    /// How often the prayer was marked prayed, and when last.
+    public func prayedLog(ofPrayer uuid: String) throws(JournalError) -> (count: Int, last: Instant?) {
+        try reading {
+            let select = try database.prepare("SELECT count(*), max(prayed_at) FROM prayed WHERE prayer_uuid = ?1")
+            try select.bind(uuid, at: 1)
+            _ = try select.step()
+            return (select.int(0), select.optionalInt(1))
+        }
+    }
+
+    /// When the prayer's next snooze comes, if one is pending after `now`.
+    public func nextSnooze(ofPrayer uuid: String, after now: Instant) throws(JournalError) -> Instant? {
+        try reading {
+            let select = try database.prepare("SELECT min(due_at) FROM snoozes WHERE prayer_uuid = ?1 AND due_at > ?2")
+            try select.bind(uuid, at: 1)
+            try select.bind(now, at: 2)
+            _ = try select.step()
+            return select.optionalInt(0)
+        }
+    }
+
+    // MARK: What the scheduler asks
+
+    /// Every reminder that can come: not deleted, of a prayer neither deleted nor answered.
+    /// A SPEC this manna cannot read is left out.
+    public func activeReminders() throws(JournalError) -> [ActiveReminder] {
+        try reading {
+            let select = try database.prepare("""
+                SELECT r.uuid, r.prayer_uuid, r.spec, r.created_at FROM reminders r JOIN prayers p ON p.uuid = r.prayer_uuid
+                WHERE r.deleted_at IS NULL AND p.deleted_at IS NULL AND p.answered_at IS NULL
+                """)
+            var found: [ActiveReminder] = []
+            while try select.step() {
+                guard let spec = try? ReminderSpec(parsing: select.string(2)) else { continue }
+                found.append(ActiveReminder(uuid: select.string(0), prayerUUID: select.string(1), spec: spec, createdAt: select.int(3)))
+            }
+            return found
+        }
+    }
+
+    /// The snoozes due in `(after, upTo]` of prayers neither deleted nor answered, oldest first.
+    public func snoozes(after: Instant, upTo: Instant) throws(JournalError) -> [Snooze] {
+        try reading {
+            let select = try database.prepare("""
+                SELECT s.uuid, s.prayer_uuid, s.due_at FROM snoozes s JOIN prayers p ON p.uuid = s.prayer_uuid
+                WHERE s.due_at > ?1 AND s.due_at <= ?2 AND p.deleted_at IS NULL AND p.answered_at IS NULL ORDER BY s.due_at
+                """)
+            try select.bind(after, at: 1)
+            try select.bind(upTo, at: 2)
+            var found: [Snooze] = []
+            while try select.step() {
+                found.append(Snooze(uuid: select.string(0), prayerUUID: select.string(1), dueAt: select.int(2)))
+            }
+            return found
+        }
+    }
+
+    /// The instant up to which reminder occurrences have been handled, if a tick ever said so.
+    public func remindersHandledThrough() throws(JournalError) -> Instant? {
+        try reading {
+            let select = try database.prepare("SELECT instant FROM scheduler_marks WHERE name = 'reminders'")
+            return try select.step() ? select.int(0) : nil
+        }
+    }
+
+    /// Records that every reminder occurrence up to `instant` has been handled.
+    public func setRemindersHandled(through instant: Instant) throws(JournalError) {
+        try writing {
+            let upsert = try database.prepare("""
+                INSERT INTO scheduler_marks (name, instant) VALUES ('reminders', ?1)
+                ON CONFLICT (name) DO UPDATE SET instant = excluded.instant
+                """)
+            try upsert.bind(instant, at: 1)
+            try upsert.run()
+        }
+    }
+
+    // MARK: Errors
+
+    /// Runs reads, reporting SQLite's failures as the journal's.
+    func reading<T>(_ body: () throws -> T) throws(JournalError) -> T {
+        do { return try body() } catch { throw journalError(error) }
+    }
+
+    /// Runs writes in one transaction (committed when `body` returns), reporting failures as the journal's.
+    func writing<T>(_ body: () throws -> T) throws(JournalError) -> T {
+        do { return try database.transaction(body) } catch { throw journalError(error) }
+    }
+
+    private func journalError(_ error: any Error) -> JournalError {
+        switch error {
+        case let error as JournalError: return error
+        case let error as SQLiteError: return error.isCorruption ? .damaged(path: path) : .unwritable(path: path, reason: error.message)
+        default: return .unwritable(path: path, reason: "\(error)")
+        }
+    }
+}

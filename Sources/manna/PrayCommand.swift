@@ -1,0 +1,339 @@
+// manna pray add | list | show | edit | answered | delete | restore | today | prayed | snooze:
+// the prayer list in the journal, with reminders at the times the user chose.
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+enum PrayCommand {
+    static let spec = CommandSpec(
+        name: "pray",
+        usage: """
+            manna pray add TITLE [--body TEXT] [--tag T]... [--remind SPEC]...
+                   manna pray list [--answered | --deleted] [--tag T] [--json]
+                   manna pray show ID [--json]
+                   manna pray edit ID [--title T] [--body B] [--tag T]... [--no-tag] [--remind SPEC]... [--no-remind]
+                   manna pray answered ID [--note TEXT]
+                   manna pray delete ID | manna pray restore ID
+                   manna pray today [--date YYYY-MM-DD] [--json]
+                   manna pray prayed ID | manna pray snooze ID [--minutes N]
+            """,
+        abstract: "Keep a prayer list, with reminders at the times you choose",
+        valueOptions: [
+            "body": "the prayer's text (several lines are fine; - reads it from stdin)",
+            "tag": "a one-word tag; repeat for more (edit: replaces the tags)",
+            "remind": "when to remind: 07:30, mon,wed,fri 21:00, weekdays 12:15, weekends 10:00, sun 09:00, 1st 08:00 (monthly; a shorter month's last day), 2027-05-01 18:00 (once); repeat for more (edit: replaces them)",
+            "title": "edit: the new title",
+            "note": "answered: how it was answered",
+            "date": "today: the local date to choose for (default: today)",
+            "minutes": "snooze: how long (default 10)",
+            "now": "act as if it were this moment, like 2026-03-08T07:00 (local): when a change is made, or for show, what is still to come",
+        ],
+        flags: [
+            "answered": "list: the answered prayers",
+            "deleted": "list: the deleted prayers (restore brings one back)",
+            "no-tag": "edit: remove every tag",
+            "no-remind": "edit: remove every reminder",
+            "json": "list, show, today: print JSON",
+        ],
+        run: run)
+
+    /// The options each subcommand takes: anything else is a usage error.
+    static let options: [(subcommand: String, options: [String])] = [
+        ("add", ["body", "tag", "remind", "now"]),
+        ("list", ["answered", "deleted", "tag", "json"]),
+        ("show", ["json", "now"]),
+        ("edit", ["title", "body", "tag", "no-tag", "remind", "no-remind", "now"]),
+        ("answered", ["note", "now"]),
+        ("delete", ["now"]),
+        ("restore", ["now"]),
+        ("today", ["date", "json"]),
+        ("prayed", ["now"]),
+        ("snooze", ["minutes", "now"]),
+    ]
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let names = options.map(\.subcommand)
+        guard let subcommand = arguments.positionals.first, let allowed = options.first(where: { $0.subcommand == subcommand })?.options else {
+            throw .usage("pray needs one of \(names.joined(separator: ", ")); see 'manna pray --help'")
+        }
+        for name in arguments.values.map(\.0) + arguments.flags where !allowed.contains(name) {
+            throw .usage("option --\(name) does not apply to 'pray \(subcommand)'; see 'manna pray --help'")
+        }
+        let words = Array(arguments.positionals.dropFirst())
+        if subcommand == "add" {
+            guard !words.isEmpty else { throw .usage("pray add needs a title: manna pray add \"For Anna's exams\"") }
+            return try add(title: words.joined(separator: " "), arguments, context)
+        }
+        if subcommand == "list" || subcommand == "today" {
+            guard words.isEmpty else { throw .usage("pray \(subcommand) takes no arguments; see 'manna pray --help'") }
+            return subcommand == "list" ? try list(arguments, context) : try today(arguments, context)
+        }
+        guard words.count == 1 else { throw .usage("pray \(subcommand) needs one prayer id, like manna pray \(subcommand) k7m2") }
+        let journal = try context.journal()
+        let prayer = try find(words[0], in: journal)
+        switch subcommand {
+        case "show": try show(prayer, journal: journal, arguments, context)
+        case "edit": try edit(prayer, journal: journal, arguments, context)
+        case "answered": try answered(prayer, journal: journal, arguments, context)
+        case "delete", "restore": try delete(prayer, journal: journal, restore: subcommand == "restore", arguments, context)
+        case "prayed": try prayed(prayer, journal: journal, arguments, context)
+        default: try snooze(prayer, journal: journal, arguments, context)
+        }
+    }
+
+    // MARK: Subcommands
+
+    static func add(title text: String, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let title = try check { () throws(PrayerError) in try Prayer.title(text) }
+        let tags = try tags(arguments)
+        let reminders = try check { () throws(PrayerError) in try Prayer.reminders(arguments.values(named: "remind")) }
+        let body = try body(arguments, context) ?? ""
+        let now = try now(arguments, context)
+        let journal = try context.journal()
+        let prayer = try check { () throws(JournalError) in
+            try journal.addPrayer(title: title, body: body, tags: tags, reminders: reminders, at: now)
+        }
+        context.stdout.line("added \(prayer.shortID): \(prayer.title.singleLine)" + remindersSuffix(reminders.map(\.description)))
+    }
+
+    static func list(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        if arguments.has("answered") && arguments.has("deleted") {
+            throw .usage("pray list takes --answered or --deleted, not both")
+        }
+        let kind: PrayerListKind = arguments.has("answered") ? .answered : arguments.has("deleted") ? .deleted : .open
+        let tag = try arguments.value("tag").map { text throws(Failure) in try check { () throws(PrayerError) in try Prayer.tag(text) } }
+        let journal = try context.journal()
+        let prayers = try check { () throws(JournalError) in try journal.prayers(kind, tag: tag) }
+        let zone = try context.zone()
+        if arguments.has("json") {
+            context.json(.array(prayers.map { prayer in
+                .object([
+                    ("id", .string(prayer.shortID)),
+                    ("title", .string(prayer.title)),
+                    ("tags", .array(prayer.tags.map(JSON.string))),
+                    ("created_at", .string(zone.local(prayer.createdAt).iso8601)),
+                    ("answered_at", prayer.answeredAt.map { .string(zone.local($0).iso8601) } ?? .null),
+                    ("deleted_at", prayer.deletedAt.map { .string(zone.local($0).iso8601) } ?? .null),
+                ])
+            }))
+            return
+        }
+        guard !prayers.isEmpty else {
+            let which = kind == .open ? "open" : kind == .answered ? "answered" : "deleted"
+            context.stdout.line("no \(which) prayers" + (tag.map { " tagged #\($0)" } ?? "") + (kind == .open ? "; add one with: manna pray add TITLE" : ""))
+            return
+        }
+        let width = prayers.map(\.shortID.count).max() ?? 4
+        for prayer in prayers {
+            var line = prayer.shortID.padding(to: width + 1) + " "
+            if let when = prayer.deletedAt ?? prayer.answeredAt { line += "\(zone.local(when).date)  " }
+            line += prayer.title.singleLine
+            for tag in prayer.tags { line += "  #" + tag }
+            context.stdout.line(line)
+        }
+    }
+
+    static func show(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let reminders = try check { () throws(JournalError) in try journal.reminders(ofPrayer: prayer.uuid) }
+        let prayed = try check { () throws(JournalError) in try journal.prayedLog(ofPrayer: prayer.uuid) }
+        let now = try now(arguments, context)
+        let snoozed = try check { () throws(JournalError) in try journal.nextSnooze(ofPrayer: prayer.uuid, after: now) }
+        let zone = try context.zone()
+        func minute(_ instant: Instant) -> String {
+            let local = zone.local(instant)
+            return "\(local.date) \(local.time)"
+        }
+        if arguments.has("json") {
+            func moment(_ instant: Instant?) -> JSON { instant.map { .string(zone.local($0).iso8601) } ?? .null }
+            context.json(.object([
+                ("id", .string(prayer.shortID)),
+                ("uuid", .string(prayer.uuid)),
+                ("title", .string(prayer.title)),
+                ("body", .string(prayer.body)),
+                ("tags", .array(prayer.tags.map(JSON.string))),
+                ("reminders", .array(reminders.map { .string($0.text) })),
+                ("created_at", moment(prayer.createdAt)),
+                ("updated_at", moment(prayer.updatedAt)),
+                ("answered_at", moment(prayer.answeredAt)),
+                ("answer_note", .optional(prayer.answerNote)),
+                ("deleted_at", moment(prayer.deletedAt)),
+                ("prayed", .object([("count", .int(prayed.count)), ("last", moment(prayed.last))])),
+                ("snoozed_until", moment(snoozed)),
+            ]))
+            return
+        }
+        let out = context.stdout
+        out.line("\(prayer.shortID)  \(prayer.title.singleLine)")
+        if !prayer.tags.isEmpty { out.line("tags       " + prayer.tags.joined(separator: ", ")) }
+        if !reminders.isEmpty { out.line("reminders  " + reminders.map(\.text).joined(separator: "; ")) }
+        out.line("added      " + minute(prayer.createdAt))
+        switch (prayed.count, prayed.last) {
+        case (0, _), (_, nil): out.line("prayed     not yet")
+        case (1, let last?): out.line("prayed     once, " + minute(last))
+        case (let count, let last?): out.line("prayed     \(count) times, last " + minute(last))
+        }
+        if let snoozed { out.line("snoozed    until " + minute(snoozed)) }
+        if let answered = prayer.answeredAt {
+            out.line("answered   " + minute(answered) + (prayer.answerNote.map { ": " + $0.singleLine } ?? ""))
+        }
+        if let deleted = prayer.deletedAt {
+            out.line("deleted    " + minute(deleted) + " (undo: manna pray restore \(prayer.shortID))")
+        }
+        if !prayer.body.isEmpty {
+            out.line("")
+            out.line(Notification.withoutControlCharacters(prayer.body, keepingNewlines: true))
+        }
+    }
+
+    static func edit(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        try requireNotDeleted(prayer)
+        let title = try arguments.value("title").map { text throws(Failure) in try check { () throws(PrayerError) in try Prayer.title(text) } }
+        let given = arguments.values(named: "tag")
+        if arguments.has("no-tag") && !given.isEmpty { throw .usage("pray edit takes --tag or --no-tag, not both") }
+        let tags: [String]? = arguments.has("no-tag") ? [] : given.isEmpty ? nil : try tags(arguments)
+        let specs = arguments.values(named: "remind")
+        if arguments.has("no-remind") && !specs.isEmpty { throw .usage("pray edit takes --remind or --no-remind, not both") }
+        let reminders: [ReminderSpec]? = arguments.has("no-remind") ? []
+            : specs.isEmpty ? nil : try check { () throws(PrayerError) in try Prayer.reminders(specs) }
+        let body = try body(arguments, context)
+        guard title != nil || body != nil || tags != nil || reminders != nil else {
+            throw .usage("pray edit needs something to change: --title, --body, --tag, --no-tag, --remind or --no-remind")
+        }
+        let now = try now(arguments, context)
+        try check { () throws(JournalError) in
+            try journal.updatePrayer(uuid: prayer.uuid, title: title, body: body, tags: tags, reminders: reminders, at: now)
+        }
+        context.stdout.line("edited \(prayer.shortID): \((title ?? prayer.title).singleLine)"
+            + (reminders.map { remindersSuffix($0.map(\.description)) } ?? ""))
+    }
+
+    static func answered(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        try requireNotDeleted(prayer)
+        let now = try now(arguments, context)
+        try check { () throws(JournalError) in try journal.markAnswered(uuid: prayer.uuid, note: arguments.value("note"), at: now) }
+        context.stdout.line("answered \(prayer.shortID): \(prayer.title.singleLine)")
+    }
+
+    static func delete(_ prayer: Prayer, journal: Journal, restore: Bool, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let title = prayer.title.singleLine
+        guard (prayer.deletedAt == nil) == !restore else {
+            context.stdout.line("\(prayer.shortID) is \(restore ? "not" : "already") deleted: \(title)")
+            return
+        }
+        let now = try now(arguments, context)
+        try check { () throws(JournalError) in try journal.setDeleted(uuid: prayer.uuid, !restore, at: now) }
+        context.stdout.line(restore ? "restored \(prayer.shortID): \(title)"
+            : "deleted \(prayer.shortID): \(title) (undo: manna pray restore \(prayer.shortID))")
+    }
+
+    static func today(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        let date = try context.date(arguments.value("date"))
+        let journal = try context.journal()
+        let (open, prayers) = try check { () throws(JournalError) in try journal.prayersForToday(date) }
+        if arguments.has("json") {
+            context.json(.object([
+                ("date", .string(date.description)),
+                ("open", .int(open)),
+                ("prayers", .array(prayers.map { prayer in
+                    .object([("id", .string(prayer.shortID)), ("title", .string(prayer.title)), ("first_line", .string(prayer.firstLine))])
+                })),
+            ]))
+            return
+        }
+        guard !prayers.isEmpty else {
+            context.stdout.line("no open prayers; add one with: manna pray add TITLE")
+            return
+        }
+        context.stdout.line("\(date): \(prayers.count) of \(open) open \(open == 1 ? "prayer" : "prayers")")
+        let width = prayers.map(\.shortID.count).max() ?? 4
+        for prayer in prayers {
+            context.stdout.line(prayer.shortID.padding(to: width + 1) + " " + prayer.title.singleLine)
+            let first = prayer.firstLine.singleLine
+            if !first.isEmpty { context.stdout.line(String(repeating: " ", count: width + 2) + first) }
+        }
+    }
+
+    static func prayed(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        try requireNotDeleted(prayer)
+        let now = try now(arguments, context)
+        try check { () throws(JournalError) in try journal.recordPrayed(uuid: prayer.uuid, at: now) }
+        let count = try check { () throws(JournalError) in try journal.prayedLog(ofPrayer: prayer.uuid).count }
+        context.stdout.line("prayed \(prayer.shortID): \(prayer.title.singleLine) (\(count == 1 ? "once" : "\(count) times"))")
+    }
+
+    static func snooze(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+        try requireNotDeleted(prayer)
+        let minutesText = arguments.value("minutes") ?? "10"
+        guard let minutes = Int(minutesText), (1...1440).contains(minutes) else {
+            throw .usage("--minutes must be a whole number from 1 to 1440, not '\(minutesText.singleLine)'")
+        }
+        let now = try now(arguments, context)
+        let due = now + minutes * 60
+        try check { () throws(JournalError) in try journal.addSnooze(prayerUUID: prayer.uuid, due: due, at: now) }
+        let local = try context.zone().local(due)
+        context.stdout.line("snoozed \(prayer.shortID): \(prayer.title.singleLine), until \(local.time)")
+    }
+
+    // MARK: Helpers
+
+    static func find(_ id: String, in journal: Journal) throws(Failure) -> Prayer {
+        let found = try check { () throws(JournalError) in try journal.prayer(id: id) }
+        guard let found else { throw Failure(PrayerError.notFound(id: id)) }
+        return found
+    }
+
+    static func requireNotDeleted(_ prayer: Prayer) throws(Failure) {
+        if prayer.deletedAt != nil { throw Failure(PrayerError.deleted(id: prayer.shortID)) }
+    }
+
+    static func tags(_ arguments: ParsedArguments) throws(Failure) -> [String] {
+        var tags: [String] = []
+        for text in arguments.values(named: "tag") {
+            let tag = try check { () throws(PrayerError) in try Prayer.tag(text) }
+            if !tags.contains(tag) { tags.append(tag) }
+        }
+        return tags
+    }
+
+    /// `--body TEXT`, or with `--body -` all of stdin (so the text need not sit in the process
+    /// list, where every user can read a command line); nil when not given.
+    static func body(_ arguments: ParsedArguments, _ context: Context) throws(Failure) -> String? {
+        guard let body = arguments.value("body") else { return nil }
+        guard body == "-" else { return body }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { throw Failure(message: "cannot read the body from stdin: " + String(cString: strerror(errno)), code: ExitCode.ioError) }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        var text = String(decoding: bytes, as: UTF8.self)
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+
+    static func now(_ arguments: ParsedArguments, _ context: Context) throws(Failure) -> Instant {
+        try context.now(arguments.value("now"), zone: try context.zone())
+    }
+
+    static func remindersSuffix(_ specs: [String]) -> String {
+        specs.isEmpty ? "" : " (reminders: " + specs.joined(separator: "; ") + ")"
+    }
+
+    static func check<T>(_ body: () throws(PrayerError) -> T) throws(Failure) -> T {
+        do { return try body() } catch { throw Failure(error) }
+    }
+
+    static func check<T>(_ body: () throws(JournalError) -> T) throws(Failure) -> T {
+        do { return try body() } catch { throw Failure(error) }
+    }
+}
+
+extension Failure {
+    /// What the user asked of a prayer cannot be done: bad data (65).
+    init(_ error: PrayerError) { self.init(message: error.message, code: ExitCode.dataError) }
+
+}
