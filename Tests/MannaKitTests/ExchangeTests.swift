@@ -20,6 +20,9 @@ import Testing
                 VALUES ('\(Self.run)', 'nt-90', '2026-01-01', '2026-01-03', '06:45', 100, 200);
             INSERT INTO plan_days_read (run_uuid, day, read_on, created_at) VALUES ('\(Self.run)', 1, '2026-01-03', 150);
             INSERT INTO plan_days_read (run_uuid, day, read_on, created_at) VALUES ('\(Self.run)', 2, '2026-01-04', 160);
+            INSERT INTO prayed (uuid, prayer_uuid, prayed_at) VALUES ('55555555-2fa1-4d2b-883f-0016d3cca427', '\(Self.prayer)', 300);
+            INSERT INTO snoozes (uuid, prayer_uuid, due_at, created_at)
+                VALUES ('66666666-2fa1-4d2b-883f-0016d3cca427', '\(Self.prayer)', 900, 300);
             """)
         _ = try journal.addNote("The gospel in one verse ✝\nsecond line", on: ref("John 3:16-18"), at: 1000)
         let gone = try journal.addNote("deleted", on: ref("Gen 1:1"), at: 1001)
@@ -42,7 +45,7 @@ import Testing
         for table in ExportTable.all { #expect(exported[table.name]?.arrayValue?.isEmpty == false, "\(table.name) is empty") }
         let fresh = try scratch.journal("fresh")
         let summary = try importing(exported, into: fresh)
-        #expect(summary.changed == 12 && summary.unchanged == 0)
+        #expect(summary.changed == 14 && summary.unchanged == 0)
         #expect(try fresh.export().prettyText == exported.prettyText)
         // Times are UTC, tags a list, the deleted prayer a tombstone.
         let prayers = try #require(exported["prayers"]?.arrayValue)
@@ -58,11 +61,11 @@ import Testing
         let target = try scratch.journal("target")
         _ = try target.addNote("mine", on: ref("John 1:1"), at: 2000)
         let first = try importing(try source.export(), into: target)
-        #expect(first.changed == 12)
+        #expect(first.changed == 14)
         let before = try target.export().prettyText
         let second = try importing(try source.export(), into: target)
         #expect(second.changed == 0)
-        #expect(second.unchanged == 12)
+        #expect(second.unchanged == 14)
         #expect(try target.export().prettyText == before)
     }
 
@@ -186,7 +189,7 @@ import Testing
         (#"{"format": "manna-export", "version": 2}"#, "f.json: $.version: 2 is newer than this manna reads (1); update manna"),
         (file(#""notes": {}"#), "f.json: $.notes: expected a list of note records"),
         (file(#""notes": [1]"#), "f.json: $.notes[0]: expected a note record (an object)"),
-        (file(#""sermons": []"#), "f.json: $.sermons: unknown key; allowed here: format, version, prayers, reminders, plan_runs, plan_days_read, notes, highlights, bookmarks, searches"),
+        (file(#""sermons": []"#), "f.json: $.sermons: unknown key; allowed here: format, version, prayers, reminders, prayed, snoozes, plan_runs, plan_days_read, notes, highlights, bookmarks, searches"),
         (file(#""notes": [\#(note.replacingOccurrences(of: #""text": "t","#, with: ""))]"#),
          "f.json: $.notes[0].text: missing; a note has uuid, short_id, verse_id, reference, text, created_at, updated_at, deleted_at"),
         (file(#""notes": [\#(note.replacingOccurrences(of: #""text": "t""#, with: #""text": 5"#))]"#), "f.json: $.notes[0].text: expected a string"),

@@ -86,7 +86,7 @@ struct ExportTable: Sendable {
     /// The position of a stored field among `storedFields`.
     func index(_ name: String) -> Int? { storedFields.firstIndex { $0.name == name } }
 
-    static let all: [ExportTable] = [prayers, reminders, planRuns, planDaysRead, notes, highlights, bookmarks, searches]
+    static let all: [ExportTable] = [prayers, reminders, prayed, snoozes, planRuns, planDaysRead, notes, highlights, bookmarks, searches]
 
     private static let times = [Field(name: "created_at", kind: .instant), Field(name: "updated_at", kind: .instant),
                                 Field(name: "deleted_at", kind: .optionalInstant)]
@@ -101,6 +101,17 @@ struct ExportTable: Sendable {
         name: "reminders", record: "reminder",
         fields: [Field(name: "uuid", kind: .uuid), Field(name: "prayer_uuid", kind: .uuid), Field(name: "spec", kind: .text)] + times,
         identity: .uuid, order: "created_at, uuid", parent: ("prayer_uuid", "prayers"))
+    /// Each time a prayer was marked prayed: a fact that never changes, added when missing.
+    static let prayed = ExportTable(
+        name: "prayed", record: "prayed mark",
+        fields: [Field(name: "uuid", kind: .uuid), Field(name: "prayer_uuid", kind: .uuid), Field(name: "prayed_at", kind: .instant)],
+        identity: .natural(["uuid"]), order: "prayed_at, uuid", parent: ("prayer_uuid", "prayers"))
+    /// A reminder snoozed to show again at `due_at`.
+    static let snoozes = ExportTable(
+        name: "snoozes", record: "snooze",
+        fields: [Field(name: "uuid", kind: .uuid), Field(name: "prayer_uuid", kind: .uuid), Field(name: "due_at", kind: .instant),
+                 Field(name: "created_at", kind: .instant)],
+        identity: .natural(["uuid"]), order: "due_at, uuid", parent: ("prayer_uuid", "prayers"))
     static let planRuns = ExportTable(
         name: "plan_runs", record: "plan run",
         fields: [Field(name: "uuid", kind: .uuid), Field(name: "plan_id", kind: .planID), Field(name: "started_on", kind: .date),
