@@ -143,8 +143,13 @@ final class Context {
         let config = try config()
         let translation = try translation(nil, in: database)
         let plan = try runningPlan(database: database, today: zone.local(now).date, now: now)
+        var prayerReminders: [ReminderSpec] = []
+        if Files.exists(paths.journal) {
+            let journal = try journal()
+            do { prayerReminders = try journal.activeReminders().map(\.spec) } catch { throw Failure(error) }
+        }
         return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plan: plan,
-                              daily: try dailySource())
+                              daily: try dailySource(), prayerReminders: prayerReminders)
     }
 
     /// Where the verse of the day comes from (config `daily_source`). Bookmarks are read from

@@ -40,7 +40,7 @@ enum PromptCommand {
         let database = try context.openTextDatabase()
         var inputs = try context.timelineInputs(database: database, zone: zone, now: now)
         inputs = TimelineInputs(zone: zone, translation: inputs.translation, notifyAt: inputs.notifyAt, days: 1, plan: inputs.plan,
-                                daily: inputs.daily)
+                                daily: inputs.daily, prayerReminders: inputs.prayerReminders)
         do {
             return ShownDay(try Timeline.entries(now: now, inputs: inputs, database: database)[0])
         } catch {

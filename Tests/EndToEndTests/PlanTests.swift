@@ -77,6 +77,24 @@ import Testing
         #expect(run(home, "plan", "today", "--now", "2026-11-02T08:00").stdout == "Gospels Week, Day 2 of 2: Mark 2-3\n")
     }
 
+    @Test func theTimelineListsTheDaysReminderTimesAndNeverTheirText() throws {
+        let home = try temporaryHome(config: nil)
+        defer { try? FileManager.default.removeItem(at: home) }
+        #expect(run(home, "pray", "add", "Private <b>words</b>", "--body", "secret", "--remind", "mon,wed,fri 21:00", "--remind", "07:30",
+                    "--now", "2026-11-01T08:00").status == 0)
+        #expect(run(home, "plan", "start", "nt-90", "--remind", "20:00", "--now", "2026-11-01T08:00").status == 0)
+        let printed = run(home, "timeline", "--print", "--now", "2026-11-01T09:00")
+        #expect(!printed.stdout.contains("Private") && !printed.stdout.contains("secret"))
+        let timeline = try #require(Manna.json(printed) as? [String: Any])
+        let entries = try #require(timeline["entries"] as? [[String: Any]])
+        func times(_ index: Int) -> [String] {
+            ((entries[index]["reminders"] as? [[String: Any]]) ?? []).map { "\($0["time"] ?? "") \($0["kind"] ?? "")" }
+        }
+        // Sunday Nov 1, then Monday Nov 2.
+        #expect(times(0) == ["07:00 verse", "07:30 prayer", "20:00 plan"])
+        #expect(times(1) == ["07:00 verse", "07:30 prayer", "20:00 plan", "21:00 prayer"])
+    }
+
     @Test func theTimelineAndPromptShowTheNextUnreadStep() throws {
         let home = try temporaryHome(config: nil)
         defer { try? FileManager.default.removeItem(at: home) }

@@ -51,9 +51,12 @@ public struct TimelineInputs {
     public let plan: (plan: Plan, run: PlanRun)?
     /// Where each day's verse comes from (config `daily_source`).
     public let daily: DailySource
+    /// The open prayers' reminders: their times go in each day's entry (never their text).
+    public let prayerReminders: [ReminderSpec]
 
     public init(zone: Zone, translation: Translation, notifyAt: LocalTime, days: Int, plan: (plan: Plan, run: PlanRun)?,
-                daily: DailySource = .curated) {
+                daily: DailySource = .curated, prayerReminders: [ReminderSpec] = []) {
+        self.prayerReminders = prayerReminders
         self.zone = zone
         self.translation = translation
         self.notifyAt = notifyAt
@@ -76,9 +79,24 @@ public enum Timeline {
             let verse = try database.dailyVerse(for: date, in: inputs.translation, source: inputs.daily)
             let step = inputs.plan.flatMap { $0.run.step(for: date, today: today, plan: $0.plan) }
             entries.append(TimelineEntry(date: date, start: start, verse: verse, plan: step,
-                                         reminders: [TimelineReminder(time: inputs.notifyAt, kind: "verse")]))
+                                         reminders: reminders(on: date, inputs: inputs)))
         }
         return entries
+    }
+
+    /// The day's reminder times in order: the verse, the plan's reading (while it has days to
+    /// read), and each prayer reminder that comes that day (one entry per time and kind).
+    static func reminders(on date: LocalDate, inputs: TimelineInputs) -> [TimelineReminder] {
+        var reminders = [TimelineReminder(time: inputs.notifyAt, kind: "verse")]
+        if let (plan, run) = inputs.plan, let time = run.remindAt, run.status(days: plan.days.count, today: date).nextUnread != nil {
+            reminders.append(TimelineReminder(time: time, kind: "plan"))
+        }
+        var prayerTimes: [LocalTime] = []
+        for spec in inputs.prayerReminders where spec.comes(on: date) && !prayerTimes.contains(spec.time) {
+            prayerTimes.append(spec.time)
+        }
+        reminders += prayerTimes.map { TimelineReminder(time: $0, kind: "prayer") }
+        return reminders.sorted { ($0.time, $0.kind) < ($1.time, $1.kind) }
     }
 
     /// The timeline document. `generatedAt` is left out when nil, to compare content.
