@@ -1,5 +1,8 @@
 // manna search QUERY [--translation T] [--book B] [--limit N] [--json]: ranked full-text search;
 // manna search --history: the last 100 searches.
+#if canImport(Glibc)
+import Glibc
+#endif
 import MannaKit
 
 enum SearchCommand {
@@ -14,7 +17,7 @@ enum SearchCommand {
         ],
         flags: [
             "json": "print JSON: query, translation, total, ranked, hits (id, reference, translation, snippet)",
-            "history": "print the last \(Journal.searchHistoryLimit) searches, newest first (searches with --json are not kept)",
+            "history": "print the last \(Journal.searchHistoryLimit) searches made at a terminal, newest first (--json and scripted searches are not kept)",
         ],
         run: run)
 
@@ -50,7 +53,16 @@ enum SearchCommand {
             context.json(.searchResults(query: text, translation: translation.code, results: results))
             return
         }
-        defer { record(SearchRecord(query: text, translation: translation.code, searchedAt: context.currentInstant), context) }
+        // History is what a person searched: a terminal on stdin or stdout. Scripts, cron and
+        // `--json` callers do not fill it (and do not pay for writing it). The results are
+        // flushed first, so the history write never delays them.
+        let typedByAPerson = context.stdoutIsTerminal || isatty(0) == 1
+        defer {
+            if typedByAPerson {
+                context.stdout.flush()
+                record(SearchRecord(query: text, translation: translation.code, searchedAt: context.currentInstant), context)
+            }
+        }
         if results.hits.isEmpty {
             context.stderr.line("manna: no verse in the \(translation.code)\(book.map { " of \($0.name)" } ?? "") matches '\(text)'")
             return

@@ -183,7 +183,10 @@ public final class Journal {
             // database or is cut short; a full integrity check per tick would cost too much.
             _ = try database.prepare("SELECT count(*) FROM sqlite_schema").step()
             try switchToWAL()
+            // NORMAL in WAL mode: a commit is durable when Manna is killed (the log is in the
+            // kernel's hands), only a power cut can lose the newest; and commits need no fsync.
             try database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+            try database.keepWriteAheadLogOnClose()
             try migrate()
         } catch let error as JournalError {
             throw error
