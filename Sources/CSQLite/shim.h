@@ -1,6 +1,1 @@
 #include <sqlite3.h>
-
-// sqlite3_db_config is variadic, which Swift cannot call: one fixed-argument wrapper.
-static inline int csqlite_db_config_int(sqlite3 *db, int option, int value) {
-    return sqlite3_db_config(db, option, value, (int *)0);
-}

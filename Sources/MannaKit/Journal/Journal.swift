@@ -186,7 +186,9 @@ public final class Journal {
             // NORMAL in WAL mode: a commit is durable when Manna is killed (the log is in the
             // kernel's hands), only a power cut can lose the newest; and commits need no fsync.
             try database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
-            try database.keepWriteAheadLogOnClose()
+            // The log is checkpointed into the file when the last connection closes (SQLite's
+            // default), so journal.sqlite alone is complete whenever no manna runs: a backup
+            // that copies just that file loses nothing. Keeping the log would save ~0.6 ms.
             try migrate()
         } catch let error as JournalError {
             throw error

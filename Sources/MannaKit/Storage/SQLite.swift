@@ -85,14 +85,6 @@ public final class Database {
         }
     }
 
-    /// Leaves the write-ahead log in place when the connection closes, instead of
-    /// checkpointing it into the database and deleting it: a short-lived command then pays
-    /// no fsync and no file removal at exit. SQLite checkpoints on its own as the log grows.
-    public func keepWriteAheadLogOnClose() throws(SQLiteError) {
-        let rc = csqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
-        if rc != SQLITE_OK { throw error(rc, sql: nil) }
-    }
-
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
