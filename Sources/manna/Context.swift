@@ -152,6 +152,15 @@ final class Context {
                               daily: try dailySource(), prayerReminders: prayerReminders)
     }
 
+    /// The verse of the day for `date`: in the translation asked for (the option, else the
+    /// environment, the config, KJV), from the configured source.
+    func dailyVerse(for date: LocalDate, translation option: String?) throws(Failure) -> DailyVerse {
+        let database = try openTextDatabase()
+        let translation = try translation(option, in: database)
+        let source = try dailySource()
+        do { return try database.dailyVerse(for: date, in: translation, source: source) } catch { throw Failure(error) }
+    }
+
     /// Where the verse of the day comes from (config `daily_source`). Bookmarks are read from
     /// the journal only when it exists: a missing journal has none, and is not created.
     func dailySource() throws(Failure) -> DailySource {

@@ -18,11 +18,7 @@ enum NotifyCommand {
             throw .usage("notify takes no arguments; for another day use --date YYYY-MM-DD")
         }
         let date = try context.date(arguments.value("date"))
-        let database = try context.openTextDatabase()
-        let translation = try context.translation(arguments.value("translation"), in: database)
-        let source = try context.dailySource()
-        let verse: DailyVerse
-        do { verse = try database.dailyVerse(for: date, in: translation, source: source) } catch { throw Failure(error) }
+        let verse = try context.dailyVerse(for: date, translation: arguments.value("translation"))
         do { try context.notifier.show(Notification(dailyVerse: verse)) } catch { throw Failure(error) }
     }
 }

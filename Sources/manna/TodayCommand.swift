@@ -16,11 +16,7 @@ enum TodayCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
         guard arguments.positionals.isEmpty else { throw .usage("today takes no arguments; see 'manna today --help'") }
         let date = try context.date(arguments.value("date"))
-        let database = try context.openTextDatabase()
-        let translation = try context.translation(arguments.value("translation"), in: database)
-        let source = try context.dailySource()
-        let verse: DailyVerse
-        do { verse = try database.dailyVerse(for: date, in: translation, source: source) } catch { throw Failure(error) }
+        let verse = try context.dailyVerse(for: date, translation: arguments.value("translation"))
         if arguments.has("json") {
             context.json(.object([
                 ("date", .string(date.description)),
