@@ -125,17 +125,25 @@ struct ParsedArguments {
 enum Manna {
     static let version = "0.1.0"
 
-    static let commands: [CommandSpec] = [
-        TodayCommand.spec, ReadCommand.spec, CompareCommand.spec, SearchCommand.spec,
-        NoteCommand.spec, HighlightCommand.spec, BookmarkCommand.spec, ExportCommand.spec, ImportCommand.spec,
-        PlanCommand.spec, PrayCommand.spec, ConfigCommand.spec, NotifyCommand.spec, TickCommand.spec,
-        TimelineCommand.spec, PromptCommand.spec, WidgetCommand.spec, InitCommand.spec,
-        InstallCommand.spec, UninstallCommand.spec, DoctorCommand.spec, PathsCommand.spec, BuildDatabaseCommand.spec,
+    /// Every command by name, in the order help lists them. Each spec is a lazily built
+    /// static: a run builds only its own (building them all, with their help texts, was a
+    /// fifth of a `manna prompt`).
+    static let commands: [(name: String, spec: @Sendable () -> CommandSpec)] = [
+        ("today", { TodayCommand.spec }), ("read", { ReadCommand.spec }), ("compare", { CompareCommand.spec }),
+        ("search", { SearchCommand.spec }), ("note", { NoteCommand.spec }), ("highlight", { HighlightCommand.spec }),
+        ("bookmark", { BookmarkCommand.spec }), ("export", { ExportCommand.spec }), ("import", { ImportCommand.spec }),
+        ("plan", { PlanCommand.spec }), ("pray", { PrayCommand.spec }), ("config", { ConfigCommand.spec }),
+        ("notify", { NotifyCommand.spec }), ("tick", { TickCommand.spec }), ("timeline", { TimelineCommand.spec }),
+        ("prompt", { PromptCommand.spec }), ("widget", { WidgetCommand.spec }), ("init", { InitCommand.spec }),
+        ("install", { InstallCommand.spec }), ("uninstall", { UninstallCommand.spec }), ("doctor", { DoctorCommand.spec }),
+        ("paths", { PathsCommand.spec }), ("build-db", { BuildDatabaseCommand.spec }),
     ]
+
+    static func command(named name: String) -> CommandSpec? { commands.first { $0.name == name }?.spec() }
 
     static var overview: String {
         var text = "usage: manna COMMAND [ARGUMENTS]\n\nManna: the verse of the day, prayer reminders and an offline Bible.\n\ncommands:\n"
-        for command in commands {
+        for command in commands.map({ $0.spec() }) {
             text += "  " + command.name.padding(to: 10) + command.abstract + "\n"
         }
         text += "\nSee 'manna COMMAND --help' for a command's options.\n"
@@ -158,7 +166,7 @@ enum Manna {
         }
         switch name {
         case "--help", "-h", "help":
-            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+            if arguments.count > 1, let command = command(named: arguments[1]) {
                 context.stdout.write(command.help)
             } else {
                 context.stdout.write(overview)
@@ -170,7 +178,7 @@ enum Manna {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.name == name }) else {
+        guard let command = command(named: name) else {
             context.stderr.line("manna: unknown command '\(name)'; see 'manna --help' for the commands")
             return ExitCode.usage
         }

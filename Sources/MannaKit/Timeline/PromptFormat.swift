@@ -33,8 +33,8 @@ public struct PromptFormat: Equatable, Sendable {
         var line = ""
         var rest = Substring(format)
         while let open = rest.firstIndex(of: "{") {
-            line += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { line += rest[open...]; rest = ""; break }
+            line += String(rest[..<open])
+            guard let close = rest[open...].firstIndex(of: "}") else { line += String(rest[open...]); rest = ""; break }
             let token = String(rest[rest.index(after: open)..<close])
             switch token {
             case "reference": line += day.reference
@@ -50,7 +50,7 @@ public struct PromptFormat: Equatable, Sendable {
             }
             rest = rest[rest.index(after: close)...]
         }
-        line += rest
+        line += String(rest)
         let safe = line.singleLine
         return width.map { PromptFormat.cut(safe, to: $0) } ?? safe
     }
