@@ -97,6 +97,34 @@ struct HostileText {
         #expect(throws: JSON.ParseError.self) { try JSON(parsing: String(repeating: "[", count: 1_000_000)) }
     }
 
+    @Test func reminderSpecParser() {
+        var generator = HostileText(seed: 6)
+        let fragments = ["07:30", "7:30", "24:00", "23:59", "mon", "Monday", "wed", "fri", ",", " ", "-", "weekdays", "weekends",
+                         "daily", "sun", "1st", "2nd", "31st", "32nd", "0th", "2027-05-01", "2026-02-29", "18:00", "every", "at"]
+        for _ in 0..<Self.iterations {
+            let input = generator.text(from: fragments, maxPieces: 6)
+            do {
+                let spec = try ReminderSpec(parsing: input)
+                // The canonical text reads back as the same reminder.
+                #expect((try? ReminderSpec(parsing: spec.description)) == spec, "\(input.debugDescription) → \(spec)")
+            } catch {
+                #expect(!error.message.isEmpty)
+            }
+        }
+    }
+
+    @Test func importFileReader() {
+        var generator = HostileText(seed: 7)
+        let fragments = [#"{"format": "manna-export", "version": 1"#, "}", #", "notes": ["#, "]", ",", "{", #""uuid": "1b4e28ba-2fa1-4d2b-883f-0016d3cca427""#,
+                         #""short_id": "ab12""#, #""verse_id": 43003016"#, #""verse_id": 99999999"#, #""text": "x""#, #""reference": "John 3:16""#,
+                         #""created_at": "2026-01-01T00:00:00Z""#, #""updated_at": 5"#, #""deleted_at": null"#, #", "prayers": ["#, ":", "null"]
+        for _ in 0..<Self.iterations {
+            do { _ = try ImportFile(parsing: generator.text(from: fragments, maxPieces: 16), file: "import.json") } catch {
+                #expect(error.message.hasPrefix("import.json"), "\(error.message)")
+            }
+        }
+    }
+
     @Test func planFiles() {
         var generator = HostileText(seed: 5)
         let fragments = ["{\"format\": 1, \"id\": \"x\", \"name\": \"X\", \"description\": \"\", \"days\": [",
