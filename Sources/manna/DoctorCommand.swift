@@ -9,6 +9,7 @@ enum DoctorCommand {
         name: "doctor",
         usage: "manna doctor",
         abstract: "Check the text database, config, time zone, bus, notification server, timer and timeline",
+        valueOptions: ["now": "check the timeline as if it were this moment (for replaying)"],
         run: run)
 
     /// One check's verdict.
@@ -21,7 +22,7 @@ enum DoctorCommand {
     /// Prints every finding (a failed check never stops the others); exits 69 if any failed.
     static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
         guard arguments.positionals.isEmpty else { throw .usage("doctor takes no arguments") }
-        let findings = checks(context)
+        let findings = checks(context, now: arguments.value("now"))
         for finding in findings {
             context.stdout.line((finding.ok ? "ok    " : "FAIL  ") + finding.subject + ": " + finding.detail)
         }
@@ -31,7 +32,7 @@ enum DoctorCommand {
         }
     }
 
-    static func checks(_ context: Context) -> [Finding] {
+    static func checks(_ context: Context, now option: String?) -> [Finding] {
         var findings: [Finding] = []
         func check(_ subject: String, _ body: () throws -> String) {
             do {
@@ -88,7 +89,7 @@ enum DoctorCommand {
             let text: String?
             do throws(FileError) { text = try Files.readText(path) } catch { throw Failure(message: error.message, code: ExitCode.ioError) }
             guard let text else { throw Failure(message: "\(path) is missing: run 'manna timeline' (each tick rewrites it)", code: ExitCode.unavailable) }
-            guard ShownDay.fromTimeline(text, now: Instant(time(nil)), zone: zone.identifier) != nil else {
+            guard ShownDay.fromTimeline(text, now: try context.now(option, zone: zone), zone: zone.identifier) != nil else {
                 throw Failure(message: "\(path) does not cover now in \(zone.identifier): run 'manna timeline'; if it goes stale again, the timer is not running", code: ExitCode.unavailable)
             }
             return path + " covers today"

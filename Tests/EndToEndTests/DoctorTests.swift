@@ -13,8 +13,8 @@ import Testing
         try String(contentsOfFile: Manna.root + "/systemd/manna.timer", encoding: .utf8).write(to: units.appendingPathComponent("manna.timer"), atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: units.appendingPathComponent("timers.target.wants/manna.timer").path, withDestinationPath: "../manna.timer")
         let environment = ["HOME": home.path, "TZ": "Europe/London", "DBUS_SESSION_BUS_ADDRESS": bus.address]
-        #expect(manna("timeline", environment: environment).status == 0)
-        let run = manna("doctor", environment: environment)
+        #expect(manna("timeline", "--now", "2026-06-01T12:00", environment: environment).status == 0)
+        let run = manna("doctor", "--now", "2026-06-01T12:05", environment: environment)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 8)
