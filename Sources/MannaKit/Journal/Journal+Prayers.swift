@@ -307,24 +307,4 @@ extension Journal {
             try upsert.run()
         }
     }
-
-    // MARK: Errors
-
-    /// Runs reads, reporting SQLite's failures as the journal's.
-    func reading<T>(_ body: () throws -> T) throws(JournalError) -> T {
-        do { return try body() } catch { throw journalError(error) }
-    }
-
-    /// Runs writes in one transaction (committed when `body` returns), reporting failures as the journal's.
-    func writing<T>(_ body: () throws -> T) throws(JournalError) -> T {
-        do { return try database.transaction(body) } catch { throw journalError(error) }
-    }
-
-    private func journalError(_ error: any Error) -> JournalError {
-        switch error {
-        case let error as JournalError: return error
-        case let error as SQLiteError: return error.isCorruption ? .damaged(path: path) : .unwritable(path: path, reason: error.message)
-        default: return .unwritable(path: path, reason: "\(error)")
-        }
-    }
 }

@@ -254,6 +254,24 @@ public final class Journal {
         error.isCorruption ? .damaged(path: path) : .unwritable(path: path, reason: error.message)
     }
 
+    /// `run`, with every failure as the journal's (for operations whose only errors are the journal's).
+    func reading<T>(_ body: () throws -> T) throws(JournalError) -> T {
+        do { return try run(body) } catch { throw asJournalError(error) }
+    }
+
+    /// `write`, with every failure as the journal's.
+    func writing<T>(_ body: () throws -> T) throws(JournalError) -> T {
+        do { return try write(body) } catch { throw asJournalError(error) }
+    }
+
+    private func asJournalError(_ error: any Error) -> JournalError {
+        switch error {
+        case let error as JournalError: return error
+        case let error as SQLiteError: return journalError(error)
+        default: return .unwritable(path: path, reason: "\(error)")
+        }
+    }
+
     /// SQLite's full check of the file (`PRAGMA integrity_check`): `["ok"]`, or each problem.
     /// It reads every page, so it is for checks and tests, not for every command.
     public func integrityCheck() throws(JournalError) -> [String] {

@@ -81,7 +81,7 @@ extension PlanRun {
 extension Journal {
     /// The running plan, if any.
     public func runningPlan() throws(JournalError) -> PlanRun? {
-        do {
+        try reading {
             let statement = try database.prepare("""
                 SELECT uuid, plan_id, started_on, schedule_start, remind_at FROM plan_runs
                 WHERE stopped_at IS NULL AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1
@@ -97,23 +97,19 @@ extension Journal {
             }
             return PlanRun(uuid: uuid, planID: statement.string(1), startedOn: started, scheduleStart: schedule,
                            remindAt: statement.optionalString(4).flatMap(LocalTime.init(parsing:)), daysRead: days)
-        } catch let error as JournalError {
-            throw error
-        } catch {
-            throw .unwritable(path: path, reason: "\(error)")
         }
     }
 
     /// True when any plan was ever started (running or stopped).
     public func hasPlanRuns() throws(JournalError) -> Bool {
-        do { return try database.prepare("SELECT 1 FROM plan_runs LIMIT 1").step() } catch { throw .unwritable(path: path, reason: error.message) }
+        try reading { try database.prepare("SELECT 1 FROM plan_runs LIMIT 1").step() }
     }
 
     /// Starts `planID` on `from` (day 1's date), stopping any running plan. Returns the new run.
     @discardableResult
     public func startPlan(_ planID: String, from: LocalDate, today: LocalDate, remindAt: LocalTime?, now: Instant) throws(JournalError) -> PlanRun {
         let uuid = Journal.newUUID()
-        try write {
+        try writing {
             let stop = try database.prepare("UPDATE plan_runs SET stopped_at = ?1, updated_at = ?1 WHERE stopped_at IS NULL")
             try stop.bind(now, at: 1)
             try stop.run()
@@ -131,7 +127,7 @@ extension Journal {
 
     /// Marks `day` of the running plan read on `today` (again: keeps the first date).
     public func markRead(day: Int, of run: PlanRun, today: LocalDate, now: Instant) throws(JournalError) {
-        try write {
+        try writing {
             let insert = try database.prepare("INSERT OR IGNORE INTO plan_days_read VALUES (?1, ?2, ?3, ?4)")
             try insert.bind(run.uuid, at: 1)
             try insert.bind(day, at: 2)
@@ -153,7 +149,7 @@ extension Journal {
     }
 
     public func stopPlan(_ run: PlanRun, now: Instant) throws(JournalError) {
-        try write {
+        try writing {
             let stop = try database.prepare("UPDATE plan_runs SET stopped_at = ?1, updated_at = ?1 WHERE uuid = ?2")
             try stop.bind(now, at: 1)
             try stop.bind(run.uuid, at: 2)
@@ -162,7 +158,7 @@ extension Journal {
     }
 
     private func update(_ run: PlanRun, now: Instant, set assignment: String, _ value: String?) throws(JournalError) {
-        try write {
+        try writing {
             let statement = try database.prepare("UPDATE plan_runs SET \(assignment), updated_at = ?3 WHERE uuid = ?1")
             try statement.bind(run.uuid, at: 1)
             if let value { try statement.bind(value, at: 2) } else { try statement.bindNull(at: 2) }
@@ -176,18 +172,5 @@ extension Journal {
         try statement.bind(now, at: 1)
         try statement.bind(run.uuid, at: 2)
         try statement.run()
-    }
-
-    /// Runs `body` in one committed transaction, mapping SQLite's errors to the journal's.
-    func write(_ body: () throws -> Void) throws(JournalError) {
-        do {
-            try database.transaction(body)
-        } catch let error as SQLiteError {
-            throw error.isCorruption ? .damaged(path: path) : .unwritable(path: path, reason: error.message)
-        } catch let error as JournalError {
-            throw error
-        } catch {
-            throw .unwritable(path: path, reason: "\(error)")
-        }
     }
 }
