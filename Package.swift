@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "manna", targets: ["manna"]),
         .executable(name: "manna-notify", targets: ["manna-notify"]),
         .library(name: "MannaKit", targets: ["MannaKit"]),
+        .library(name: "MannaApp", targets: ["MannaApp"]),
     ],
     targets: [
         // C libraries from Debian, each a module map and a one-line shim.
@@ -17,11 +18,15 @@ let package = Package(
         // nothing imports CLibnotify but manna-notify.
         .target(name: "MannaKit", dependencies: ["CSQLite"]),
 
-        // The `manna` command: argument parsing and one file per subcommand.
+        // The application layer: the command line, one file per subcommand, and the use cases
+        // (the tick) behind an injected Context (clock, notifier, output, environment).
+        .target(name: "MannaApp", dependencies: ["MannaKit"]),
+
+        // The `manna` executable: main.swift builds the live Context and runs MannaApp.
         // Release builds (`--static-swift-stdlib`) link without PIE: start-up is most of
         // what a `manna prompt` or `manna read` costs (see docs/ARCHITECTURE.md, "Start-up").
         .executableTarget(
-            name: "manna", dependencies: ["MannaKit"],
+            name: "manna", dependencies: ["MannaApp", "MannaKit"],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
 
         // The notification helper `manna` runs: the only code that links libnotify, GLib and
@@ -32,6 +37,9 @@ let package = Package(
         .executableTarget(name: "manna-bench", dependencies: ["MannaKit"]),
 
         .testTarget(name: "MannaKitTests", dependencies: ["MannaKit"], resources: [.copy("Fixtures")]),
+        // The commands and the tick in-process: a temporary home, a fixed clock, captured
+        // output and a recording notifier; no bus, no root, milliseconds each.
+        .testTarget(name: "MannaAppTests", dependencies: ["MannaApp", "MannaKit"]),
         // Runs the built `manna` binary as users do: output, exit codes, error text.
         .testTarget(name: "EndToEndTests", dependencies: ["manna", "manna-notify"]),
     ]

@@ -21,7 +21,7 @@ enum ActionWaiter {
     /// with /dev/null for stdio (so `manna`, and cron, which read this process's output until
     /// it closes, are not held), no other inherited descriptor, and `/` as its folder (so it
     /// holds no mount busy).
-    static func showDetached(_ notification: Notification) -> Int32 {
+    static func showDetached(_ notification: DesktopNotification) -> Int32 {
         var report: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &report) == 0 else {
             return NotifyHelper.fail("cannot make a socket pair: " + String(cString: strerror(errno)), status: .failed)
@@ -58,7 +58,7 @@ enum ActionWaiter {
     }
 
     /// The detached grandchild: shows, reports, and, with actions on screen, waits.
-    private static func waiter(_ notification: Notification, report: Int32) -> Never {
+    private static func waiter(_ notification: DesktopNotification, report: Int32) -> Never {
         _ = chdir("/")
         let null = open("/dev/null", O_RDWR)
         if null >= 0 {

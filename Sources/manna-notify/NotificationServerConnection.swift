@@ -53,14 +53,14 @@ struct NotificationServerConnection {
     /// Shows `notification`: its body escaped if the server reads markup, and its actions when
     /// the server shows actions. Returns the notification on screen when it has actions there
     /// (the caller waits for a click: `ActionWaiter`), else nil.
-    func show(_ notification: Notification) throws(NotifyError) -> UnsafeMutablePointer<NotifyNotification>? {
+    func show(_ notification: DesktopNotification) throws(NotifyError) -> UnsafeMutablePointer<NotifyNotification>? {
         let capabilities = try server().capabilities
         let readsMarkup = capabilities.contains("body-markup")
         let withActions = !notification.actions.isEmpty && capabilities.contains("actions")
         notify_init(notification.appName)
         let shown = notify_notification_new(
-            Notification.summaryText(notification.summary),
-            Notification.bodyText(notification.body, serverReadsMarkup: readsMarkup),
+            DesktopNotification.summaryText(notification.summary),
+            DesktopNotification.bodyText(notification.body, serverReadsMarkup: readsMarkup),
             notification.icon.isEmpty ? nil : notification.icon)
         notify_notification_set_category(shown, notification.category.rawValue)
         notify_notification_set_urgency(shown, NotifyUrgency(rawValue: UInt32(notification.urgency.rawValue)))

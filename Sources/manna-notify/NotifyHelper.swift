@@ -24,9 +24,9 @@ enum NotifyHelper {
         do throws(NotifyError) {
             switch arguments {
             case []:
-                let notification: Notification
+                let notification: DesktopNotification
                 do {
-                    notification = try Notification(request: try readStandardInput())
+                    notification = try DesktopNotification(request: try readStandardInput())
                 } catch {
                     return fail(error.message, status: .usage)
                 }

@@ -1,9 +1,32 @@
-// The entry point: run the command line, exit with its status.
+// The entry point: build the live context (this process's environment, clock, terminal and
+// desktop), run the command line, exit with its status. Everything else is in MannaApp.
 #if canImport(Glibc)
 import Glibc
 #endif
+import MannaApp
+import MannaKit
 
 // A full disk or a file size limit (ulimit -f) must be an error message, not a kill:
 // with SIGXFSZ ignored, the write fails with EFBIG and the command says so.
 signal(SIGXFSZ, SIG_IGN)
-exit(Manna.run(arguments: Array(CommandLine.arguments.dropFirst())))
+
+/// The running executable, resolved: /proc/self/exe, else argv[0].
+func executablePath() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard length > 0 else { return CommandLine.arguments.first ?? "manna" }
+    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+let environment = Environment.process
+let executable = executablePath()
+let stdoutIsTerminal = isatty(1) == 1
+var size = winsize()
+let width = stdoutIsTerminal && ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+let context = Context(
+    environment: environment, clock: Clock { Instant(time(nil)) },
+    stdout: Output(descriptor: 1), stderr: Output(descriptor: 2),
+    notifier: DesktopNotifier(executablePath: executable, environment: environment, userID: getuid()),
+    executablePath: executable, userID: getuid(), terminalWidth: width,
+    stdoutIsTerminal: stdoutIsTerminal, stdinIsTerminal: isatty(0) == 1)
+exit(Manna.run(arguments: Array(CommandLine.arguments.dropFirst()), context: context))

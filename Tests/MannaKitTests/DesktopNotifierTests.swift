@@ -5,7 +5,7 @@ import Testing
 /// Running the helper: where it is looked for, what it is given, how its exit is read, and
 /// the deadline. The helper here is a shell script standing in for `manna-notify`.
 @Suite final class DesktopNotifierTests {
-    let notification = MannaKit.Notification(summary: "Psalm 23:1 (KJV)", body: "The LORD is my shepherd; I shall not want.", category: .verse)
+    let notification = MannaKit.DesktopNotification(summary: "Psalm 23:1 (KJV)", body: "The LORD is my shepherd; I shall not want.", category: .verse)
 
     /// This test's own folder, removed after it.
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-notifier-\(UUID().uuidString)").path
@@ -100,7 +100,7 @@ import Testing
 
     @Test func underSystemdAHelperWithActionsGetsAScopeOfItsOwn() throws {
         let notifier = try scopedNotifier(systemdRunStatus: nil)
-        let reminder = MannaKit.Notification(prayer: "t", firstLine: "", prayerUUID: "u", manna: "/bin/manna")
+        let reminder = MannaKit.DesktopNotification(prayer: "t", firstLine: "", prayerUUID: "u", manna: "/bin/manna")
         try notifier.show(reminder)
         #expect(try Files.readText(directory + "/systemd-run")
             == "--user --scope --quiet --collect --description=Manna: waiting for a click on a prayer reminder -- \(directory)/bin/manna-notify\n")
@@ -114,7 +114,7 @@ import Testing
 
     @Test func whenSystemdRunFailsTheHelperRunsAnyway() throws {
         let notifier = try scopedNotifier(systemdRunStatus: 1)
-        try notifier.show(MannaKit.Notification(prayer: "t", firstLine: "", prayerUUID: "u", manna: "/bin/manna"))
+        try notifier.show(MannaKit.DesktopNotification(prayer: "t", firstLine: "", prayerUUID: "u", manna: "/bin/manna"))
         #expect(Files.exists(directory + "/systemd-run"))
         #expect(try Files.readText(directory + "/ran") == "helper\n")
     }

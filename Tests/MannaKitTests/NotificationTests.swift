@@ -4,12 +4,12 @@ import Testing
 /// The notification value, the text rules of the Desktop Notifications spec, and the request
 /// and error protocol between `manna` and `manna-notify`.
 @Suite struct NotificationTests {
-    let sample = Notification(summary: "John 3:16 (KJV)", body: "For God so loved the world", category: .verse)
+    let sample = DesktopNotification(summary: "John 3:16 (KJV)", body: "For God so loved the world", category: .verse)
 
     @Test func theVerseOfTheDayIsReferenceAndTranslationOverTheText() throws {
         let verse = DailyVerse(date: LocalDate(year: 2026, month: 12, day: 25), reference: try Reference(parsing: "Luke 2:11"),
                                translation: "KJV", text: "For unto you is born this day")
-        let notification = Notification(dailyVerse: verse)
+        let notification = DesktopNotification(dailyVerse: verse)
         #expect(notification.summary == "Luke 2:11 (KJV)")
         #expect(notification.body == "For unto you is born this day")
         #expect(notification.category.rawValue == "x-manna.verse")
@@ -21,19 +21,19 @@ import Testing
     }
 
     @Test func markupCharactersAreEscapedOnlyForServersThatReadMarkup() {
-        #expect(Notification.escapingMarkup("Tom & Jerry <b>bold</b> a > b") == "Tom &amp; Jerry &lt;b&gt;bold&lt;/b&gt; a &gt; b")
+        #expect(DesktopNotification.escapingMarkup("Tom & Jerry <b>bold</b> a > b") == "Tom &amp; Jerry &lt;b&gt;bold&lt;/b&gt; a &gt; b")
         // Text that looks escaped already is shown as written, so it is escaped again.
-        #expect(Notification.escapingMarkup("&amp;") == "&amp;amp;")
-        #expect(Notification.bodyText("a & <b>", serverReadsMarkup: true) == "a &amp; &lt;b&gt;")
-        #expect(Notification.bodyText("a & <b>", serverReadsMarkup: false) == "a & <b>")
+        #expect(DesktopNotification.escapingMarkup("&amp;") == "&amp;amp;")
+        #expect(DesktopNotification.bodyText("a & <b>", serverReadsMarkup: true) == "a &amp; &lt;b&gt;")
+        #expect(DesktopNotification.bodyText("a & <b>", serverReadsMarkup: false) == "a & <b>")
         // The summary is never markup.
-        #expect(Notification.summaryText("Faith & works <1>") == "Faith & works <1>")
+        #expect(DesktopNotification.summaryText("Faith & works <1>") == "Faith & works <1>")
     }
 
     @Test func controlCharactersAreRemovedAndOnlyTheBodyKeepsLineBreaks() {
         let text = "a\u{0}b\u{7}c\td\r\ne\u{1B}[1mf\u{85}g\u{7F}h é 🕊"
-        #expect(Notification.bodyText(text, serverReadsMarkup: false) == "abc d\ne[1mfgh é 🕊")
-        #expect(Notification.summaryText(text) == "abc d e[1mfgh é 🕊")
+        #expect(DesktopNotification.bodyText(text, serverReadsMarkup: false) == "abc d\ne[1mfgh é 🕊")
+        #expect(DesktopNotification.summaryText(text) == "abc d e[1mfgh é 🕊")
     }
 
     @Test func theRequestIsOneStableJSONObject() {
@@ -43,11 +43,11 @@ import Testing
     }
 
     @Test func actionsTravelInTheRequestOnlyWhenThereAreSome() throws {
-        let reminder = Notification(prayer: "For Mum", firstLine: "She starts on Monday", prayerUUID: "u-1", manna: "/opt/bin/manna")
+        let reminder = DesktopNotification(prayer: "For Mum", firstLine: "She starts on Monday", prayerUUID: "u-1", manna: "/opt/bin/manna")
         #expect(reminder.request.text == #"""
             {"app_name":"Manna","summary":"For Mum","body":"She starts on Monday","icon":"accessories-dictionary","category":"x-manna.prayer","desktop_entry":"manna","urgency":1,"expire_timeout":-1,"actions":[{"key":"prayed","label":"Prayed","command":["/opt/bin/manna","pray","prayed","u-1"]},{"key":"snooze","label":"Snooze 10 min","command":["/opt/bin/manna","pray","snooze","u-1"]}]}
             """#)
-        #expect(try Notification(request: reminder.request.text) == reminder)
+        #expect(try DesktopNotification(request: reminder.request.text) == reminder)
         #expect(!sample.request.text.contains("actions"))
     }
 
@@ -61,7 +61,7 @@ import Testing
     func anActionMustRunAProgramByAbsolutePath(actions: String) {
         let text = String(sample.request.text.dropLast()) + #","actions":"# + actions + "}"
         #expect(throws: NotificationRequestError(problem: "each action needs a \"key\", a \"label\" and a \"command\" that starts with an absolute path")) {
-            try Notification(request: text)
+            try DesktopNotification(request: text)
         }
     }
 
@@ -70,9 +70,9 @@ import Testing
         other.body = "line one\nline \"two\" & <three>"
         other.urgency = .critical
         other.expireTimeout = 5000
-        other.category = Notification.Category(rawValue: "x-manna.test")
+        other.category = DesktopNotification.Category(rawValue: "x-manna.test")
         for notification in [sample, other] {
-            #expect(try Notification(request: notification.request.text) == notification)
+            #expect(try DesktopNotification(request: notification.request.text) == notification)
         }
     }
 
@@ -84,9 +84,9 @@ import Testing
         (#"{"urgency":1,"expire_timeout":-1,"summary":"s"}"#, "bad request on stdin: no string \"body\""),
     ])
     func aBadRequestSaysWhatIsWrong(text: String, message: String) {
-        #expect(throws: NotificationRequestError.self) { try Notification(request: text) }
+        #expect(throws: NotificationRequestError.self) { try DesktopNotification(request: text) }
         do {
-            _ = try Notification(request: text)
+            _ = try DesktopNotification(request: text)
         } catch {
             #expect(error.message == message)
         }

@@ -53,7 +53,7 @@ import Testing
     @Test func whileYouWereAwayNamesFiveAndCountsTheRest() {
         let now = at("2026-06-04T16:00:00Z")  // 12:00 in New York
         let missed = (0..<7).map { (title: "Prayer <\($0)>\n", due: now - 86_000 + $0 * 3600) }
-        let notification = Notification(missed: missed, now: now, zone: newYork)
+        let notification = DesktopNotification(missed: missed, now: now, zone: newYork)
         #expect(notification.summary == "While you were away")
         #expect(notification.body == """
             Prayer <0>  (yesterday 12:06)
@@ -65,7 +65,7 @@ import Testing
             """)
         #expect(notification.category.rawValue == "x-manna.prayer")
         #expect(notification.actions.isEmpty)
-        let one = Notification(missed: [(title: "For Mum", due: now - 600)], now: now, zone: newYork)
+        let one = DesktopNotification(missed: [(title: "For Mum", due: now - 600)], now: now, zone: newYork)
         #expect(one.body == "For Mum (11:50)")
     }
 

@@ -37,7 +37,7 @@ public struct DesktopNotifier: Sendable {
     /// oneshot service's every process once its main one exits. So the helper is started through
     /// `systemd-run --user --scope`, which moves it into a scope unit of its own first; if
     /// systemd-run cannot do that, the helper runs as usual (shown, but a click may go unheard).
-    public func show(_ notification: Notification) throws(NotifyError) {
+    public func show(_ notification: DesktopNotification) throws(NotifyError) {
         let input = notification.request.text + "\n"
         if !notification.actions.isEmpty, let scope = scopeCommand() {
             let helper = try helperPath()

@@ -160,11 +160,41 @@ public final class Journal {
         CREATE INDEX prayers_answered ON prayers(answered_at, short_id, title, tags, created_at, deleted_at)
             WHERE deleted_at IS NULL AND answered_at IS NOT NULL;
         """,
+        // 5: the reading plan an older config file named (`plan`, `plan_start`) moves into
+        // plan_runs, once. No schema changes: `migrate` inserts the run (`LegacyPlan`) in the
+        // same transaction, so no read of the journal ever writes it later.
+        "",
     ]
+
+    /// The migration that adopts a config file's plan (its index in `migrations`).
+    static let legacyPlanMigration = 4
+
+    /// A reading plan as versions before the journal kept it: in the config file.
+    public struct LegacyPlan: Equatable, Sendable {
+        public let id: String
+        /// Day 1's date (`plan_start`); nil means `today`.
+        public let start: LocalDate?
+        /// The local date and instant of the move (the run's start and its created time).
+        public let today: LocalDate
+        public let now: Instant
+
+        public init(id: String, start: LocalDate?, today: LocalDate, now: Instant) {
+            self.id = id
+            self.start = start
+            self.today = today
+            self.now = now
+        }
+    }
+
+    /// True when opening this journal moved the config file's plan into it (say so once).
+    public private(set) var adoptedLegacyPlan = false
 
     /// Opens the journal at `path`, creating it (and its folder, mode 0700) when missing,
     /// and migrating it to the current schema.
-    public init(path: String) throws(JournalError) {
+    ///
+    /// - Parameter legacyPlan: the plan an older config file names, moved into the journal by
+    ///   migration 5 when no plan was ever started here.
+    public init(path: String, legacyPlan: LegacyPlan? = nil) throws(JournalError) {
         self.path = path
         let folder = Files.parent(of: path)
         do { try Files.makeDirectories(folder, mode: 0o700) } catch { throw .unwritable(path: path, reason: error.reason) }
@@ -189,7 +219,7 @@ public final class Journal {
             // The log is checkpointed into the file when the last connection closes (SQLite's
             // default), so journal.sqlite alone is complete whenever no manna runs: a backup
             // that copies just that file loses nothing. Keeping the log would save ~0.6 ms.
-            try migrate()
+            try migrate(legacyPlan: legacyPlan)
         } catch let error as JournalError {
             throw error
         } catch let error as SQLiteError {
@@ -223,7 +253,7 @@ public final class Journal {
         }
     }
 
-    private func migrate() throws {
+    private func migrate(legacyPlan: LegacyPlan?) throws {
         let version = schemaVersion
         guard version <= Journal.migrations.count else { throw JournalError.tooNew(path: path, version: version) }
         guard version < Journal.migrations.count else { return }
@@ -232,9 +262,26 @@ public final class Journal {
             let current = schemaVersion
             for index in current..<Journal.migrations.count {
                 try database.execute(Journal.migrations[index])
+                if index == Journal.legacyPlanMigration, let legacyPlan { try adopt(legacyPlan) }
                 try database.execute("PRAGMA user_version = \(index + 1)")
             }
         }
+    }
+
+    /// Starts the config file's plan here, unless a plan was ever started in this journal.
+    private func adopt(_ legacy: LegacyPlan) throws {
+        guard try !database.prepare("SELECT 1 FROM plan_runs LIMIT 1").step() else { return }
+        let insert = try database.prepare("""
+            INSERT INTO plan_runs (uuid, plan_id, started_on, schedule_start, created_at, updated_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+            """)
+        try insert.bind(Journal.newUUID(), at: 1)
+        try insert.bind(legacy.id, at: 2)
+        try insert.bind(legacy.today.description, at: 3)
+        try insert.bind((legacy.start ?? legacy.today).description, at: 4)
+        try insert.bind(legacy.now, at: 5)
+        try insert.run()
+        adoptedLegacyPlan = true
     }
 
     // MARK: Running statements

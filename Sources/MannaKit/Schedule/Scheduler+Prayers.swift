@@ -59,7 +59,7 @@ extension Scheduler {
     }
 }
 
-extension Notification {
+extension DesktopNotification {
     /// A prayer reminder: the prayer's title over the first line of its text, with "Prayed"
     /// and "Snooze 10 min" where the server shows actions.
     ///
@@ -82,14 +82,14 @@ extension Notification {
         var lines = missed.prefix(Scheduler.missedNamed).map { item -> String in
             let local = zone.local(item.due)
             let day = local.date == today ? "" : local.date == today.adding(days: -1) ? "yesterday " : "\(local.date) "
-            return Notification.summaryText(item.title) + " (\(day)\(local.time))"
+            return DesktopNotification.summaryText(item.title) + " (\(day)\(local.time))"
         }
         if missed.count > Scheduler.missedNamed { lines.append("and \(missed.count - Scheduler.missedNamed) more") }
         self.init(summary: "While you were away", body: lines.joined(separator: "\n"), category: .prayer)
     }
 }
 
-extension Notification.Category {
+extension DesktopNotification.Category {
     /// A prayer reminder, or the reminders missed while away.
-    public static let prayer = Notification.Category(rawValue: "x-manna.prayer")
+    public static let prayer = DesktopNotification.Category(rawValue: "x-manna.prayer")
 }

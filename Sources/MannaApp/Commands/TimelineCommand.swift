@@ -10,8 +10,8 @@ enum TimelineCommand {
         flags: ["print": "print the timeline instead of writing it"],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        guard arguments.positionals.isEmpty else { throw .usage("timeline takes no arguments; see 'manna timeline --help'") }
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        guard arguments.positionals.isEmpty else { throw Failure.usage("timeline takes no arguments; see 'manna timeline --help'") }
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
         let entries = try entries(now: now, zone: zone, context)
@@ -22,17 +22,17 @@ enum TimelineCommand {
         try write(entries, zone: zone, now: now, context)
     }
 
-    static func entries(now: Instant, zone: Zone, _ context: Context) throws(Failure) -> [TimelineEntry] {
+    static func entries(now: Instant, zone: Zone, _ context: Context) throws -> [TimelineEntry] {
         let database = try context.openTextDatabase()
         let inputs = try context.timelineInputs(database: database, zone: zone, now: now)
-        do { return try Timeline.entries(now: now, inputs: inputs, database: database) } catch { throw Failure(error) }
+        return try Timeline.entries(now: now, inputs: inputs, database: database)
     }
 
-    static func write(_ entries: [TimelineEntry], zone: Zone, now: Instant, _ context: Context) throws(Failure) {
+    static func write(_ entries: [TimelineEntry], zone: Zone, now: Instant, _ context: Context) throws {
         do {
             try Timeline.write(entries: entries, zone: zone, now: now, to: context.paths.timeline)
         } catch {
-            throw Failure(message: "cannot write the timeline \(error.message)", code: ExitCode.ioError)
+            throw Failure("cannot write the timeline \(error.message)", .ioError)
         }
     }
 }

@@ -16,7 +16,7 @@ enum PlanCommand {
         flags: ["read": "today: print the readings' text too"],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         switch (words.first, words.count) {
         case ("list", 1): try list(context)
@@ -27,20 +27,16 @@ enum PlanCommand {
         case ("catch-up", 1): try catchUp(arguments, context)
         case ("remind", 2): try remind(words[1], arguments, context)
         case ("stop", 1): try stop(arguments, context)
-        default: throw .usage("plan needs one of: list, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
+        default: throw Failure.usage("plan needs one of: list, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
         }
     }
 
-    static func list(_ context: Context) throws(Failure) {
+    static func list(_ context: Context) throws {
         let library = PlanLibrary(database: try context.openTextDatabase(), userDirectory: context.paths.userPlans)
         let plans: [Plan]
-        do {
-            let all = try library.all()
-            plans = all.plans
-            for problem in all.problems { context.stderr.line("manna: skipped " + problem.message) }
-        } catch {
-            throw Failure(error)
-        }
+        let all = try library.all()
+        plans = all.plans
+        for problem in all.problems { context.stderr.line("manna: skipped " + problem.message) }
         let width = plans.map(\.id.count).max() ?? 0
         for plan in plans {
             let days = String(plan.days.count)
@@ -49,43 +45,41 @@ enum PlanCommand {
     }
 
     /// Now, today, and the running plan (an error when none runs).
-    static func current(_ arguments: ParsedArguments, _ context: Context) throws(Failure) -> (now: Instant, today: LocalDate, plan: Plan, run: PlanRun) {
+    static func current(_ arguments: ParsedArguments, _ context: Context) throws -> (now: Instant, today: LocalDate, plan: Plan, run: PlanRun) {
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
         let today = zone.local(now).date
-        guard let (plan, run) = try context.runningPlan(database: context.openTextDatabase(), today: today, now: now) else {
-            throw Failure(message: PlanProgressError.noRunningPlan.message, code: ExitCode.usage)
+        guard let (plan, run) = try context.runningPlan(database: context.openTextDatabase()) else {
+            throw PlanProgressError.noRunningPlan
         }
         return (now, today, plan, run)
     }
 
-    static func start(_ id: String, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func start(_ id: String, _ arguments: ParsedArguments, _ context: Context) throws {
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
         let today = zone.local(now).date
         guard let plan = try context.plan(id: id, database: context.openTextDatabase()) else {
-            throw Failure(message: PlanProgressError.unknownPlan(id).message, code: ExitCode.usage)
+            throw PlanProgressError.unknownPlan(id)
         }
         var from = today
         if let given = arguments.value("from") {
-            guard let date = LocalDate(parsing: given) else { throw .usage("--from must be a date YYYY-MM-DD, like 2027-01-01, not '\(given)'") }
+            guard let date = LocalDate(parsing: given) else { throw Failure.usage("--from must be a date YYYY-MM-DD, like 2027-01-01, not '\(given)'") }
             from = date
         }
         let remindAt = try reminderTime(arguments.value("remind"))
         let journal = try context.journal()
-        do { try journal.startPlan(plan.id, from: from, today: today, remindAt: remindAt, now: now) } catch {
-            throw Failure(message: error.message, code: ExitCode.ioError)
-        }
+        try journal.startPlan(plan.id, from: from, today: today, remindAt: remindAt, now: now)
         context.stdout.line("started \(plan.name) (\(plan.days.count) days), day 1 on \(from)" + (remindAt.map { ", reminder at \($0)" } ?? ""))
     }
 
-    static func reminderTime(_ text: String?) throws(Failure) -> LocalTime? {
+    static func reminderTime(_ text: String?) throws -> LocalTime? {
         guard let text, text != "off" else { return nil }
-        guard let time = LocalTime(parsing: text) else { throw .usage("a reminder time must be HH:MM (24-hour), like 20:00, or 'off', not '\(text)'") }
+        guard let time = LocalTime(parsing: text) else { throw Failure.usage("a reminder time must be HH:MM (24-hour), like 20:00, or 'off', not '\(text)'") }
         return time
     }
 
-    static func today(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func today(_ arguments: ParsedArguments, _ context: Context) throws {
         let (_, today, plan, run) = try current(arguments, context)
         let date = arguments.value("date") == nil ? today : try context.date(arguments.value("date"))
         guard let step = run.step(for: date, today: today, plan: plan) else {
@@ -98,8 +92,7 @@ enum PlanCommand {
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
         for reading in step.readings {
-            let verses: [PassageVerse]
-            do { verses = try database.passage(reading, in: translation) } catch { throw Failure(error) }
+            let verses: [PassageVerse] = try database.passage(reading, in: translation)
             context.stdout.line("")
             for line in PassageFormatter.lines(reference: reading, translation: translation.code, verses: verses, width: context.terminalWidth) {
                 context.stdout.line(line)
@@ -107,14 +100,14 @@ enum PlanCommand {
         }
     }
 
-    static func done(_ dayText: String?, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func done(_ dayText: String?, _ arguments: ParsedArguments, _ context: Context) throws {
         let (now, today, plan, run) = try current(arguments, context)
         let status = run.status(days: plan.days.count, today: today)
         var day: Int
         if let dayText {
-            guard let number = Int(dayText) else { throw .usage("done takes a day number, like 'manna plan done 12', not '\(dayText)'") }
+            guard let number = Int(dayText) else { throw Failure.usage("done takes a day number, like 'manna plan done 12', not '\(dayText)'") }
             guard number >= 1 && number <= plan.days.count else {
-                throw Failure(message: PlanProgressError.noSuchDay(number, days: plan.days.count).message, code: ExitCode.dataError)
+                throw PlanProgressError.noSuchDay(number, days: plan.days.count)
             }
             day = number
         } else {
@@ -125,16 +118,14 @@ enum PlanCommand {
             day = next
         }
         let journal = try context.journal()
-        do { try journal.markRead(day: day, of: run, today: today, now: now) } catch {
-            throw Failure(message: error.message, code: ExitCode.ioError)
-        }
+        try journal.markRead(day: day, of: run, today: today, now: now)
         try refreshTimeline(now: now, context)
         let after = try current(arguments, context)
         let newStatus = after.run.status(days: plan.days.count, today: today)
         context.stdout.line("day \(day) of \(plan.days.count) read; streak \(newStatus.streak) day\(newStatus.streak == 1 ? "" : "s")")
     }
 
-    static func status(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func status(_ arguments: ParsedArguments, _ context: Context) throws {
         let (_, today, plan, run) = try current(arguments, context)
         let status = run.status(days: plan.days.count, today: today)
         let position = status.nextUnread.map { "day \($0) of \(status.days)" } ?? "all \(status.days) days read"
@@ -143,41 +134,37 @@ enum PlanCommand {
         context.stdout.line("started \(run.startedOn); day 1 scheduled on \(run.scheduleStart)" + (run.remindAt.map { "; reminder at \($0)" } ?? ""))
     }
 
-    static func catchUp(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func catchUp(_ arguments: ParsedArguments, _ context: Context) throws {
         let (now, today, plan, run) = try current(arguments, context)
         guard let next = run.status(days: plan.days.count, today: today).nextUnread else {
             context.stdout.line("\(plan.name): every day is read; nothing to catch up")
             return
         }
         let journal = try context.journal()
-        do { try journal.catchUp(run, nextUnread: next, today: today, now: now) } catch {
-            throw Failure(message: error.message, code: ExitCode.ioError)
-        }
+        try journal.catchUp(run, nextUnread: next, today: today, now: now)
         try refreshTimeline(now: now, context)
         context.stdout.line("\(plan.name): day \(next) is today's reading now; the rest follow one a day")
     }
 
-    static func remind(_ time: String, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func remind(_ time: String, _ arguments: ParsedArguments, _ context: Context) throws {
         let (now, _, plan, run) = try current(arguments, context)
         let remindAt = try reminderTime(time)
         let journal = try context.journal()
-        do { try journal.setPlanReminder(run, at: remindAt, now: now) } catch {
-            throw Failure(message: error.message, code: ExitCode.ioError)
-        }
+        try journal.setPlanReminder(run, at: remindAt, now: now)
         context.stdout.line(remindAt.map { "\(plan.name): reminder at \($0) on days with an unread reading" } ?? "\(plan.name): no reminder")
     }
 
-    static func stop(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func stop(_ arguments: ParsedArguments, _ context: Context) throws {
         let (now, today, plan, run) = try current(arguments, context)
         let journal = try context.journal()
-        do { try journal.stopPlan(run, now: now) } catch { throw Failure(message: error.message, code: ExitCode.ioError) }
+        try journal.stopPlan(run, now: now)
         try refreshTimeline(now: now, context)
         let status = run.status(days: plan.days.count, today: today)
         context.stdout.line("stopped \(plan.name) with \(status.daysRead) of \(status.days) days read; its progress stays in the journal")
     }
 
     /// Progress changes what the timeline shows: rewrite it if there is one.
-    static func refreshTimeline(now: Instant, _ context: Context) throws(Failure) {
+    static func refreshTimeline(now: Instant, _ context: Context) throws {
         guard Files.exists(context.paths.timeline) else { return }
         let zone = try context.zone()
         try TimelineCommand.write(try TimelineCommand.entries(now: now, zone: zone, context), zone: zone, now: now, context)

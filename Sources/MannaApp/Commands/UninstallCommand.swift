@@ -10,9 +10,9 @@ enum UninstallCommand {
         flags: ["cron": "fail when your crontab cannot be read, instead of skipping it"],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        guard arguments.positionals.isEmpty else { throw .usage("uninstall takes no arguments; see 'manna uninstall --help'") }
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        guard arguments.positionals.isEmpty else { throw Failure.usage("uninstall takes no arguments; see 'manna uninstall --help'") }
         let installer = try InstallCommand.installer(arguments, context)
-        do { try installer.uninstall(cronRequired: arguments.has("cron")) } catch { throw Failure(error) }
+        try installer.uninstall(cronRequired: arguments.has("cron"))
     }
 }

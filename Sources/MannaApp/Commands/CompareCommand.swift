@@ -9,13 +9,12 @@ enum CompareCommand {
         flags: ["json": "print a JSON array with one passage per translation"],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let reference = try ReadCommand.parseReference(arguments.positionals, command: "compare")
         let database = try context.openTextDatabase()
         var passages: [JSON] = []
         for (index, translation) in database.translations.enumerated() {
-            let verses: [PassageVerse]
-            do { verses = try database.passage(reference, in: translation) } catch { throw Failure(error) }
+            let verses: [PassageVerse] = try database.passage(reference, in: translation)
             if arguments.has("json") {
                 passages.append(.passage(reference, translation: translation, verses: verses))
                 continue

@@ -11,19 +11,18 @@ enum ReadCommand {
         flags: ["json": "print JSON: reference, translation and verses (id, reference, text or null, highlight, bookmarked, notes)"],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let reference = try parseReference(arguments.positionals, command: "read")
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
-        let verses: [PassageVerse]
-        do { verses = try database.passage(reference, in: translation) } catch { throw Failure(error) }
+        let verses = try database.passage(reference, in: translation)
         // No journal yet means no marks: reading never creates one. A damaged journal does not
         // keep the passage from being read: it is printed without marks, then the failure.
         var marks = PassageMarks()
-        var journalFailure: Failure?
-        do throws(Failure) {
+        var journalFailure: (any Error)?
+        do {
             if let journal = try context.existingJournal() {
-                do { marks = try journal.marks(on: reference) } catch { throw Failure(error) }
+                marks = try journal.marks(on: reference)
             }
         } catch {
             journalFailure = error
@@ -41,9 +40,9 @@ enum ReadCommand {
     }
 
     /// Joins the words of a reference given as several arguments ("John" "3:16") and parses it.
-    static func parseReference(_ words: [String], command: String) throws(Failure) -> Reference {
-        guard !words.isEmpty else { throw .usage("\(command) needs a reference, like 'manna \(command) John 3:16'") }
-        do { return try Reference(parsing: words.joined(separator: " ")) } catch { throw Failure(error) }
+    static func parseReference(_ words: [String], command: String) throws -> Reference {
+        guard !words.isEmpty else { throw Failure.usage("\(command) needs a reference, like 'manna \(command) John 3:16'") }
+        return try Reference(parsing: words.joined(separator: " "))
     }
 }
 

@@ -6,9 +6,10 @@ enum NoteCommand {
         name: "note",
         usage: "manna note add REF TEXT | list [REF] | delete ID",
         abstract: "Write notes on passages: manna note add \"John 3:16\" \"The gospel in one verse\"",
+        valueOptions: ["now": "act as if it were this moment, like 2026-03-08T07:00 (local): when a change is made"],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         let rest = words.dropFirst()
         switch words.first {
@@ -17,30 +18,28 @@ enum NoteCommand {
             // "manna note add John 3:16" has no text: "3:16" is the end of the reference.
             let last = rest.last ?? ""
             guard rest.count >= 2, !(last.contains(where: \.isNumber) && last.allSatisfy({ $0.isNumber || ":-,;. ".contains($0) })) else {
-                throw .usage("note add needs a reference and the note's text, like: manna note add \"John 3:16\" \"The gospel in one verse\"")
+                throw Failure.usage("note add needs a reference and the note's text, like: manna note add \"John 3:16\" \"The gospel in one verse\"")
             }
             let reference = try ReadCommand.parseReference(Array(rest.dropLast()), command: "note add")
-            do { try Journal.checkNote(rest.last!) } catch { throw Failure(error) }
+            try Journal.checkNote(rest.last!)
             let journal = try context.journal()
-            let note: Note
-            do { note = try journal.addNote(rest.last!, on: reference, at: context.currentInstant) } catch { throw Failure(error) }
+            let note: Note = try journal.addNote(rest.last!, on: reference, at: try context.now(arguments))
             context.stdout.line("added note \(note.shortID) on \(note.reference)")
         case "list":
             let reference = try MarkListing.optionalReference(rest, command: "note list")
             var notes: [Note] = []
             if let journal = try context.existingJournal() {
-                do { notes = try journal.notes(in: reference) } catch { throw Failure(error) }
+                notes = try journal.notes(in: reference)
             }
             guard !notes.isEmpty else { return MarkListing.empty(.note, on: reference, context) }
             for line in lines(notes) { context.stdout.line(line) }
         case "delete":
             let id = try MarkListing.id(rest, kind: .note)
-            guard let journal = try context.existingJournal() else { throw Failure(MarkError.notFound(.note, id: id)) }
-            let note: Note
-            do { note = try journal.deleteNote(id: id, at: context.currentInstant) } catch { throw Failure(error) }
+            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.note, id: id) }
+            let note: Note = try journal.deleteNote(id: id, at: try context.now(arguments))
             context.stdout.line("deleted note \(note.shortID) on \(note.reference)")
         default:
-            throw .usage("note needs 'add REF TEXT', 'list [REF]' or 'delete ID'; see 'manna note --help'")
+            throw Failure.usage("note needs 'add REF TEXT', 'list [REF]' or 'delete ID'; see 'manna note --help'")
         }
     }
 

@@ -8,8 +8,8 @@ enum PathsCommand {
         abstract: "Print where Manna's files are, as key=value lines",
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        guard arguments.positionals.isEmpty else { throw .usage("paths takes no arguments") }
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        guard arguments.positionals.isEmpty else { throw Failure.usage("paths takes no arguments") }
         context.stdout.line("text_db=" + (try context.textDatabaseLocation()).path)
         let paths = context.paths
         context.stdout.line("journal_db=" + paths.journal)

@@ -10,11 +10,11 @@ enum ExportCommand {
 
     /// FILE is written beside itself and renamed into place, mode 0600: the old file or the
     /// whole new one, never a part, and never readable by other users.
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        guard arguments.positionals.count <= 1 else { throw .usage("export takes at most one file; see 'manna export --help'") }
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        guard arguments.positionals.count <= 1 else { throw Failure.usage("export takes at most one file; see 'manna export --help'") }
         var document = Journal.emptyExport
         if let journal = try context.existingJournal() {
-            do { document = try journal.export() } catch { throw Failure(error) }
+            document = try journal.export()
         }
         let text = document.prettyText + "\n"
         guard let file = arguments.positionals.first, file != "-" else {
@@ -22,7 +22,7 @@ enum ExportCommand {
             return
         }
         do { try Files.writeAtomically(text, to: file, mode: 0o600) } catch {
-            throw Failure(message: "cannot write \(error.message)", code: ExitCode.ioError)
+            throw Failure("cannot write \(error.message)", .ioError)
         }
     }
 }

@@ -52,24 +52,24 @@ enum PrayCommand {
         ("snooze", ["minutes", "now"]),
     ]
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let names = options.map(\.subcommand)
         guard let subcommand = arguments.positionals.first, let allowed = options.first(where: { $0.subcommand == subcommand })?.options else {
-            throw .usage("pray needs one of \(names.joined(separator: ", ")); see 'manna pray --help'")
+            throw Failure.usage("pray needs one of \(names.joined(separator: ", ")); see 'manna pray --help'")
         }
         for name in arguments.values.map(\.0) + arguments.flags where !allowed.contains(name) {
-            throw .usage("option --\(name) does not apply to 'pray \(subcommand)'; see 'manna pray --help'")
+            throw Failure.usage("option --\(name) does not apply to 'pray \(subcommand)'; see 'manna pray --help'")
         }
         let words = Array(arguments.positionals.dropFirst())
         if subcommand == "add" {
-            guard !words.isEmpty else { throw .usage("pray add needs a title: manna pray add \"For Anna's exams\"") }
+            guard !words.isEmpty else { throw Failure.usage("pray add needs a title: manna pray add \"For Anna's exams\"") }
             return try add(title: words.joined(separator: " "), arguments, context)
         }
         if subcommand == "list" || subcommand == "today" {
-            guard words.isEmpty else { throw .usage("pray \(subcommand) takes no arguments; see 'manna pray --help'") }
+            guard words.isEmpty else { throw Failure.usage("pray \(subcommand) takes no arguments; see 'manna pray --help'") }
             return subcommand == "list" ? try list(arguments, context) : try today(arguments, context)
         }
-        guard words.count == 1 else { throw .usage("pray \(subcommand) needs one prayer id, like manna pray \(subcommand) k7m2") }
+        guard words.count == 1 else { throw Failure.usage("pray \(subcommand) needs one prayer id, like manna pray \(subcommand) k7m2") }
         let journal = try context.journal()
         let prayer = try find(words[0], in: journal)
         switch subcommand {
@@ -84,7 +84,7 @@ enum PrayCommand {
 
     // MARK: Subcommands
 
-    static func add(title text: String, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func add(title text: String, _ arguments: ParsedArguments, _ context: Context) throws {
         let title = try check { () throws(PrayerError) in try Prayer.title(text) }
         let tags = try tags(arguments)
         let reminders = try check { () throws(PrayerError) in try Prayer.reminders(arguments.values(named: "remind")) }
@@ -97,12 +97,12 @@ enum PrayCommand {
         context.stdout.line("added \(prayer.shortID): \(prayer.title.singleLine)" + remindersSuffix(reminders.map(\.description)))
     }
 
-    static func list(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func list(_ arguments: ParsedArguments, _ context: Context) throws {
         if arguments.has("answered") && arguments.has("deleted") {
-            throw .usage("pray list takes --answered or --deleted, not both")
+            throw Failure.usage("pray list takes --answered or --deleted, not both")
         }
         let kind: PrayerListKind = arguments.has("answered") ? .answered : arguments.has("deleted") ? .deleted : .open
-        let tag = try arguments.value("tag").map { text throws(Failure) in try check { () throws(PrayerError) in try Prayer.tag(text) } }
+        let tag = try arguments.value("tag").map { text throws in try check { () throws(PrayerError) in try Prayer.tag(text) } }
         let journal = try context.journal()
         let prayers = try check { () throws(JournalError) in try journal.prayers(kind, tag: tag) }
         let zone = try context.zone()
@@ -134,7 +134,7 @@ enum PrayCommand {
         }
     }
 
-    static func show(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func show(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         let reminders = try check { () throws(JournalError) in try journal.reminders(ofPrayer: prayer.uuid) }
         let prayed = try check { () throws(JournalError) in try journal.prayedLog(ofPrayer: prayer.uuid) }
         let now = try now(arguments, context)
@@ -182,23 +182,23 @@ enum PrayCommand {
         }
         if !prayer.body.isEmpty {
             out.line("")
-            out.line(Notification.withoutControlCharacters(prayer.body, keepingNewlines: true))
+            out.line(DesktopNotification.withoutControlCharacters(prayer.body, keepingNewlines: true))
         }
     }
 
-    static func edit(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func edit(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
-        let title = try arguments.value("title").map { text throws(Failure) in try check { () throws(PrayerError) in try Prayer.title(text) } }
+        let title = try arguments.value("title").map { text throws in try check { () throws(PrayerError) in try Prayer.title(text) } }
         let given = arguments.values(named: "tag")
-        if arguments.has("no-tag") && !given.isEmpty { throw .usage("pray edit takes --tag or --no-tag, not both") }
+        if arguments.has("no-tag") && !given.isEmpty { throw Failure.usage("pray edit takes --tag or --no-tag, not both") }
         let tags: [String]? = arguments.has("no-tag") ? [] : given.isEmpty ? nil : try tags(arguments)
         let specs = arguments.values(named: "remind")
-        if arguments.has("no-remind") && !specs.isEmpty { throw .usage("pray edit takes --remind or --no-remind, not both") }
+        if arguments.has("no-remind") && !specs.isEmpty { throw Failure.usage("pray edit takes --remind or --no-remind, not both") }
         let reminders: [ReminderSpec]? = arguments.has("no-remind") ? []
             : specs.isEmpty ? nil : try check { () throws(PrayerError) in try Prayer.reminders(specs) }
         let body = try body(arguments, context)
         guard title != nil || body != nil || tags != nil || reminders != nil else {
-            throw .usage("pray edit needs something to change: --title, --body, --tag, --no-tag, --remind or --no-remind")
+            throw Failure.usage("pray edit needs something to change: --title, --body, --tag, --no-tag, --remind or --no-remind")
         }
         let now = try now(arguments, context)
         try check { () throws(JournalError) in
@@ -208,14 +208,14 @@ enum PrayCommand {
             + (reminders.map { remindersSuffix($0.map(\.description)) } ?? ""))
     }
 
-    static func answered(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func answered(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
         let now = try now(arguments, context)
         try check { () throws(JournalError) in try journal.markAnswered(uuid: prayer.uuid, note: arguments.value("note"), at: now) }
         context.stdout.line("answered \(prayer.shortID): \(prayer.title.singleLine)")
     }
 
-    static func delete(_ prayer: Prayer, journal: Journal, restore: Bool, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func delete(_ prayer: Prayer, journal: Journal, restore: Bool, _ arguments: ParsedArguments, _ context: Context) throws {
         let title = prayer.title.singleLine
         guard (prayer.deletedAt == nil) == !restore else {
             context.stdout.line("\(prayer.shortID) is \(restore ? "not" : "already") deleted: \(title)")
@@ -227,7 +227,7 @@ enum PrayCommand {
             : "deleted \(prayer.shortID): \(title) (undo: manna pray restore \(prayer.shortID))")
     }
 
-    static func today(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func today(_ arguments: ParsedArguments, _ context: Context) throws {
         let date = try context.date(arguments.value("date"))
         let journal = try context.journal()
         let (open, prayers) = try check { () throws(JournalError) in try journal.prayersForToday(date) }
@@ -254,7 +254,7 @@ enum PrayCommand {
         }
     }
 
-    static func prayed(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func prayed(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
         let now = try now(arguments, context)
         try check { () throws(JournalError) in try journal.recordPrayed(uuid: prayer.uuid, at: now) }
@@ -262,11 +262,11 @@ enum PrayCommand {
         context.stdout.line("prayed \(prayer.shortID): \(prayer.title.singleLine) (\(count == 1 ? "once" : "\(count) times"))")
     }
 
-    static func snooze(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func snooze(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
         let minutesText = arguments.value("minutes") ?? "10"
         guard let minutes = Int(minutesText), (1...1440).contains(minutes) else {
-            throw .usage("--minutes must be a whole number from 1 to 1440, not '\(minutesText.singleLine)'")
+            throw Failure.usage("--minutes must be a whole number from 1 to 1440, not '\(minutesText.singleLine)'")
         }
         let now = try now(arguments, context)
         let due = now + minutes * 60
@@ -277,17 +277,17 @@ enum PrayCommand {
 
     // MARK: Helpers
 
-    static func find(_ id: String, in journal: Journal) throws(Failure) -> Prayer {
+    static func find(_ id: String, in journal: Journal) throws -> Prayer {
         let found = try check { () throws(JournalError) in try journal.prayer(id: id) }
-        guard let found else { throw Failure(PrayerError.notFound(id: id)) }
+        guard let found else { throw PrayerError.notFound(id: id) }
         return found
     }
 
-    static func requireNotDeleted(_ prayer: Prayer) throws(Failure) {
-        if prayer.deletedAt != nil { throw Failure(PrayerError.deleted(id: prayer.shortID)) }
+    static func requireNotDeleted(_ prayer: Prayer) throws {
+        if prayer.deletedAt != nil { throw PrayerError.deleted(id: prayer.shortID) }
     }
 
-    static func tags(_ arguments: ParsedArguments) throws(Failure) -> [String] {
+    static func tags(_ arguments: ParsedArguments) throws -> [String] {
         var tags: [String] = []
         for text in arguments.values(named: "tag") {
             let tag = try check { () throws(PrayerError) in try Prayer.tag(text) }
@@ -298,7 +298,7 @@ enum PrayCommand {
 
     /// `--body TEXT`, or with `--body -` all of stdin (so the text need not sit in the process
     /// list, where every user can read a command line); nil when not given.
-    static func body(_ arguments: ParsedArguments, _ context: Context) throws(Failure) -> String? {
+    static func body(_ arguments: ParsedArguments, _ context: Context) throws -> String? {
         guard let body = arguments.value("body") else { return nil }
         guard body == "-" else { return body }
         var bytes: [UInt8] = []
@@ -306,7 +306,7 @@ enum PrayCommand {
         while true {
             let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw Failure(message: "cannot read the body from stdin: " + String(cString: strerror(errno)), code: ExitCode.ioError) }
+            if count < 0 { throw Failure("cannot read the body from stdin: " + String(cString: strerror(errno)), .ioError) }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[..<count])
         }
@@ -315,7 +315,7 @@ enum PrayCommand {
         return text
     }
 
-    static func now(_ arguments: ParsedArguments, _ context: Context) throws(Failure) -> Instant {
+    static func now(_ arguments: ParsedArguments, _ context: Context) throws -> Instant {
         try context.now(arguments.value("now"), zone: try context.zone())
     }
 
@@ -323,17 +323,12 @@ enum PrayCommand {
         specs.isEmpty ? "" : " (reminders: " + specs.joined(separator: "; ") + ")"
     }
 
-    static func check<T>(_ body: () throws(PrayerError) -> T) throws(Failure) -> T {
-        do { return try body() } catch { throw Failure(error) }
+    static func check<T>(_ body: () throws(PrayerError) -> T) throws -> T {
+        return try body()
     }
 
-    static func check<T>(_ body: () throws(JournalError) -> T) throws(Failure) -> T {
-        do { return try body() } catch { throw Failure(error) }
+    static func check<T>(_ body: () throws(JournalError) -> T) throws -> T {
+        return try body()
     }
 }
 
-extension Failure {
-    /// What the user asked of a prayer cannot be done: bad data (65).
-    init(_ error: PrayerError) { self.init(message: error.message, code: ExitCode.dataError) }
-
-}

@@ -6,17 +6,17 @@ enum BookmarkCommand {
         name: "bookmark",
         usage: "manna bookmark add REF | list [REF] | delete ID",
         abstract: "Bookmark passages (with daily_source = bookmarks, the verse of the day comes from them)",
+        valueOptions: ["now": "act as if it were this moment, like 2026-03-08T07:00 (local): when a change is made"],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         let rest = words.dropFirst()
         switch words.first {
         case "add":
             let reference = try ReadCommand.parseReference(Array(rest), command: "bookmark add")
             let journal = try context.journal()
-            let change: BookmarkChange
-            do { change = try journal.bookmark(reference, at: context.currentInstant) } catch { throw Failure(error) }
+            let change: BookmarkChange = try journal.bookmark(reference, at: try context.now(arguments))
             switch change {
             case .added(let bookmark):
                 context.stdout.line("bookmarked \(bookmark.reference) (\(bookmark.shortID))")
@@ -29,18 +29,17 @@ enum BookmarkCommand {
             let reference = try MarkListing.optionalReference(rest, command: "bookmark list")
             var bookmarks: [Bookmark] = []
             if let journal = try context.existingJournal() {
-                do { bookmarks = try journal.bookmarks(in: reference) } catch { throw Failure(error) }
+                bookmarks = try journal.bookmarks(in: reference)
             }
             guard !bookmarks.isEmpty else { return MarkListing.empty(.bookmark, on: reference, context) }
             for line in MarkListing.lines(bookmarks.map { [$0.shortID, $0.reference.description] }) { context.stdout.line(line) }
         case "delete":
             let id = try MarkListing.id(rest, kind: .bookmark)
-            guard let journal = try context.existingJournal() else { throw Failure(MarkError.notFound(.bookmark, id: id)) }
-            let bookmark: Bookmark
-            do { bookmark = try journal.deleteBookmark(id: id, at: context.currentInstant) } catch { throw Failure(error) }
+            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.bookmark, id: id) }
+            let bookmark: Bookmark = try journal.deleteBookmark(id: id, at: try context.now(arguments))
             context.stdout.line("deleted bookmark \(bookmark.shortID) on \(bookmark.reference)")
         default:
-            throw .usage("bookmark needs 'add REF', 'list [REF]' or 'delete ID'; see 'manna bookmark --help'")
+            throw Failure.usage("bookmark needs 'add REF', 'list [REF]' or 'delete ID'; see 'manna bookmark --help'")
         }
     }
 }

@@ -8,9 +8,9 @@ enum InitCommand {
         abstract: "Print a shell snippet that shows today's verse above your prompt: eval \"$(manna init bash)\"",
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.count == 1, let snippet = snippets[arguments.positionals[0]] else {
-            throw .usage("init needs one shell: bash, zsh or fish")
+            throw Failure.usage("init needs one shell: bash, zsh or fish")
         }
         context.stdout.write(snippet)
     }

@@ -13,12 +13,12 @@ enum NotifyCommand {
         run: run)
 
     /// Prints nothing when the notification was shown: the notification is the output.
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else {
-            throw .usage("notify takes no arguments; for another day use --date YYYY-MM-DD")
+            throw Failure.usage("notify takes no arguments; for another day use --date YYYY-MM-DD")
         }
         let date = try context.date(arguments.value("date"))
         let verse = try context.dailyVerse(for: date, translation: arguments.value("translation"))
-        do { try context.notifier.show(Notification(dailyVerse: verse)) } catch { throw Failure(error) }
+        try context.notifier.show(DesktopNotification(dailyVerse: verse))
     }
 }

@@ -20,15 +20,15 @@ enum DoctorCommand {
     }
 
     /// Prints every finding (a failed check never stops the others); exits 69 if any failed.
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        guard arguments.positionals.isEmpty else { throw .usage("doctor takes no arguments") }
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        guard arguments.positionals.isEmpty else { throw Failure.usage("doctor takes no arguments") }
         let findings = checks(context, now: arguments.value("now"))
         for finding in findings {
             context.stdout.line((finding.ok ? "ok    " : "FAIL  ") + finding.subject + ": " + finding.detail)
         }
         let failed = findings.filter { !$0.ok }.count
         if failed > 0 {
-            throw Failure(message: "\(failed) of \(findings.count) checks failed", code: ExitCode.unavailable)
+            throw Failure("\(failed) of \(findings.count) checks failed", .unavailable)
         }
     }
 
@@ -37,18 +37,15 @@ enum DoctorCommand {
         func check(_ subject: String, _ body: () throws -> String) {
             do {
                 findings.append(Finding(ok: true, subject: subject, detail: try body()))
-            } catch let failure as Failure {
-                findings.append(Finding(ok: false, subject: subject, detail: failure.message))
+            } catch let error as UserError {
+                findings.append(Finding(ok: false, subject: subject, detail: error.message))
             } catch {
                 findings.append(Finding(ok: false, subject: subject, detail: "\(error)"))
             }
         }
         check("text database") {
             let opened = try context.openTextDatabase()
-            var counts: [String] = []
-            for translation in opened.translations {
-                do throws(TextDatabaseError) { counts.append("\(translation.code) \(try opened.verseCount(of: translation))") } catch { throw Failure(error) }
-            }
+            let counts = try opened.translations.map { "\($0.code) \(try opened.verseCount(of: $0))" }
             return opened.path + " (" + counts.joined(separator: ", ") + " verses)"
         }
         check("config") {
@@ -63,34 +60,21 @@ enum DoctorCommand {
         check("journal") {
             let path = context.paths.journal
             guard Files.exists(path) else { return "not created yet: the first tick creates \(path)" }
-            do throws(JournalError) { return "\(path), schema version \(try Journal(path: path).schemaVersion)" } catch {
-                throw Failure(message: error.message, code: ExitCode.ioError)
-            }
+            return "\(path), schema version \(try Journal(path: path).schemaVersion)"
         }
-        let notifier = context.notifier
-        check("session bus") {
-            do throws(NotifyError) { return try SessionBus.address(environment: context.environment, userID: getuid()) } catch {
-                throw Failure(error)
-            }
-        }
+        check("session bus") { try SessionBus.address(environment: context.environment, userID: context.userID) }
         check("notification server") {
-            do throws(NotifyError) {
-                let server = try notifier.probe()
-                return "\(server.name) \(server.version) by \(server.vendor), spec \(server.specVersion), capabilities: "
-                    + server.capabilities.joined(separator: " ")
-            } catch {
-                throw Failure(error)
-            }
+            let server = try context.notifier.probe()
+            return "\(server.name) \(server.version) by \(server.vendor), spec \(server.specVersion), capabilities: "
+                + server.capabilities.joined(separator: " ")
         }
         check("scheduler") { try schedulerStatus(context) }
         check("timeline") {
             let path = context.paths.timeline
-            guard let zone else { throw Failure(message: "no time zone to check it against", code: ExitCode.usage) }
-            let text: String?
-            do throws(FileError) { text = try Files.readText(path) } catch { throw Failure(message: error.message, code: ExitCode.ioError) }
-            guard let text else { throw Failure(message: "\(path) is missing: run 'manna timeline' (each tick rewrites it)", code: ExitCode.unavailable) }
+            guard let zone else { throw Failure("no time zone to check it against", .usage) }
+            guard let text = try Files.readText(path) else { throw Failure("\(path) is missing: run 'manna timeline' (each tick rewrites it)", .unavailable) }
             guard ShownDay.fromTimeline(text, now: try context.now(option, zone: zone), zone: zone.identifier) != nil else {
-                throw Failure(message: "\(path) does not cover now in \(zone.identifier): run 'manna timeline'; if it goes stale again, the timer is not running", code: ExitCode.unavailable)
+                throw Failure("\(path) does not cover now in \(zone.identifier): run 'manna timeline'; if it goes stale again, the timer is not running", .unavailable)
             }
             return path + " covers today"
         }
@@ -99,10 +83,7 @@ enum DoctorCommand {
 
     /// The systemd timer (installed and enabled) or the crontab line, whichever is there.
     static func schedulerStatus(_ context: Context) throws -> String {
-        let layout: InstallLayout
-        do throws(InstallError) { layout = try InstallLayout(prefix: nil, environment: context.environment) } catch {
-            throw Failure(message: error.message, code: ExitCode.usage)
-        }
+        let layout = try InstallLayout(prefix: nil, environment: context.environment)
         if Files.exists(layout.timer) {
             return Files.exists(layout.timerLink) ? "systemd timer \(layout.timer), enabled"
                 : "systemd timer \(layout.timer) is installed but not enabled: systemctl --user enable --now manna.timer"
@@ -111,6 +92,6 @@ enum DoctorCommand {
            crontab.status == 0, crontab.output.contains(" tick") && crontab.output.contains("manna") {
             return "crontab line: " + (crontab.output.split(separator: "\n").first { $0.contains("manna") && $0.contains(" tick") }.map(String.init) ?? "")
         }
-        throw Failure(message: "nothing runs 'manna tick': run 'manna install' (systemd timer) or 'manna install --cron'", code: ExitCode.unavailable)
+        throw Failure("nothing runs 'manna tick': run 'manna install' (systemd timer) or 'manna install --cron'", .unavailable)
     }
 }

@@ -9,15 +9,13 @@ enum ImportCommand {
         run: run)
 
     /// The whole file is checked before anything changes, then merged in one transaction.
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-            throw .usage("import needs one file from 'manna export', like 'manna import manna-export.json'")
+            throw Failure.usage("import needs one file from 'manna export', like 'manna import manna-export.json'")
         }
-        let file: ImportFile
-        do { file = try ImportFile.load(path) } catch { throw Failure(error) }
+        let file: ImportFile = try ImportFile.load(path)
         let journal = try context.journal()
-        let summary: ImportSummary
-        do { summary = try journal.merge(file) } catch { throw Failure(error) }
+        let summary: ImportSummary = try journal.merge(file)
         context.stdout.line("imported \(path): \(summary.changed) changed, \(summary.unchanged) unchanged")
         for (table, counts) in summary.tables where counts.changed > 0 {
             let parts = [(counts.added, "added"), (counts.updated, "updated"), (counts.superseded, "superseded"), (counts.removed, "removed")]
@@ -26,12 +24,3 @@ enum ImportCommand {
     }
 }
 
-extension Failure {
-    init(_ error: ImportError) {
-        switch error {
-        case .invalid: self.init(message: error.message, code: ExitCode.dataError)
-        case .unreadable: self.init(message: error.message, code: ExitCode.ioError)
-        case .journal(let journalError): self.init(journalError)
-        }
-    }
-}

@@ -16,8 +16,8 @@ enum PromptCommand {
         ],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        guard arguments.positionals.isEmpty else { throw .usage("prompt takes no arguments; see 'manna prompt --help'") }
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        guard arguments.positionals.isEmpty else { throw Failure.usage("prompt takes no arguments; see 'manna prompt --help'") }
         let day = try shownDay(arguments, context)
         var format = PromptFormat.standard
         if let given = arguments.value("format") {
@@ -25,13 +25,13 @@ enum PromptCommand {
         } else if let configured = try context.config().promptFormat {
             format = PromptFormat(format: configured)
         }
-        do { context.stdout.line(try format.render(day)) } catch { throw .usage(error.message) }
+        do { context.stdout.line(try format.render(day)) } catch { throw Failure.usage(error.message) }
     }
 
     /// The day to show now. The fast path reads only the timeline file: no database, no
     /// config beyond the zone. When the file is missing, stale, or for another zone, the
     /// answer is worked out from the databases (correct beats fast).
-    static func shownDay(_ arguments: ParsedArguments, _ context: Context) throws(Failure) -> ShownDay {
+    static func shownDay(_ arguments: ParsedArguments, _ context: Context) throws -> ShownDay {
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
         if let text = try? Files.readText(context.paths.timeline), let day = ShownDay.fromTimeline(text, now: now, zone: zone.identifier) {
@@ -41,11 +41,7 @@ enum PromptCommand {
         var inputs = try context.timelineInputs(database: database, zone: zone, now: now)
         inputs = TimelineInputs(zone: zone, translation: inputs.translation, notifyAt: inputs.notifyAt, days: 1, plan: inputs.plan,
                                 daily: inputs.daily, prayerReminders: inputs.prayerReminders)
-        do {
-            return ShownDay(try Timeline.entries(now: now, inputs: inputs, database: database)[0])
-        } catch {
-            throw Failure(error)
-        }
+        return ShownDay(try Timeline.entries(now: now, inputs: inputs, database: database)[0])
     }
 }
 
@@ -57,10 +53,10 @@ enum WidgetCommand {
         valueOptions: ["format": "waybar, i3blocks, polybar or plain", "now": "act as if it were this moment (for testing)"],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        guard arguments.positionals.isEmpty else { throw .usage("widget takes no arguments; see 'manna widget --help'") }
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        guard arguments.positionals.isEmpty else { throw Failure.usage("widget takes no arguments; see 'manna widget --help'") }
         guard let format = arguments.value("format"), let kind = Widget.Kind(rawValue: format) else {
-            throw .usage("widget needs --format waybar, i3blocks, polybar or plain")
+            throw Failure.usage("widget needs --format waybar, i3blocks, polybar or plain")
         }
         context.stdout.write(Widget.render(try PromptCommand.shownDay(arguments, context), as: kind))
     }

@@ -1,54 +1,9 @@
-// The command table, argument parsing and the mapping of failures to one line and an exit code.
+// The command table, argument parsing, and the edge where every error becomes one line on
+// stderr and an exit status.
 #if canImport(Glibc)
 import Glibc
 #endif
 import MannaKit
-
-/// Exit statuses, from sysexits.h.
-enum ExitCode {
-    static let ok: Int32 = 0
-    static let usage: Int32 = 64
-    static let dataError: Int32 = 65
-    static let unavailable: Int32 = 69
-    static let ioError: Int32 = 74
-}
-
-/// A failure as the user sees it: one line on stderr and an exit status.
-struct Failure: Error {
-    let message: String
-    let code: Int32
-
-    static func usage(_ message: String) -> Failure { Failure(message: message, code: ExitCode.usage) }
-
-    init(message: String, code: Int32) {
-        self.message = message
-        self.code = code
-    }
-
-    /// A journal that cannot be opened, read or written is an I/O failure (74).
-    init(_ error: JournalError) { self.init(message: error.message, code: ExitCode.ioError) }
-
-    init(_ error: ReferenceError) { self.init(message: error.message, code: ExitCode.dataError) }
-
-    init(_ error: SearchError) {
-        self.init(message: error.message, code: error == .empty ? ExitCode.usage : ExitCode.dataError)
-    }
-
-    /// Every reason a notification was not shown is the desktop's state, not the user's input.
-    init(_ error: NotifyError) { self.init(message: error.message, code: ExitCode.unavailable) }
-
-    /// A bad `TZ` is a bad setting, like a bad `MANNA_TRANSLATION`.
-    init(_ error: ZoneError) { self.init(message: error.message, code: ExitCode.usage) }
-
-    init(_ error: TextDatabaseError) {
-        switch error {
-        case .notFound: self.init(message: error.message, code: ExitCode.unavailable)
-        case .unknownTranslation: self.init(message: error.message, code: ExitCode.usage)
-        case .badSource: self.init(message: error.message, code: ExitCode.dataError)
-        case .damaged, .wrongVersion, .unreadable: self.init(message: error.message, code: ExitCode.ioError)
-        }
-    }
-}
 
 /// What a subcommand declares: its name, help, and which options it takes.
 struct CommandSpec: Sendable {
@@ -60,7 +15,7 @@ struct CommandSpec: Sendable {
     var valueOptions: KeyValuePairs<String, String> = [:]
     /// Options that are on or off, with their help: `--json`.
     var flags: KeyValuePairs<String, String> = [:]
-    let run: @Sendable (ParsedArguments, Context) throws(Failure) -> Void
+    let run: @Sendable (ParsedArguments, Context) throws -> Void
 
     var help: String {
         var text = "usage: \(usage)\n\n\(abstract)\n"
@@ -88,7 +43,7 @@ struct ParsedArguments {
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// Parses `arguments` against `spec`; anything after `--` is positional.
-    init(_ arguments: [String], spec: CommandSpec) throws(Failure) {
+    init(_ arguments: [String], spec: CommandSpec) throws {
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -111,18 +66,18 @@ struct ParsedArguments {
                     values.append((name, arguments[index]))
                     index += 1
                 } else {
-                    throw .usage("option --\(name) needs a value; see 'manna \(spec.name) --help'")
+                    throw Failure.usage("option --\(name) needs a value; see 'manna \(spec.name) --help'")
                 }
             } else if spec.flags.contains(where: { $0.key == name }), inlineValue == nil {
                 flags.append(name)
             } else {
-                throw .usage("unknown option '--\(name)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help'")
+                throw Failure.usage("unknown option '--\(name)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help'")
             }
         }
     }
 }
 
-enum Manna {
+public enum Manna {
     static let version = "0.1.0"
 
     /// Every command by name, in the order help lists them. Each spec is a lazily built
@@ -156,13 +111,13 @@ enum Manna {
         PromptFormat.cut(message.singleLine, to: 400)
     }
 
-    /// Runs one command line and returns the exit status. Never throws, never traps on bad input.
-    static func run(arguments: [String]) -> Int32 {
-        let context = Context.live()
+    /// Runs one command line with `context` and returns the exit status. Never throws, never
+    /// traps on bad input: every error a command throws is printed here, once.
+    public static func run(arguments: [String], context: Context) -> Int32 {
         defer { context.stdout.flush(); context.stderr.flush() }
         guard let name = arguments.first else {
             context.stderr.write(overview)
-            return ExitCode.usage
+            return ExitStatus.usage.rawValue
         }
         switch name {
         case "--help", "-h", "help":
@@ -171,31 +126,39 @@ enum Manna {
             } else {
                 context.stdout.write(overview)
             }
-            return ExitCode.ok
+            return ExitStatus.ok.rawValue
         case "--version":
             context.stdout.line("manna \(version)")
-            return ExitCode.ok
+            return ExitStatus.ok.rawValue
         default:
             break
         }
         guard let command = command(named: name) else {
             context.stderr.line("manna: unknown command '\(name)'; see 'manna --help' for the commands")
-            return ExitCode.usage
+            return ExitStatus.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
             context.stdout.write(command.help)
-            return ExitCode.ok
+            return ExitStatus.ok.rawValue
         }
         do {
             let parsed = try ParsedArguments(rest, spec: command)
             try command.run(parsed, context)
-            return ExitCode.ok
+            return ExitStatus.ok.rawValue
         } catch {
             context.stdout.flush()
-            context.stderr.line("manna: " + Manna.oneLine(error.message))
-            return error.code
+            let (message, status) = report(error)
+            context.stderr.line("manna: " + Manna.oneLine(message))
+            return status.rawValue
         }
+    }
+
+    /// What the user is told of `error`, and the exit status. Every error a user can cause is a
+    /// `UserError`; anything else is a bug, said as such rather than hidden.
+    static func report(_ error: any Error) -> (message: String, status: ExitStatus) {
+        if let error = error as? UserError { return (error.message, error.exitStatus) }
+        return ("unexpected error (please report it): \(error)", .software)
     }
 }
 

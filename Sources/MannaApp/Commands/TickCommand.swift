@@ -12,8 +12,8 @@ enum TickCommand {
     /// Idempotent: run it again, or four at once, and each occurrence is still shown once.
     /// A notification that cannot be shown (no bus, no server) is retried by the next tick;
     /// the timeline is written either way, and the tick then exits 69 with the reason.
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        guard arguments.positionals.isEmpty else { throw .usage("tick takes no arguments; see 'manna tick --help'") }
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        guard arguments.positionals.isEmpty else { throw Failure.usage("tick takes no arguments; see 'manna tick --help'") }
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
         let config = try context.config()
@@ -27,24 +27,19 @@ enum TickCommand {
             due.append(reading)
         }
         var outcomes: [DeliveryOutcome]
-        do {
-            outcomes = try Scheduler.deliver(due, journal: journal, now: now) { item in
-                switch item.occurrence.kind {
-                case "plan": showPlanReminder(item, inputs: inputs, context)
-                default: showVerse(item, database: database, inputs: inputs, notifyAt: config.notifyAt, context)
-                }
+        outcomes = try Scheduler.deliver(due, journal: journal, now: now) { item in
+            switch item.occurrence.kind {
+            case "plan": showPlanReminder(item, inputs: inputs, context)
+            default: showVerse(item, database: database, inputs: inputs, notifyAt: config.notifyAt, context)
             }
-            outcomes += try remindPrayers(journal: journal, now: now, zone: zone, context)
-        } catch {
-            throw Failure(error)
         }
+        outcomes += try remindPrayers(journal: journal, now: now, zone: zone, context)
 
-        let entries: [TimelineEntry]
-        do { entries = try Timeline.entries(now: now, inputs: inputs, database: database) } catch { throw Failure(error) }
+        let entries: [TimelineEntry] = try Timeline.entries(now: now, inputs: inputs, database: database)
         try TimelineCommand.write(entries, zone: zone, now: now, context)
 
         for case .failed(_, let reason) in outcomes {
-            throw Failure(message: reason + " (the next tick tries again)", code: ExitCode.unavailable)
+            throw Failure(reason + " (the next tick tries again)", .unavailable)
         }
     }
 
@@ -59,7 +54,7 @@ enum TickCommand {
         guard !due.isEmpty else { return [] }
         var outcomes = try Scheduler.deliver(due.onTime, journal: journal, now: now) { item in
             guard let prayer = try? journal.prayer(id: item.prayerUUID) else { return "the journal \(journal.path) could not be read" }
-            return show(Notification(prayer: prayer.title, firstLine: prayer.firstLine, prayerUUID: prayer.uuid, manna: context.executablePath), context)
+            return show(DesktopNotification(prayer: prayer.title, firstLine: prayer.firstLine, prayerUUID: prayer.uuid, manna: context.executablePath), context)
         }
         outcomes += try Scheduler.deliverTogether(due.missed, journal: journal, now: now) { items in
             var missed: [(title: String, due: Instant)] = []
@@ -67,7 +62,7 @@ enum TickCommand {
                 guard let prayer = try? journal.prayer(id: item.prayerUUID) else { return "the journal \(journal.path) could not be read" }
                 missed.append((prayer.title, item.scheduled))
             }
-            return show(Notification(missed: missed, now: now, zone: zone), context)
+            return show(DesktopNotification(missed: missed, now: now, zone: zone), context)
         }
         if !outcomes.contains(where: { if case .failed = $0 { true } else { false } }) {
             try journal.setRemindersHandled(through: now)
@@ -80,7 +75,7 @@ enum TickCommand {
         guard let date = LocalDate(parsing: item.occurrence.occurrence) else { return "bad occurrence \(item.occurrence.occurrence)" }
         let verse: DailyVerse
         do { verse = try database.dailyVerse(for: date, in: inputs.translation, source: inputs.daily) } catch { return error.message }
-        var notification = Notification(dailyVerse: verse)
+        var notification = DesktopNotification(dailyVerse: verse)
         if item.late { notification.summary += " · missed at \(notifyAt)" }
         return show(notification, context)
     }
@@ -89,12 +84,12 @@ enum TickCommand {
     static func showPlanReminder(_ item: Due, inputs: TimelineInputs, _ context: Context) -> String? {
         guard let (plan, run) = inputs.plan, let date = LocalDate(parsing: item.occurrence.occurrence),
               let step = run.step(for: date, today: date, plan: plan) else { return nil }
-        return show(Notification(summary: "\(plan.name): day \(step.day) of \(step.days)",
+        return show(DesktopNotification(summary: "\(plan.name): day \(step.day) of \(step.days)",
                                  body: step.readings.map(\.description).joined(separator: "; "), category: .plan), context)
     }
 
     /// Shows a notification; nil when shown, else why not.
-    static func show(_ notification: Notification, _ context: Context) -> String? {
+    static func show(_ notification: DesktopNotification, _ context: Context) -> String? {
         do {
             try context.notifier.show(notification)
             return nil

@@ -13,8 +13,8 @@ enum TodayCommand {
         flags: ["json": "print JSON: date, verse (id, reference, translation, text)"],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        guard arguments.positionals.isEmpty else { throw .usage("today takes no arguments; see 'manna today --help'") }
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        guard arguments.positionals.isEmpty else { throw Failure.usage("today takes no arguments; see 'manna today --help'") }
         let date = try context.date(arguments.value("date"))
         let verse = try context.dailyVerse(for: date, translation: arguments.value("translation"))
         if arguments.has("json") {

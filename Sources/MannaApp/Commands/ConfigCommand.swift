@@ -8,7 +8,7 @@ enum ConfigCommand {
         abstract: "Show or change settings (translation, notify_at, plan, plan_start, prompt_format, timeline_days, daily_source)",
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         switch (words.first, words.count) {
         case ("list", 1):
@@ -24,7 +24,7 @@ enum ConfigCommand {
         case ("set", 3):
             try set(key: words[1], value: words[2], context)
         default:
-            throw .usage("config needs 'list', 'get KEY' or 'set KEY VALUE'; see 'manna config --help'")
+            throw Failure.usage("config needs 'list', 'get KEY' or 'set KEY VALUE'; see 'manna config --help'")
         }
     }
 
@@ -33,24 +33,24 @@ enum ConfigCommand {
     }
 
     /// Checks the value, then rewrites the file atomically with only that line changed.
-    static func set(key: String, value: String, _ context: Context) throws(Failure) {
+    static func set(key: String, value: String, _ context: Context) throws {
         var config = try context.config()
-        do { try config.set(key, to: value) } catch { throw .usage(error.problem) }
+        do { try config.set(key, to: value) } catch { throw Failure.usage(error.problem) }
         if key == "translation" {
             let database = try context.openTextDatabase()
             _ = try context.translation(value, in: database)
         }
         if key == "prompt_format" {
-            do { try PromptFormat(format: value).validate() } catch { throw .usage(error.message) }
+            do { try PromptFormat(format: value).validate() } catch { throw Failure.usage(error.message) }
         }
         let path = context.paths.config
         let existing: String?
-        do { existing = try Files.readText(path) } catch { throw Failure(message: error.message, code: ExitCode.ioError) }
+        do { existing = try Files.readText(path) } catch { throw Failure(error.message, .ioError) }
         do {
             try Files.makeDirectories(context.paths.configDirectory, mode: 0o700)
             try Files.writeAtomically(Config.updating(existing ?? "", key: key, value: value), to: path, mode: 0o600)
         } catch {
-            throw Failure(message: "cannot write \(error.message)", code: ExitCode.ioError)
+            throw Failure("cannot write \(error.message)", .ioError)
         }
     }
 }

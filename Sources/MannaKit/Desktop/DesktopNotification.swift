@@ -3,7 +3,7 @@
 // are in this file, so they cannot drift apart.
 
 /// One desktop notification, in the terms of the Desktop Notifications Specification.
-public struct Notification: Equatable, Sendable {
+public struct DesktopNotification: Equatable, Sendable {
     /// How urgent the server should treat it: the spec's `urgency` hint.
     public enum Urgency: Int, Sendable {
         case low = 0, normal = 1, critical = 2
@@ -75,7 +75,7 @@ public struct Notification: Equatable, Sendable {
 
 // MARK: Text as the server shows it
 
-extension Notification {
+extension DesktopNotification {
     /// The summary as sent: the spec says it is never markup, so it is only made one line
     /// and cleared of control characters.
     public static func summaryText(_ summary: String) -> String {
@@ -131,7 +131,7 @@ public struct NotificationRequestError: Error, Equatable, Sendable {
     public init(problem: String) { self.problem = problem }
 }
 
-extension Notification {
+extension DesktopNotification {
     /// The request `manna-notify` reads on stdin: one JSON object,
     /// `{"app_name", "summary", "body", "icon", "category", "desktop_entry", "urgency" (0-2),
     /// "expire_timeout" (milliseconds, -1 for the server's default)}`, and when there are

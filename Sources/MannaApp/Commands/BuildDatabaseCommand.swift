@@ -12,15 +12,15 @@ enum BuildDatabaseCommand {
         ],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
-        guard arguments.positionals.isEmpty else { throw .usage("build-db takes no arguments; see 'manna build-db --help'") }
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        guard arguments.positionals.isEmpty else { throw Failure.usage("build-db takes no arguments; see 'manna build-db --help'") }
         let location = try? context.textDatabaseLocation()
         guard let curated = arguments.value("curated") ?? location?.curatedDirectory else {
-            throw .usage("not in a checkout: give the curated/ folder with --curated DIR")
+            throw Failure.usage("not in a checkout: give the curated/ folder with --curated DIR")
         }
         guard let output = arguments.value("output") ?? location?.path else {
-            throw .usage("give the database file to write with --output FILE")
+            throw Failure.usage("give the database file to write with --output FILE")
         }
-        do { try context.buildTextDatabase(from: curated, to: output) } catch { throw Failure(error) }
+        try context.buildTextDatabase(from: curated, to: output)
     }
 }

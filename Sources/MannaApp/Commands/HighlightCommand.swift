@@ -6,31 +6,33 @@ enum HighlightCommand {
         name: "highlight",
         usage: "manna highlight REF [--color yellow|green|blue|pink|purple] | list [REF] | delete ID",
         abstract: "Highlight verses: manna highlight \"John 3:16\" --color green",
-        valueOptions: ["color": "\(HighlightColor.allowed) (default yellow); a highlighted verse changes colour"],
+        valueOptions: [
+            "color": "\(HighlightColor.allowed) (default yellow); a highlighted verse changes colour",
+            "now": "act as if it were this moment, like 2026-03-08T07:00 (local): when a change is made",
+        ],
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         let rest = words.dropFirst()
         let colorOption = arguments.value("color")
         if colorOption != nil && (words.first == "list" || words.first == "delete") {
-            throw .usage("--color goes with 'manna highlight REF'; see 'manna highlight --help'")
+            throw Failure.usage("--color goes with 'manna highlight REF'; see 'manna highlight --help'")
         }
         switch words.first {
         case "list":
             let reference = try MarkListing.optionalReference(rest, command: "highlight list")
             var highlights: [Highlight] = []
             if let journal = try context.existingJournal() {
-                do { highlights = try journal.highlights(in: reference) } catch { throw Failure(error) }
+                highlights = try journal.highlights(in: reference)
             }
             guard !highlights.isEmpty else { return MarkListing.empty(.highlight, on: reference, context) }
             let rows = highlights.map { [$0.shortID, Reference($0.verseID).description, $0.color.rawValue] }
             for line in MarkListing.lines(rows) { context.stdout.line(line) }
         case "delete":
             let id = try MarkListing.id(rest, kind: .highlight)
-            guard let journal = try context.existingJournal() else { throw Failure(MarkError.notFound(.highlight, id: id)) }
-            let highlight: Highlight
-            do { highlight = try journal.deleteHighlight(id: id, at: context.currentInstant) } catch { throw Failure(error) }
+            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.highlight, id: id) }
+            let highlight: Highlight = try journal.deleteHighlight(id: id, at: try context.now(arguments))
             context.stdout.line("deleted highlight \(highlight.shortID) on \(Reference(highlight.verseID))")
         default:
             // `manna highlight REF`, or `manna highlight add REF` like the other marks.
@@ -38,13 +40,12 @@ enum HighlightCommand {
             var color = HighlightColor.yellow
             if let colorOption {
                 guard let chosen = HighlightColor(rawValue: colorOption.lowercased()) else {
-                    throw .usage("--color must be \(HighlightColor.allowed), not '\(colorOption)'")
+                    throw Failure.usage("--color must be \(HighlightColor.allowed), not '\(colorOption)'")
                 }
                 color = chosen
             }
             let journal = try context.journal()
-            let changes: [HighlightChange]
-            do { changes = try journal.highlight(reference, color: color, at: context.currentInstant) } catch { throw Failure(error) }
+            let changes: [HighlightChange] = try journal.highlight(reference, color: color, at: try context.now(arguments))
             for change in changes {
                 switch change {
                 case .added(let highlight):

@@ -14,6 +14,7 @@ enum SearchCommand {
             "translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, else KJV)",
             "book": "search one book only: --book John, --book \"1 Cor\"",
             "limit": "show at most N verses, 1 to \(maxLimit) (default \(defaultLimit))",
+            "now": "act as if it were this moment, like 2026-03-08T07:00 (local): when the search is kept in the history",
         ],
         flags: [
             "json": "print JSON: query, translation, total, ranked, hits (id, reference, translation, snippet)",
@@ -24,15 +25,14 @@ enum SearchCommand {
     static let defaultLimit = 20
     static let maxLimit = 1000
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         if arguments.has("history") { return try history(arguments, context) }
         let text = arguments.positionals.joined(separator: " ")
-        let query: SearchQuery
-        do { query = try SearchQuery(parsing: text) } catch { throw Failure(error) }
+        let query: SearchQuery = try SearchQuery(parsing: text)
         var limit = defaultLimit
         if let given = arguments.value("limit") {
             guard let number = Int(given), number >= 1, number <= maxLimit else {
-                throw .usage("--limit must be a whole number from 1 to \(maxLimit), not '\(given)'")
+                throw Failure.usage("--limit must be a whole number from 1 to \(maxLimit), not '\(given)'")
             }
             limit = number
         }
@@ -40,14 +40,13 @@ enum SearchCommand {
         if let name = arguments.value("book") {
             switch Canon.lookup(name) {
             case .found(let found): book = found
-            case .ambiguous(let books): throw Failure(ReferenceError.ambiguousBook(name, candidates: books.map(\.name)))
-            case .unknown: throw Failure(ReferenceError.unknownBook(name))
+            case .ambiguous(let books): throw ReferenceError.ambiguousBook(name, candidates: books.map(\.name))
+            case .unknown: throw ReferenceError.unknownBook(name)
             }
         }
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
-        let results: SearchResults
-        do { results = try database.search(query, in: translation, book: book, limit: limit) } catch { throw Failure(error) }
+        let results: SearchResults = try database.search(query, in: translation, book: book, limit: limit)
 
         if arguments.has("json") {
             context.json(.searchResults(query: text, translation: translation.code, results: results))
@@ -56,11 +55,12 @@ enum SearchCommand {
         // History is what a person searched: a terminal on stdin or stdout. Scripts, cron and
         // `--json` callers do not fill it (and do not pay for writing it). The results are
         // flushed first, so the history write never delays them.
-        let typedByAPerson = context.stdoutIsTerminal || isatty(0) == 1
+        let typedByAPerson = context.stdoutIsTerminal || context.stdinIsTerminal
+        let searchedAt = try context.now(arguments)
         defer {
             if typedByAPerson {
                 context.stdout.flush()
-                record(SearchRecord(query: text, translation: translation.code, searchedAt: context.currentInstant), context)
+                record(SearchRecord(query: text, translation: translation.code, searchedAt: searchedAt), context)
             }
         }
         if results.hits.isEmpty {
@@ -99,14 +99,14 @@ enum SearchCommand {
     }
 
     /// `manna search --history`: `YYYY-MM-DD HH:MM  TRANSLATION  QUERY` in local time, newest first.
-    static func history(_ arguments: ParsedArguments, _ context: Context) throws(Failure) {
+    static func history(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty, arguments.values.isEmpty else {
-            throw .usage("search --history takes no query or options but --json; see 'manna search --help'")
+            throw Failure.usage("search --history takes no query or options but --json; see 'manna search --help'")
         }
         let zone = try context.zone()
         var searches: [SearchRecord] = []
         if let journal = try context.existingJournal() {
-            do { searches = try journal.searchHistory() } catch { throw Failure(error) }
+            searches = try journal.searchHistory()
         }
         if arguments.has("json") {
             context.json(.object([("searches", .array(searches.map { search in

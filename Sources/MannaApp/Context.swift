@@ -1,0 +1,230 @@
+// What a command gets from the outside world, every piece injected: environment, clock,
+// output streams, notifier, terminal; and what it opens through them (text database, journal,
+// config, zone), each once per command.
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+/// The collaborators every command runs with. The executable builds the live one
+/// (`main.swift`); tests build one over a temporary home, a fixed clock, captured output and a
+/// recording notifier.
+public final class Context {
+    public let environment: Environment
+    /// The real time, unless a command's `--now` says otherwise (see `now(_:zone:)`).
+    public let clock: Clock
+    public let stdout: Output
+    public let stderr: Output
+    public let notifier: any Notifier
+    /// The running `manna` (resolved): notification buttons run it, `install` copies it, and in
+    /// a checkout the text database and `manna-notify` are found beside it.
+    public let executablePath: String
+    /// The real user id: the default session bus is `/run/user/UID/bus`.
+    public let userID: UInt32
+    /// Columns to wrap to, when stdout is a terminal.
+    public let terminalWidth: Int?
+    public let stdoutIsTerminal: Bool
+    /// A person may be typing: search history keeps only what was searched at a terminal.
+    public let stdinIsTerminal: Bool
+
+    public init(environment: Environment, clock: Clock, stdout: Output, stderr: Output, notifier: any Notifier,
+                executablePath: String, userID: UInt32, terminalWidth: Int? = nil, stdoutIsTerminal: Bool = false,
+                stdinIsTerminal: Bool = false) {
+        self.environment = environment
+        self.clock = clock
+        self.stdout = stdout
+        self.stderr = stderr
+        self.notifier = notifier
+        self.executablePath = executablePath
+        self.userID = userID
+        self.terminalWidth = terminalWidth
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.stdinIsTerminal = stdinIsTerminal
+    }
+
+    func textDatabaseLocation() throws -> TextDatabaseLocation {
+        return try TextDatabaseLocator.locate(environment: environment, executablePath: executablePath)
+    }
+
+    /// Opens the text database, first building it from `curated/` when running from a
+    /// checkout and it is missing or older than its sources.
+    func openTextDatabase() throws -> TextDatabase {
+        let location = try textDatabaseLocation()
+        if let curated = location.curatedDirectory {
+            // In a checkout the database is a build product: make it when missing, stale,
+            // or written by another version of Manna.
+            if TextDatabaseLocator.needsBuild(location) {
+                try buildTextDatabase(from: curated, to: location.path)
+            } else if let database = try? TextDatabase(path: location.path) {
+                return database
+            } else {
+                try buildTextDatabase(from: curated, to: location.path)
+            }
+        }
+        return try TextDatabase(path: location.path)
+    }
+
+    func buildTextDatabase(from curated: String, to path: String) throws(TextDatabaseError) {
+        let started = monotonicSeconds()
+        stderr.line("manna: building the text database \(path) from \(curated)/")
+        stderr.flush()
+        try? Files.makeDirectories(Files.parent(of: path))
+        try TextDatabaseBuilder.build(curatedDirectory: curated, outputPath: path) { step in
+            self.stderr.line("manna:   " + step)
+            self.stderr.flush()
+        }
+        let elapsed = (monotonicSeconds() - started) * 10
+        stderr.line("manna: text database built in \(Double(Int(elapsed.rounded())) / 10) s")
+        stderr.flush()
+    }
+
+    /// The local time zone: `TZ` (checked against the tz database), else /etc/localtime.
+    /// Read once: converting a time sets this process's `TZ` to the zone's file (see `Zone`),
+    /// so reading `TZ` again would find that instead of what the user set.
+    func zone() throws -> Zone {
+        if let systemZone { return systemZone }
+        let zone = try Zone.system(environment: environment)
+        systemZone = zone
+        return zone
+    }
+
+    private var systemZone: Zone?
+
+    /// The moment to act as if it were: `--now` when given (ISO 8601; without an offset it is
+    /// local time), else the real clock.
+    func now(_ option: String?, zone: Zone) throws -> Instant {
+        guard let option else { return clock.now() }
+        guard let instant = Moment.parse(option, zone: zone) else {
+            throw Failure.usage("--now must be a date and time like 2026-03-08T07:00 or 2026-03-08T07:00:00-05:00, not '\(option)'")
+        }
+        return instant
+    }
+
+    /// The moment a command acts at: its `--now` when it has one and it was given, else the clock.
+    /// The zone is looked up only for `--now` (a time without an offset is local).
+    func now(_ arguments: ParsedArguments) throws -> Instant {
+        guard let option = arguments.value("now") else { return clock.now() }
+        return try now(option, zone: zone())
+    }
+
+    /// Everything the timeline depends on: zone, translation, notification time, days, plan.
+    func timelineInputs(database: TextDatabase, zone: Zone, now: Instant) throws -> TimelineInputs {
+        let config = try config()
+        let translation = try translation(nil, in: database)
+        let plan = try runningPlan(database: database)
+        var prayerReminders: [ReminderSpec] = []
+        if let journal = try existingJournal() {
+            prayerReminders = try journal.activeReminders().map(\.spec)
+        }
+        return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plan: plan,
+                              daily: try dailySource(), prayerReminders: prayerReminders)
+    }
+
+    /// The verse of the day for `date`: in the translation asked for (the option, else the
+    /// environment, the config, KJV), from the configured source.
+    func dailyVerse(for date: LocalDate, translation option: String?) throws -> DailyVerse {
+        let database = try openTextDatabase()
+        let translation = try translation(option, in: database)
+        let source = try dailySource()
+        return try database.dailyVerse(for: date, in: translation, source: source)
+    }
+
+    /// Where the verse of the day comes from (config `daily_source`). Bookmarks are read from
+    /// the journal only when it exists: a missing journal has none, and is not created.
+    func dailySource() throws -> DailySource {
+        guard try config().dailySource == .bookmarks, Files.exists(paths.journal) else { return .curated }
+        let journal = try journal()
+        return .bookmarks(try journal.bookmarkedPassages())
+    }
+
+    /// The reading plan with this id (the user's file, else the shipped one); nil when there
+    /// is none. A user plan file that cannot be read stops the command with its reason.
+    func plan(id: String, database: TextDatabase) throws -> Plan? {
+        let found: Result<Plan, PlanError>? = try PlanLibrary(database: database, userDirectory: paths.userPlans).plan(id: id)
+        switch found {
+        case .none: return nil
+        case .success(let plan): return plan
+        case .failure(let problem): throw Failure(problem.message, .dataError)
+        }
+    }
+
+    /// The running plan and its progress; nil when none runs. No journal is created for it,
+    /// unless an older config file names a plan: then the journal is made to take it in.
+    func runningPlan(database: TextDatabase) throws -> (plan: Plan, run: PlanRun)? {
+        guard try Files.exists(paths.journal) || config().plan != nil else { return nil }
+        guard let run = try journal().runningPlan() else { return nil }
+        guard let plan = try plan(id: run.planID, database: database) else {
+            throw Failure.data("the running plan '\(run.planID)' is not a known plan any more; see 'manna plan list'")
+        }
+        return (plan, run)
+    }
+
+    /// The user's files (XDG directories).
+    var paths: Paths { Paths(environment: environment) }
+
+    /// The user's config, read once; a bad file stops the command with its file and line.
+    func config() throws -> Config {
+        if let loadedConfig { return loadedConfig }
+        let config = try Config.load(paths.config)
+        loadedConfig = config
+        return config
+    }
+
+    private var loadedConfig: Config?
+
+    /// The translation to use: the option, else `MANNA_TRANSLATION`, else the config, else KJV.
+    func translation(_ option: String?, in database: TextDatabase) throws -> Translation {
+        var code = option ?? environment.nonEmpty("MANNA_TRANSLATION")
+        if code == nil { code = try config().translation }
+        return try database.translation(code: code ?? "KJV")
+    }
+
+    /// The local date to act for: `--date` when given (then `TZ` is not consulted), else the
+    /// date of the real clock in the local zone.
+    func date(_ option: String?) throws -> LocalDate {
+        guard let option else { return try zone().local(clock.now()).date }
+        guard let date = LocalDate(parsing: option) else {
+            throw Failure.usage("--date must be a date YYYY-MM-DD that exists, like 2026-12-25, not '\(option)'")
+        }
+        return date
+    }
+
+    /// The user's journal, opened (and created, and migrated) once per command. A plan an
+    /// older config file still names moves into it as it is migrated, and that is said once.
+    func journal() throws -> Journal {
+        if let openedJournal { return openedJournal }
+        let journal = try Journal(path: paths.journal, legacyPlan: legacyPlan())
+        if journal.adoptedLegacyPlan {
+            stderr.line("manna: the reading plan moved from \(paths.config) into the journal; its plan and plan_start lines are no longer read")
+        }
+        openedJournal = journal
+        return journal
+    }
+
+    /// The plan the config file names, from versions that kept it there. A config file that
+    /// cannot be read names none here: the commands that read it say what is wrong.
+    private func legacyPlan() -> Journal.LegacyPlan? {
+        guard let config = try? config(), let id = config.plan else { return nil }
+        let now = clock.now()
+        let today = (try? zone())?.local(now).date ?? Zone.utc.local(now).date
+        return Journal.LegacyPlan(id: id, start: config.planStart, today: today, now: now)
+    }
+
+    private var openedJournal: Journal?
+
+    /// The journal when its file exists, else nil: commands that only read never create one.
+    func existingJournal() throws -> Journal? {
+        Files.exists(paths.journal) ? try journal() : nil
+    }
+
+    /// Prints one JSON document on one line.
+    func json(_ value: JSON) {
+        stdout.line(value.text)
+    }
+}
+
+func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}

@@ -1,0 +1,47 @@
+// Where a command's output goes: a file descriptor (stdout, stderr) in the running program, a
+// string that tests read.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A buffered text sink.
+public final class Output {
+    private let descriptor: Int32?
+    private var buffer: [UInt8] = []
+    /// Everything written so far, for an output that captures (`Output.captured()`).
+    public private(set) var text = ""
+
+    /// Writes to `descriptor`, in 64 KiB pieces and on `flush()`.
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer.reserveCapacity(4096)
+    }
+
+    private init() { descriptor = nil }
+
+    /// An output that keeps what is written in `text`.
+    public static func captured() -> Output { Output() }
+
+    public func write(_ text: String) {
+        guard descriptor != nil else {
+            self.text += text
+            return
+        }
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 64 * 1024 { flush() }
+    }
+
+    public func line(_ text: String) { write(text + "\n") }
+
+    public func flush() {
+        guard let descriptor else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { break }  // a closed pipe: nothing more can be said
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,139 @@
+// The one kind of error a user sees: a line of plain words and a sysexits status. Every error
+// a command can meet conforms here, once, next to its type; the command line's edge
+// (`Manna.run`) prints the line and exits with the status, and nothing else maps errors.
+
+/// Exit statuses, from sysexits.h.
+public enum ExitStatus: Int32, Sendable {
+    case ok = 0
+    /// The command line was wrong: an unknown option, a missing argument, a bad `TZ`.
+    case usage = 64
+    /// The input was wrong: a reference that does not exist, a damaged file to import.
+    case dataError = 65
+    /// Something outside Manna is missing: the notification server, the text database.
+    case unavailable = 69
+    /// A bug: an error no code path expected (never a user's fault).
+    case software = 70
+    /// A file could not be read or written: a full disk, a damaged journal.
+    case ioError = 74
+}
+
+/// An error as the user sees it: one line on stderr (after "manna: ") and an exit status.
+public protocol UserError: Error {
+    /// What was wrong and what to do, in one line.
+    var message: String { get }
+    var exitStatus: ExitStatus { get }
+}
+
+/// A failure named where it happens, when no domain error fits: "tick takes no arguments".
+public struct Failure: UserError, Equatable, Sendable {
+    public let message: String
+    public let exitStatus: ExitStatus
+
+    public init(_ message: String, _ exitStatus: ExitStatus) {
+        self.message = message
+        self.exitStatus = exitStatus
+    }
+
+    /// A malformed command line (64).
+    public static func usage(_ message: String) -> Failure { Failure(message, .usage) }
+    /// Bad data: a name, a file or a value that is not what it must be (65).
+    public static func data(_ message: String) -> Failure { Failure(message, .dataError) }
+    /// A service or file Manna needs is not there (69).
+    public static func unavailable(_ message: String) -> Failure { Failure(message, .unavailable) }
+    /// Reading or writing failed (74).
+    public static func io(_ message: String) -> Failure { Failure(message, .ioError) }
+}
+
+// MARK: Each domain's errors, with the status they mean
+
+extension JournalError: UserError {
+    /// A journal that cannot be opened, read or written is an I/O failure.
+    public var exitStatus: ExitStatus { .ioError }
+}
+
+extension ReferenceError: UserError {
+    public var exitStatus: ExitStatus { .dataError }
+}
+
+extension SearchError: UserError {
+    /// An empty query is a malformed command line; a query FTS5 cannot take is bad data.
+    public var exitStatus: ExitStatus { self == .empty ? .usage : .dataError }
+}
+
+extension NotifyError: UserError {
+    /// Every reason a notification was not shown is the desktop's state, not the user's input.
+    public var exitStatus: ExitStatus { .unavailable }
+}
+
+extension ZoneError: UserError {
+    /// A bad `TZ` is a bad setting, like a bad `MANNA_TRANSLATION`.
+    public var exitStatus: ExitStatus { .usage }
+}
+
+extension TextDatabaseError: UserError {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notFound: .unavailable
+        case .unknownTranslation: .usage
+        case .badSource: .dataError
+        case .damaged, .wrongVersion, .unreadable: .ioError
+        }
+    }
+}
+
+extension ConfigError: UserError {
+    /// A config file Manna cannot use stops the command with its file and line.
+    public var exitStatus: ExitStatus { .dataError }
+}
+
+extension PlanError: UserError {
+    public var exitStatus: ExitStatus { .dataError }
+}
+
+extension PlanProgressError: UserError {
+    public var exitStatus: ExitStatus {
+        switch self {
+        // Asked of a plan that is not there: the command was wrong.
+        case .noRunningPlan, .unknownPlan: .usage
+        case .noSuchDay: .dataError
+        }
+    }
+}
+
+extension PrayerError: UserError {
+    public var exitStatus: ExitStatus { .dataError }
+}
+
+extension MarkError: UserError {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notFound, .textTooLong: .dataError
+        case .emptyText: .usage
+        case .journal(let error): error.exitStatus
+        }
+    }
+}
+
+extension ImportError: UserError {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .invalid: .dataError
+        case .unreadable: .ioError
+        case .journal(let error): error.exitStatus
+        }
+    }
+}
+
+extension InstallError: UserError {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .badPrefix, .noHome: .usage
+        case .cannotInstall, .cannotRemove: .ioError
+        case .cronMissing, .commandFailed: .unavailable
+        }
+    }
+}
+
+extension FileError: UserError {
+    public var exitStatus: ExitStatus { .ioError }
+}

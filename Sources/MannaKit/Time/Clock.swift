@@ -1,0 +1,15 @@
+// The clock as a value: code below the executable asks it for the time and never reads the
+// system's, so `--now` replays any moment and tests run at fixed instants.
+
+/// Where "now" comes from.
+public struct Clock: Sendable {
+    private let read: @Sendable () -> Instant
+
+    /// A clock that asks `read` each time.
+    public init(_ read: @escaping @Sendable () -> Instant) { self.read = read }
+
+    public func now() -> Instant { read() }
+
+    /// A clock stopped at `instant`: `--now`, and tests.
+    public static func fixed(_ instant: Instant) -> Clock { Clock { instant } }
+}
