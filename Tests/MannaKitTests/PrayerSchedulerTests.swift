@@ -25,10 +25,10 @@ import Testing
         let now = at("2026-06-01T11:31:00Z")  // 07:31 in New York
         let due = Scheduler.prayerReminders([try reminder("07:30", uuid: "a"), try reminder("06:00", uuid: "b"), try reminder("12:00", uuid: "c")],
                                             snoozes: [], after: now - 86_400, now: now, zone: newYork)
-        #expect(due.onTime.map(\.occurrence) == [Journal.Occurrence(kind: "prayer", key: "a", occurrence: "2026-06-01 07:30")])
+        #expect(due.onTime.map(\.occurrence) == [Journal.Occurrence(kind: .prayer, key: "a", label: "2026-06-01 07:30")])
         #expect(due.onTime[0].scheduled == at("2026-06-01T11:30:00Z"))
         // Missed, oldest first: yesterday's 12:00, then this morning's 06:00.
-        #expect(due.missed.map(\.occurrence.occurrence) == ["2026-05-31 12:00", "2026-06-01 06:00"])
+        #expect(due.missed.map(\.occurrence.label) == ["2026-05-31 12:00", "2026-06-01 06:00"])
         #expect(due.missed.allSatisfy { $0.late && $0.prayerUUID == "p" })
     }
 
@@ -38,14 +38,14 @@ import Testing
         let due = Scheduler.prayerReminders([try reminder("07:30", created: added), try reminder("11:30", uuid: "s", created: added)],
                                             snoozes: [], after: now - 86_400, now: now, zone: newYork)
         #expect(due.onTime.isEmpty)
-        #expect(due.missed.map(\.occurrence.occurrence) == ["2026-06-01 11:30"])
+        #expect(due.missed.map(\.occurrence.label) == ["2026-06-01 11:30"])
     }
 
     @Test func aSnoozeIsAOneOffOccurrence() throws {
         let now = at("2026-06-01T11:40:00Z")
         let snoozes = [Snooze(uuid: "s1", prayerUUID: "p1", dueAt: now - 30), Snooze(uuid: "s2", prayerUUID: "p2", dueAt: now + 60)]
         let due = Scheduler.prayerReminders([], snoozes: snoozes, after: now - 60, now: now, zone: newYork)
-        #expect(due.onTime == [Due(occurrence: Journal.Occurrence(kind: "prayer", key: "s1", occurrence: "2026-06-01 07:39"),
+        #expect(due.onTime == [Due(occurrence: Journal.Occurrence(kind: .snooze, key: "s1", label: "2026-06-01 07:39"),
                                    scheduled: now - 30, late: false, prayerUUID: "p1")])
         #expect(due.missed.isEmpty)
     }

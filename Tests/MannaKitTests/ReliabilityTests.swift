@@ -80,20 +80,20 @@ import Testing
             }
             now += 60
         }
-        let verses = shown.filter { $0.0.occurrence.kind == "verse" }
-        let readings = shown.filter { $0.0.occurrence.kind == "plan" }
+        let verses = shown.filter { $0.0.occurrence.kind == .verse }
+        let readings = shown.filter { $0.0.occurrence.kind == .plan }
         let days = (0..<3).map { first.adding(days: $0).description }
-        #expect(verses.map(\.0.occurrence.occurrence) == days)
-        #expect(readings.map(\.0.occurrence.occurrence) == days)
+        #expect(verses.map(\.0.occurrence.label) == days)
+        #expect(readings.map(\.0.occurrence.label) == days)
         for (item, at) in shown {
             #expect(!item.late)
             #expect(at == item.scheduled, "\(item.occurrence) shown at \(zone.local(at).iso8601), due \(zone.local(item.scheduled).iso8601)")
             let wall = zone.local(at)
-            if item.occurrence.kind == "verse" { #expect(wall.hour == 7 && wall.minute == 0) }
+            if item.occurrence.kind == .verse { #expect(wall.hour == 7 && wall.minute == 0) }
             // 02:30; on New York's spring-forward day there is no 02:30, and it comes at 03:00.
-            if item.occurrence.kind == "plan" {
-                let skipped = zoneName == "America/New_York" && item.occurrence.occurrence == "2026-03-08"
-                #expect((wall.hour, wall.minute) == (skipped ? (3, 0) : (2, 30)), "\(item.occurrence.occurrence) at \(wall.iso8601)")
+            if item.occurrence.kind == .plan {
+                let skipped = zoneName == "America/New_York" && item.occurrence.label == "2026-03-08"
+                #expect((wall.hour, wall.minute) == (skipped ? (3, 0) : (2, 30)), "\(item.occurrence.label) at \(wall.iso8601)")
             }
         }
     }
@@ -111,7 +111,7 @@ import Testing
             let now = Moment.parse(text, zone: zone)!
             let due = [Scheduler.morningVerse(now: now, zone: zone, at: seven)].compactMap { $0 }
             for case .shown(let item) in try Scheduler.deliver(due, journal: journal, now: now, show: { _ in nil }) {
-                shown.append(item.occurrence.occurrence + (item.late ? " late" : ""))
+                shown.append(item.occurrence.label + (item.late ? " late" : ""))
             }
         }
         try tick("2026-06-01T07:00", newYork)

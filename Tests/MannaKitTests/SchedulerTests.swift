@@ -10,11 +10,11 @@ import Testing
         let seven = LocalTime(hour: 7, minute: 0)
         #expect(Scheduler.morningVerse(now: at("2026-03-08T10:59:59Z"), zone: newYork, at: seven) == nil)
         let onTime = Scheduler.morningVerse(now: at("2026-03-08T11:00:00Z"), zone: newYork, at: seven)
-        #expect(onTime?.occurrence == Journal.Occurrence(kind: "verse", key: "", occurrence: "2026-03-08"))
+        #expect(onTime?.occurrence == Journal.Occurrence(kind: .verse, key: "", label: "2026-03-08"))
         #expect(onTime?.late == false)
         // Asleep through 07:00, woken at 15:00 local: shown once, marked late.
         let late = Scheduler.morningVerse(now: at("2026-03-08T19:00:00Z"), zone: newYork, at: seven)
-        #expect(late?.late == true && late?.occurrence.occurrence == "2026-03-08")
+        #expect(late?.late == true && late?.occurrence.label == "2026-03-08")
         // Past midnight the next day's occurrence is not due before its time, and yesterday's is gone.
         #expect(Scheduler.morningVerse(now: at("2026-03-09T05:00:00Z"), zone: newYork, at: seven) == nil)
     }

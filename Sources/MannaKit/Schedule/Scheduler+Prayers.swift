@@ -41,13 +41,13 @@ extension Scheduler {
         var due: [Due] = []
         for reminder in reminders {
             for occurrence in reminder.spec.occurrences(after: max(after, reminder.createdAt), upTo: now, clock: clock) {
-                due.append(Due(occurrence: Journal.Occurrence(kind: "prayer", key: reminder.uuid, occurrence: occurrence.label),
+                due.append(Due(occurrence: Journal.Occurrence(kind: .prayer, key: reminder.uuid, label: occurrence.label),
                                scheduled: occurrence.instant, late: now - occurrence.instant > lateAfter, prayerUUID: reminder.prayerUUID))
             }
         }
         for snooze in snoozes where snooze.dueAt > after && snooze.dueAt <= now {
             let local = zone.local(snooze.dueAt)
-            due.append(Due(occurrence: Journal.Occurrence(kind: "prayer", key: snooze.uuid, occurrence: "\(local.date) \(local.time)"),
+            due.append(Due(occurrence: Journal.Occurrence(kind: .snooze, key: snooze.uuid, label: "\(local.date) \(local.time)"),
                            scheduled: snooze.dueAt, late: now - snooze.dueAt > lateAfter, prayerUUID: snooze.prayerUUID))
         }
         due.sort { ($0.scheduled, $0.occurrence.key) < ($1.scheduled, $1.occurrence.key) }

@@ -34,7 +34,7 @@ public enum Scheduler {
         let today = zone.local(now).date
         let scheduled = zone.firstInstant(on: today, at: time)
         guard now >= scheduled else { return nil }
-        return Due(occurrence: Journal.Occurrence(kind: "verse", key: "", occurrence: today.description),
+        return Due(occurrence: Journal.Occurrence(kind: .verse, key: "", label: today.description),
                    scheduled: scheduled, late: now - scheduled > lateAfter)
     }
 
@@ -47,7 +47,7 @@ public enum Scheduler {
         guard status.nextUnread != nil, !run.daysRead.values.contains(today) else { return nil }
         let scheduled = zone.firstInstant(on: today, at: time)
         guard now >= scheduled else { return nil }
-        return Due(occurrence: Journal.Occurrence(kind: "plan", key: run.uuid, occurrence: today.description),
+        return Due(occurrence: Journal.Occurrence(kind: .plan, key: run.uuid, label: today.description),
                    scheduled: scheduled, late: now - scheduled > lateAfter)
     }
 

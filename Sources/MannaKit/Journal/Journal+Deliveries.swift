@@ -1,0 +1,103 @@
+// The delivery ledger: one row per occurrence ever claimed. The primary key (kind, key,
+// occurrence) makes a second claim of the same occurrence fail, which is how two ticks at once,
+// or a tick re-run, never show one twice.
+
+/// What an occurrence is of: the kinds the scheduler shows.
+public enum OccurrenceKind: String, Sendable, CaseIterable {
+    /// The morning verse of one local date (key '').
+    case verse
+    /// The reading-plan reminder of one local date (key: the plan run's UUID).
+    case plan
+    /// One time of a prayer reminder (key: the reminder's UUID).
+    case prayer
+    /// A snoozed prayer coming back (key: the snooze's UUID).
+    case snooze
+
+    /// The kind a ledger row names. A kind this Manna does not know (a newer one wrote it, or
+    /// the file was edited) is the journal's error, never taken for another kind.
+    init(ledger text: String, path: String) throws(JournalError) {
+        guard let kind = OccurrenceKind(rawValue: text) else {
+            throw .unwritable(path: path, reason: "the delivery ledger has an occurrence of unknown kind '\(text.singleLine)'")
+        }
+        self = kind
+    }
+}
+
+extension Journal {
+    /// An occurrence of something the scheduler shows: the verse of one day, one reminder time.
+    public struct Occurrence: Hashable, Sendable {
+        public let kind: OccurrenceKind
+        /// Which reminder, plan run or snooze (its UUID); '' for the verse of the day.
+        public let key: String
+        /// The local date ("2026-03-08"), or local date and time ("2026-03-08 07:30"), it is for.
+        public let label: String
+
+        public init(kind: OccurrenceKind, key: String, label: String) {
+            self.kind = kind
+            self.key = key
+            self.label = label
+        }
+    }
+
+    /// True when the occurrence has been claimed: cheap, and no write, for the common tick.
+    public func isClaimed(_ item: Occurrence) throws(JournalError) -> Bool {
+        try reading {
+            let statement = try database.prepare("SELECT 1 FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3")
+            try bind(item, to: statement)
+            return try statement.step()
+        }
+    }
+
+    /// Claims the occurrence for this process: true if this call claimed it, false if some
+    /// tick already had. Committed before returning, so it holds across crashes and processes.
+    public func claim(_ item: Occurrence, at instant: Instant, late: Bool) throws(JournalError) -> Bool {
+        try claim([(item, late)], at: instant)[0]
+    }
+
+    /// Claims the occurrences in one transaction: for each, true if this call claimed it.
+    public func claim(_ items: [(occurrence: Occurrence, late: Bool)], at instant: Instant) throws(JournalError) -> [Bool] {
+        try writing {
+            let statement = try database.prepare("INSERT OR IGNORE INTO deliveries VALUES (?1, ?2, ?3, ?4, ?5)")
+            return try items.map { item in
+                statement.reset()
+                try bind(item.occurrence, to: statement)
+                try statement.bind(instant, at: 4)
+                try statement.bind(item.late ? 1 : 0, at: 5)
+                try statement.run()
+                return database.changes == 1
+            }
+        }
+    }
+
+    /// Gives a claim back when showing failed (no notification server yet), so a later tick tries again.
+    public func release(_ item: Occurrence) throws(JournalError) {
+        try writing {
+            let statement = try database.prepare("DELETE FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3")
+            try bind(item, to: statement)
+            try statement.run()
+        }
+    }
+
+    /// Every occurrence claimed for local dates from `firstLabel` on (labels sort as dates):
+    /// the ledger read back, in its own order.
+    public func claimed(from firstLabel: String) throws(JournalError) -> [Occurrence] {
+        let rows: [(String, String, String)] = try reading {
+            let statement = try database.prepare("SELECT kind, key, occurrence FROM deliveries WHERE occurrence >= ?1 ORDER BY occurrence, kind, key")
+            try statement.bind(firstLabel, at: 1)
+            var rows: [(String, String, String)] = []
+            while try statement.step() { rows.append((statement.string(0), statement.string(1), statement.string(2))) }
+            return rows
+        }
+        var occurrences: [Occurrence] = []
+        for (kind, key, label) in rows {
+            occurrences.append(Occurrence(kind: try OccurrenceKind(ledger: kind, path: path), key: key, label: label))
+        }
+        return occurrences
+    }
+
+    private func bind(_ item: Occurrence, to statement: Statement) throws(SQLiteError) {
+        try statement.bind(item.kind.rawValue, at: 1)
+        try statement.bind(item.key, at: 2)
+        try statement.bind(item.label, at: 3)
+    }
+}
