@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import MannaKit
 
-/// Properties that must hold under stress: whole timelines for readers during rewrites,
-/// the scheduler replayed minute by minute across clock changes.
+/// Properties that must hold under stress: whole timelines for readers during rewrites. (The
+/// tick replayed minute by minute is in MannaAppTests, TickReplayTests.)
 @Suite struct ReliabilityTests {
     static let scale = Int(ProcessInfo.processInfo.environment["MANNA_RELIABILITY_SCALE"] ?? "") ?? 1
 
@@ -49,78 +49,6 @@ import Testing
         #expect(entryDates == ["2026-03-28", "2026-03-29"])
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(leftovers == ["timeline.json"])
-    }
-
-    /// A tick every minute for two days around each zone's clock change (and a year's turn at
-    /// UTC+14): the morning verse exactly once a day, at the first minute at or after 07:00,
-    /// never late; the plan reminder the same at 02:30, a time that does not exist on the
-    /// spring-forward day in New York (then it comes at 03:00).
-    @Test(arguments: [
-        ("America/New_York", "2026-03-07"), ("America/New_York", "2026-10-31"),
-        ("Europe/London", "2026-03-28"), ("Europe/London", "2026-10-24"),
-        ("Australia/Lord_Howe", "2026-10-03"), ("Pacific/Kiritimati", "2026-12-30"),
-    ])
-    func aTickEveryMinuteAcrossClockChanges(zoneName: String, firstDay: String) throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let zone = try Zone(identifier: zoneName)
-        let journal = try Journal(path: directory.appendingPathComponent("journal.sqlite").path)
-        let first = LocalDate(parsing: firstDay)!
-        let plan = try Plan(json: #"{"format": 1, "id": "p", "name": "P", "description": "", "days": [{"day": 1, "readings": ["John 1"]}, {"day": 2, "readings": ["John 2"]}, {"day": 3, "readings": ["John 3"]}]}"#, file: "p")
-        let run = try journal.startPlan("p", from: first, today: first, remindAt: LocalTime(hour: 2, minute: 30), now: 0)
-        var shown: [(Due, Instant)] = []
-        var now = zone.startOfDay(first)
-        let end = zone.startOfDay(first.adding(days: 3))
-        while now < end {
-            var due: [Due] = []
-            if let verse = Scheduler.morningVerse(now: now, zone: zone, at: LocalTime(hour: 7, minute: 0)) { due.append(verse) }
-            if let reading = Scheduler.planReminder(now: now, zone: zone, run: run, plan: plan) { due.append(reading) }
-            for outcome in try Scheduler.deliver(due, journal: journal, now: now, show: { _ in nil }) {
-                if case .shown(let item) = outcome { shown.append((item, now)) }
-            }
-            now += 60
-        }
-        let verses = shown.filter { $0.0.occurrence.kind == .verse }
-        let readings = shown.filter { $0.0.occurrence.kind == .plan }
-        let days = (0..<3).map { first.adding(days: $0).description }
-        #expect(verses.map(\.0.occurrence.label) == days)
-        #expect(readings.map(\.0.occurrence.label) == days)
-        for (item, at) in shown {
-            #expect(!item.late)
-            #expect(at == item.scheduled, "\(item.occurrence) shown at \(zone.local(at).iso8601), due \(zone.local(item.scheduled).iso8601)")
-            let wall = zone.local(at)
-            if item.occurrence.kind == .verse { #expect(wall.hour == 7 && wall.minute == 0) }
-            // 02:30; on New York's spring-forward day there is no 02:30, and it comes at 03:00.
-            if item.occurrence.kind == .plan {
-                let skipped = zoneName == "America/New_York" && item.occurrence.label == "2026-03-08"
-                #expect((wall.hour, wall.minute) == (skipped ? (3, 0) : (2, 30)), "\(item.occurrence.label) at \(wall.iso8601)")
-            }
-        }
-    }
-
-    /// Asleep three days, a clock set back an hour, a zone change mid-day: each day's verse at
-    /// most once, the missed ones never, and the day of waking's once, marked late.
-    @Test func suspendClockSetBackAndZoneChange() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = try Journal(path: directory.appendingPathComponent("journal.sqlite").path)
-        let newYork = try Zone(identifier: "America/New_York"), tokyo = try Zone(identifier: "Asia/Tokyo")
-        let seven = LocalTime(hour: 7, minute: 0)
-        var shown: [String] = []
-        func tick(_ text: String, _ zone: Zone) throws {
-            let now = Moment.parse(text, zone: zone)!
-            let due = [Scheduler.morningVerse(now: now, zone: zone, at: seven)].compactMap { $0 }
-            for case .shown(let item) in try Scheduler.deliver(due, journal: journal, now: now, show: { _ in nil }) {
-                shown.append(item.occurrence.label + (item.late ? " late" : ""))
-            }
-        }
-        try tick("2026-06-01T07:00", newYork)
-        try tick("2026-06-04T18:00", newYork)       // three days asleep
-        try tick("2026-06-04T17:00", newYork)       // clock set back an hour
-        try tick("2026-06-04T18:30", newYork)
-        try tick("2026-06-05T07:00", tokyo)         // flew to Tokyo: it is already Jun 5 there, 07:00
-        try tick("2026-06-05T07:30", tokyo)
-        #expect(shown == ["2026-06-01", "2026-06-04 late", "2026-06-05"])
     }
 }
 

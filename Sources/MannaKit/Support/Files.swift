@@ -95,8 +95,11 @@ public enum Files {
     @discardableResult
     public static func removeDirectoryIfEmpty(_ path: String) -> Bool { rmdir(path) == 0 }
 
-    /// A name beside `path` for a file that is renamed over it once complete.
-    public static func temporaryPath(for path: String) -> String { path + ".tmp.\(getpid())" }
+    /// A name beside `path` for a file that is renamed over it once complete: one per writer,
+    /// so two writers at once (processes, or threads of one) never write or rename each other's.
+    public static func temporaryPath(for path: String) -> String {
+        path + ".tmp.\(getpid()).\(String(UInt32.random(in: .min ... .max), radix: 16))"
+    }
 
     /// Creates `path` with `mode` (exactly, or less the umask), lets `fill` write it and
     /// flushes it to disk; removes it on any failure.

@@ -1,0 +1,133 @@
+// What the in-process tests share: the text database built once, a notifier that records,
+// and a user's home in which commands run as `manna` would run them, with a fixed clock and
+// captured output.
+import Foundation
+import MannaKit
+import Testing
+
+@testable import MannaApp
+
+/// The checkout's texts, built once per test run into the build folder.
+enum AppTexts {
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// Its own file: the other test targets build theirs, possibly at the same time.
+    static let path: String = {
+        let directory = root + "/.build/tests/app"
+        try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/bible.sqlite"
+        try! TextDatabaseBuilder.build(curatedDirectory: root + "/curated", outputPath: path) { _ in }
+        return path
+    }()
+}
+
+/// A notifier that keeps what it shows, and can be told to fail as a desktop without a
+/// notification server does. Shared by the ticks of one test, which may run at once.
+final class RecordingNotifier: Notifier, @unchecked Sendable {
+    private let lock = NSLock()
+    private var notifications: [DesktopNotification] = []
+    private var failure: NotifyError?
+
+    /// Every notification shown, in order.
+    var shown: [DesktopNotification] { lock.withLock { notifications } }
+
+    /// "summary | body" of each notification shown, as the recording server tests read them.
+    var lines: [String] { shown.map { $0.summary + " | " + $0.body } }
+
+    /// From now on every `show` fails with `error` (nil: shows again).
+    func fail(with error: NotifyError?) { lock.withLock { failure = error } }
+
+    func show(_ notification: DesktopNotification) throws(NotifyError) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        notifications.append(notification)
+    }
+
+    func probe() throws(NotifyError) -> NotificationServer {
+        NotificationServer(name: "recording", vendor: "Manna tests", version: "1", specVersion: "1.2", capabilities: ["body", "actions"])
+    }
+}
+
+/// One finished command.
+struct Outcome {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// A user's home in a temporary directory (HOME and the XDG folders under it), with the zone
+/// the commands run in and one recording notifier. Removed when the test lets go of it.
+final class TestHome: @unchecked Sendable {
+    let url: URL
+    var zone: String
+    let notifier = RecordingNotifier()
+    /// The instant commands without `--now` act at.
+    var clock = Clock.fixed(Moment.parse("2026-12-01T12:00:00Z", zone: .utc)!)
+    /// The `manna` a notification's buttons would run.
+    static let manna = "/opt/manna/bin/manna"
+
+    init(zone: String = "UTC", config: String? = nil) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("manna-app-\(UUID().uuidString)")
+        self.zone = zone
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        if let config {
+            let folder = url.appendingPathComponent(".config/manna")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try config.write(to: folder.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    var paths: Paths { Paths(environment: environment) }
+
+    var environment: Environment {
+        var environment: Environment = [:]
+        environment["HOME"] = url.path
+        environment["TZ"] = zone
+        environment["MANNA_TEXT_DB"] = AppTexts.path
+        return environment
+    }
+
+    /// Runs one command line in-process, as a fresh `manna` would: a new context each time.
+    @discardableResult
+    func run(_ arguments: String...) -> Outcome { run(arguments) }
+
+    @discardableResult
+    func run(_ arguments: [String]) -> Outcome {
+        let stdout = Output.captured()
+        let stderr = Output.captured()
+        let context = Context(environment: environment, clock: clock, stdout: stdout, stderr: stderr, notifier: notifier,
+                              executablePath: TestHome.manna, userID: 1000)
+        let status = Manna.run(arguments: arguments, context: context)
+        return Outcome(status: status, stdout: stdout.text, stderr: stderr.text)
+    }
+
+    /// `manna tick --now NOW`, which must succeed.
+    func tick(_ now: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let outcome = run("tick", "--now", now)
+        #expect(outcome.status == 0, "tick at \(now): \(outcome.stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// Adds a prayer with `reminders` at `now` and returns its short id.
+    func addPrayer(_ title: String, body: String = "", reminders: [String], now: String) throws -> String {
+        var arguments = ["pray", "add", title, "--now", now]
+        if !body.isEmpty { arguments += ["--body", body] }
+        for reminder in reminders { arguments += ["--remind", reminder] }
+        let outcome = run(arguments)
+        try #require(outcome.status == 0, "\(outcome.stderr)")
+        // "added k7m2: TITLE ..."
+        return String(try #require(outcome.stdout.split(separator: " ").dropFirst().first).dropLast())
+    }
+
+    /// The journal, opened as the commands open it.
+    func journal() throws -> Journal { try Journal(path: paths.journal) }
+}
+
+/// An instant from an ISO 8601 text with an offset, or in `zone`.
+func instant(_ text: String, zone: Zone = .utc) -> Instant { Moment.parse(text, zone: zone)! }
