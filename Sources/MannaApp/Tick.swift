@@ -1,7 +1,8 @@
 // The tick as one use case: at a moment, decide what is due (the morning verse, the plan
 // reminder, prayer reminders and snoozes), claim each in the journal's ledger, show it, and
 // record what was handled. `manna tick` runs it every minute; tests run it in-process with a
-// recording notifier at any instant. The rules are in docs/ARCHITECTURE.md, "The tick".
+// recording notifier at any instant. The rules are in docs/ARCHITECTURE.md, "The journal and
+// the ledger" and "Prayer reminders in the tick".
 import MannaKit
 
 struct Tick {
