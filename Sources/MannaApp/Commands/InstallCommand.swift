@@ -27,4 +27,3 @@ enum InstallCommand {
                          report: { stdout.line($0) })
     }
 }
-

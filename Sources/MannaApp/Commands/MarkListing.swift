@@ -5,7 +5,6 @@ import Glibc
 #endif
 import MannaKit
 
-
 enum MarkListing {
     /// Rows of columns, each column but the last padded to its widest cell and two spaces apart.
     static func lines(_ rows: [[String]]) -> [String] {

@@ -331,4 +331,3 @@ enum PrayCommand {
         return try body()
     }
 }
-

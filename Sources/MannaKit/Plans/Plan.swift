@@ -56,7 +56,6 @@ public struct Plan: Sendable, Equatable {
         !id.isEmpty && id.utf8.count <= 64
             && id.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
     }
-
 }
 
 /// The plans a user can choose: shipped ones, and their own, which replace a shipped plan

@@ -218,7 +218,6 @@ public enum Subprocess {
             Streams.close(&stderr)
         }
     }
-
 }
 
 private func monotonicMilliseconds() -> Int {
@@ -229,7 +228,6 @@ private func monotonicMilliseconds() -> Int {
 
 /// Programs found on PATH.
 extension Subprocess {
-
     /// A runner that spawns real programs with `environment` (its `PATH` says where they are).
     public static func runner(environment: Environment) -> ProcessRunner {
         { program, arguments, input throws(SubprocessError) in

@@ -70,5 +70,4 @@ public enum TextDatabaseLocator {
         guard stat(path, &info) == 0 else { return nil }
         return info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec
     }
-
 }
