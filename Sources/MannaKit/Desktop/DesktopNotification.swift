@@ -6,7 +6,9 @@
 public struct DesktopNotification: Equatable, Sendable {
     /// How urgent the server should treat it: the spec's `urgency` hint.
     public enum Urgency: Int, Sendable {
-        case low = 0, normal = 1, critical = 2
+        case low = 0
+        case normal = 1
+        case critical = 2
     }
 
     /// The spec's `category` hint; Manna's own are `x-manna.*`.

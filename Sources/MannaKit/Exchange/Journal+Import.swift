@@ -355,6 +355,6 @@ extension Journal {
     }
 }
 
-private extension Substring {
-    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+extension Substring {
+    fileprivate var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
 }
