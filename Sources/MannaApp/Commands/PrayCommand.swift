@@ -70,7 +70,8 @@ enum PrayCommand {
             return subcommand == "list" ? try list(arguments, context) : try today(arguments, context)
         }
         guard words.count == 1 else { throw Failure.usage("pray \(subcommand) needs one prayer id, like manna pray \(subcommand) k7m2") }
-        let journal = try context.journal()
+        // No journal yet: no prayer has this id, and looking does not make one.
+        guard let journal = try context.existingJournal() else { throw PrayerError.notFound(id: words[0]) }
         let prayer = try find(words[0], in: journal)
         switch subcommand {
         case "show": try show(prayer, journal: journal, arguments, context)
@@ -85,15 +86,13 @@ enum PrayCommand {
     // MARK: Subcommands
 
     static func add(title text: String, _ arguments: ParsedArguments, _ context: Context) throws {
-        let title = try check { () throws(PrayerError) in try Prayer.title(text) }
+        let title = try Prayer.title(text)
         let tags = try tags(arguments)
-        let reminders = try check { () throws(PrayerError) in try Prayer.reminders(arguments.values(named: "remind")) }
+        let reminders = try Prayer.reminders(arguments.values(named: "remind"))
         let body = try body(arguments, context) ?? ""
         let now = try now(arguments, context)
         let journal = try context.journal()
-        let prayer = try check { () throws(JournalError) in
-            try journal.addPrayer(title: title, body: body, tags: tags, reminders: reminders, at: now)
-        }
+        let prayer = try journal.addPrayer(title: title, body: body, tags: tags, reminders: reminders, at: now)
         context.stdout.line("added \(prayer.shortID): \(prayer.title.singleLine)" + remindersSuffix(reminders.map(\.description)))
     }
 
@@ -102,9 +101,9 @@ enum PrayCommand {
             throw Failure.usage("pray list takes --answered or --deleted, not both")
         }
         let kind: PrayerListKind = arguments.has("answered") ? .answered : arguments.has("deleted") ? .deleted : .open
-        let tag = try arguments.value("tag").map { text throws in try check { () throws(PrayerError) in try Prayer.tag(text) } }
-        let journal = try context.journal()
-        let prayers = try check { () throws(JournalError) in try journal.prayers(kind, tag: tag) }
+        let tag = try arguments.value("tag").map { text throws in try Prayer.tag(text) }
+        // No journal yet: no prayers, and listing them does not make one.
+        let prayers = try context.existingJournal()?.prayers(kind, tag: tag) ?? []
         let zone = try context.zone()
         if arguments.has("json") {
             context.json(.array(prayers.map { prayer in
@@ -135,10 +134,10 @@ enum PrayCommand {
     }
 
     static func show(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
-        let reminders = try check { () throws(JournalError) in try journal.reminders(ofPrayer: prayer.uuid) }
-        let prayed = try check { () throws(JournalError) in try journal.prayedLog(ofPrayer: prayer.uuid) }
+        let reminders = try journal.reminders(ofPrayer: prayer.uuid)
+        let prayed = try journal.prayedLog(ofPrayer: prayer.uuid)
         let now = try now(arguments, context)
-        let snoozed = try check { () throws(JournalError) in try journal.nextSnooze(ofPrayer: prayer.uuid, after: now) }
+        let snoozed = try journal.nextSnooze(ofPrayer: prayer.uuid, after: now)
         let zone = try context.zone()
         func minute(_ instant: Instant) -> String {
             let local = zone.local(instant)
@@ -188,22 +187,20 @@ enum PrayCommand {
 
     static func edit(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
-        let title = try arguments.value("title").map { text throws in try check { () throws(PrayerError) in try Prayer.title(text) } }
+        let title = try arguments.value("title").map { text throws in try Prayer.title(text) }
         let given = arguments.values(named: "tag")
         if arguments.has("no-tag") && !given.isEmpty { throw Failure.usage("pray edit takes --tag or --no-tag, not both") }
         let tags: [String]? = arguments.has("no-tag") ? [] : given.isEmpty ? nil : try tags(arguments)
         let specs = arguments.values(named: "remind")
         if arguments.has("no-remind") && !specs.isEmpty { throw Failure.usage("pray edit takes --remind or --no-remind, not both") }
         let reminders: [ReminderSpec]? = arguments.has("no-remind") ? []
-            : specs.isEmpty ? nil : try check { () throws(PrayerError) in try Prayer.reminders(specs) }
+            : specs.isEmpty ? nil : try Prayer.reminders(specs)
         let body = try body(arguments, context)
         guard title != nil || body != nil || tags != nil || reminders != nil else {
             throw Failure.usage("pray edit needs something to change: --title, --body, --tag, --no-tag, --remind or --no-remind")
         }
         let now = try now(arguments, context)
-        try check { () throws(JournalError) in
-            try journal.updatePrayer(uuid: prayer.uuid, title: title, body: body, tags: tags, reminders: reminders, at: now)
-        }
+        try journal.updatePrayer(uuid: prayer.uuid, title: title, body: body, tags: tags, reminders: reminders, at: now)
         context.stdout.line("edited \(prayer.shortID): \((title ?? prayer.title).singleLine)"
             + (reminders.map { remindersSuffix($0.map(\.description)) } ?? ""))
     }
@@ -211,7 +208,7 @@ enum PrayCommand {
     static func answered(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
         let now = try now(arguments, context)
-        try check { () throws(JournalError) in try journal.markAnswered(uuid: prayer.uuid, note: arguments.value("note"), at: now) }
+        try journal.markAnswered(uuid: prayer.uuid, note: arguments.value("note"), at: now)
         context.stdout.line("answered \(prayer.shortID): \(prayer.title.singleLine)")
     }
 
@@ -222,15 +219,14 @@ enum PrayCommand {
             return
         }
         let now = try now(arguments, context)
-        try check { () throws(JournalError) in try journal.setDeleted(uuid: prayer.uuid, !restore, at: now) }
+        try journal.setDeleted(uuid: prayer.uuid, !restore, at: now)
         context.stdout.line(restore ? "restored \(prayer.shortID): \(title)"
             : "deleted \(prayer.shortID): \(title) (undo: manna pray restore \(prayer.shortID))")
     }
 
     static func today(_ arguments: ParsedArguments, _ context: Context) throws {
         let date = try context.date(arguments.value("date"))
-        let journal = try context.journal()
-        let (open, prayers) = try check { () throws(JournalError) in try journal.prayersForToday(date) }
+        let (open, prayers) = try context.existingJournal()?.prayersForToday(date) ?? (0, [])
         if arguments.has("json") {
             context.json(.object([
                 ("date", .string(date.description)),
@@ -257,8 +253,8 @@ enum PrayCommand {
     static func prayed(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
         let now = try now(arguments, context)
-        try check { () throws(JournalError) in try journal.recordPrayed(uuid: prayer.uuid, at: now) }
-        let count = try check { () throws(JournalError) in try journal.prayedLog(ofPrayer: prayer.uuid).count }
+        try journal.recordPrayed(uuid: prayer.uuid, at: now)
+        let count = try journal.prayedLog(ofPrayer: prayer.uuid).count
         context.stdout.line("prayed \(prayer.shortID): \(prayer.title.singleLine) (\(count == 1 ? "once" : "\(count) times"))")
     }
 
@@ -270,7 +266,7 @@ enum PrayCommand {
         }
         let now = try now(arguments, context)
         let due = now + minutes * 60
-        try check { () throws(JournalError) in try journal.addSnooze(prayerUUID: prayer.uuid, due: due, at: now) }
+        try journal.addSnooze(prayerUUID: prayer.uuid, due: due, at: now)
         let local = try context.zone().local(due)
         context.stdout.line("snoozed \(prayer.shortID): \(prayer.title.singleLine), until \(local.time)")
     }
@@ -278,8 +274,7 @@ enum PrayCommand {
     // MARK: Helpers
 
     static func find(_ id: String, in journal: Journal) throws -> Prayer {
-        let found = try check { () throws(JournalError) in try journal.prayer(id: id) }
-        guard let found else { throw PrayerError.notFound(id: id) }
+        guard let found = try journal.prayer(id: id) else { throw PrayerError.notFound(id: id) }
         return found
     }
 
@@ -290,7 +285,7 @@ enum PrayCommand {
     static func tags(_ arguments: ParsedArguments) throws -> [String] {
         var tags: [String] = []
         for text in arguments.values(named: "tag") {
-            let tag = try check { () throws(PrayerError) in try Prayer.tag(text) }
+            let tag = try Prayer.tag(text)
             if !tags.contains(tag) { tags.append(tag) }
         }
         return tags
@@ -321,13 +316,5 @@ enum PrayCommand {
 
     static func remindersSuffix(_ specs: [String]) -> String {
         specs.isEmpty ? "" : " (reminders: " + specs.joined(separator: "; ") + ")"
-    }
-
-    static func check<T>(_ body: () throws(PrayerError) -> T) throws -> T {
-        return try body()
-    }
-
-    static func check<T>(_ body: () throws(JournalError) -> T) throws -> T {
-        return try body()
     }
 }

@@ -1,0 +1,78 @@
+// The command line in-process: the one edge where errors become a line and a status, the
+// clock every write takes its time from, and reads that never write.
+import Foundation
+import MannaKit
+import Testing
+
+@testable import MannaApp
+
+@Suite struct CommandLineTests {
+    @Test func everyUserErrorIsOneLineAndItsStatusAtTheEdge() throws {
+        let home = try TestHome()
+        let cases: [([String], Int32, String)] = [
+            ([], 64, ""),
+            (["raed", "John 3:16"], 64, "manna: unknown command 'raed'; see 'manna --help' for the commands\n"),
+            (["read", "--colour"], 64, "manna: unknown option '--colour' for 'manna read'; see 'manna read --help'\n"),
+            (["read", "Jude 2:1"], 65, "manna: " + ReferenceError.noSuchChapter(book: "Jude", chapter: 2, chapters: 1).message + "\n"),
+            (["read", "John 3:16", "--translation", "NIV"], 64, ""),
+            (["pray", "show", "zzzz"], 65, "manna: no prayer with id 'zzzz': see 'manna pray list'\n"),
+            (["plan", "status"], 64, "manna: " + PlanProgressError.noRunningPlan.message + "\n"),
+            (["search", "\"\""], 65, "manna: '\"\"' has no letters or digits to search for\n"),
+            (["search", ""], 64, ""),
+        ]
+        for (arguments, status, stderr) in cases {
+            let outcome = home.run(arguments)
+            #expect(outcome.status == status, "\(arguments): \(outcome.stderr)")
+            if !stderr.isEmpty { #expect(outcome.stderr == stderr, "\(arguments)") }
+            if !arguments.isEmpty { #expect(outcome.stderr.filter { $0 == "\n" }.count == 1, "\(arguments)") }
+        }
+    }
+
+    @Test func anErrorThatIsNotAUserErrorIsCalledABug() {
+        struct Unexpected: Error {}
+        let (message, status) = Manna.report(Unexpected())
+        #expect(status == .software)
+        #expect(message.hasPrefix("unexpected error (please report it): "))
+        #expect(Manna.report(Failure.data("bad")) == ("bad", .dataError))
+        #expect(Manna.report(JournalError.damaged(path: "/j")).status == .ioError)
+        #expect(Manna.report(NotifyError.noBus("none")).status == .unavailable)
+    }
+
+    @Test func everyWriteTakesItsTimeFromTheClockOrNow() throws {
+        let home = try TestHome()
+        #expect(home.run("note", "add", "John 3:16", "From the clock").status == 0)
+        #expect(home.run("note", "add", "John 3:17", "From --now", "--now", "2027-01-02T08:30:00Z").status == 0)
+        #expect(home.run("bookmark", "add", "Rom 8:28", "--now", "2027-01-03T09:00:00Z").status == 0)
+        #expect(home.run("highlight", "Ps 23:1", "--now", "2027-01-04T10:00:00Z").status == 0)
+        let export = home.run("export").stdout
+        for stamp in ["2026-12-01T12:00:00Z", "2027-01-02T08:30:00Z", "2027-01-03T09:00:00Z", "2027-01-04T10:00:00Z"] {
+            #expect(export.contains("\"created_at\": \"\(stamp)\""), "\(stamp)")
+        }
+        #expect(!export.contains("2026-12-01T13"))  // nothing read the machine's clock
+    }
+
+    @Test func theOldConfigsPlanMovesInOnceAsTheJournalIsMigratedAndReadsNeverWrite() throws {
+        let home = try TestHome(config: "plan = nt-90\nplan_start = 2026-11-01\n")
+        let first = home.run("plan", "today", "--now", "2026-11-03T08:00")
+        #expect(first.stdout == "The New Testament in 90 Days, Day 1 of 90: Matthew 1-4\n")
+        #expect(first.stderr == "manna: the reading plan moved from \(home.paths.config) into the journal; its plan and plan_start lines are no longer read\n")
+        // Reading it now changes nothing in the journal, byte for byte.
+        let before = try Data(contentsOf: URL(fileURLWithPath: home.paths.journal))
+        for arguments in [["plan", "status", "--now", "2026-11-03T08:00"], ["plan", "today", "--now", "2026-11-04T08:00"],
+                          ["timeline", "--print", "--now", "2026-11-04T08:00"], ["read", "John 3:16"], ["pray", "list"]] {
+            let outcome = home.run(arguments)
+            #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(arguments): \(outcome.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home.paths.journal)) == before)
+        #expect(try home.journal().schemaVersion == 5)
+    }
+
+    @Test func readingWithoutAJournalCreatesNone() throws {
+        let home = try TestHome()
+        for arguments in [["read", "John 3:16"], ["today", "--date", "2026-12-25"], ["note", "list"], ["plan", "list"],
+                          ["pray", "list"], ["pray", "today"], ["pray", "show", "k7m2"], ["timeline", "--print", "--now", "2026-12-25T08:00"]] {
+            #expect([0, 65].contains(home.run(arguments).status), "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.paths.journal))
+    }
+}
