@@ -7,8 +7,8 @@ public struct DesktopNotifier: Sendable {
     /// The helper's file name.
     public static let helperName = "manna-notify"
 
-    /// Where the helper is looked for, in order.
-    public let helperCandidates: [String]
+    /// The running `manna` (resolved): the helper is found beside it.
+    public let executablePath: String
     public let environment: Environment
     public let userID: UInt32
     /// The most a notification may take, the helper's start-up included.
@@ -20,11 +20,7 @@ public struct DesktopNotifier: Sendable {
     ///   - environment: the environment the helper runs with, bus address filled in.
     ///   - userID: the real user id, for the default bus socket `/run/user/UID/bus`.
     public init(executablePath: String, environment: Environment, userID: UInt32, timeoutMilliseconds: Int = 3000) {
-        let binDirectory = Files.parent(of: executablePath)
-        helperCandidates = [
-            binDirectory + "/" + DesktopNotifier.helperName,
-            Files.parent(of: binDirectory) + "/libexec/manna/" + DesktopNotifier.helperName,
-        ]
+        self.executablePath = executablePath
         self.environment = environment
         self.userID = userID
         self.timeoutMilliseconds = timeoutMilliseconds
@@ -101,6 +97,16 @@ public struct DesktopNotifier: Sendable {
             throw .failed("manna-notify was killed by signal \(signal)" + detail)
         case .timedOut: throw .timedOut(milliseconds: timeoutMilliseconds)
         }
+    }
+
+    /// Where the helper is looked for, in order. Worked out when a notification is shown, not
+    /// when the notifier is made: every command makes one, and most never notify.
+    public var helperCandidates: [String] {
+        let binDirectory = Files.parent(of: executablePath)
+        return [
+            binDirectory + "/" + DesktopNotifier.helperName,
+            Files.parent(of: binDirectory) + "/libexec/manna/" + DesktopNotifier.helperName,
+        ]
     }
 
     /// The installed helper: the first candidate that is an executable file.
