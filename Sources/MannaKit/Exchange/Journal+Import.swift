@@ -219,16 +219,16 @@ extension Journal {
         let taken = try shortID.map { _ in try database.prepare("SELECT 1 FROM \(table.name) WHERE short_id = ?1") }
         for (row, at) in zip(rows, paths) {
             try checkParent(table, row: row, at: at, file: file)
-            select.reset()
+            try select.reset()
             try bind(row[0], to: select, at: 1)
             guard try select.step() else {
                 var row = row
                 if let shortID, let taken {
-                    taken.reset()
+                    try taken.reset()
                     try bind(row[shortID], to: taken, at: 1)
                     if try taken.step() { row[shortID] = .text(try newShortID(in: table.name)) }
                 }
-                insert.reset()
+                try insert.reset()
                 for (index, cell) in row.enumerated() { try bind(cell, to: insert, at: Int32(index + 1)) }
                 try insert.run()
                 counts.added += 1
@@ -240,7 +240,7 @@ extension Journal {
             let theirs = row.enumerated().filter { $0.offset != shortID }.map(\.element)
             guard mine != theirs, Journal.newer(theirs: (row[updatedAt], row[deletedAt], theirs),
                                                  mine: (local[updatedAt], local[deletedAt], mine)) else { continue }
-            update.reset()
+            try update.reset()
             for index in assignments + [0] { try bind(row[index], to: update, at: Int32(index + 1)) }
             try update.run()
             counts.updated += 1
@@ -264,7 +264,7 @@ extension Journal {
             """)
         for (row, at) in zip(rows, paths) {
             try checkParent(table, row: row, at: at, file: file)
-            insert.reset()
+            try insert.reset()
             for (index, cell) in row.enumerated() { try bind(cell, to: insert, at: Int32(index + 1)) }
             try insert.run()
             counts.added += database.changes
@@ -283,10 +283,10 @@ extension Journal {
         var inserted: [[Cell]] = []
         for row in rows {
             if let cutoff, let time = row[2].int, time <= cutoff { continue }
-            exists.reset()
+            try exists.reset()
             for index in 0..<3 { try bind(row[index], to: exists, at: Int32(index + 1)) }
             if try exists.step() { continue }
-            insert.reset()
+            try insert.reset()
             for index in 0..<3 { try bind(row[index], to: insert, at: Int32(index + 1)) }
             try insert.run()
             inserted.append(row)
@@ -294,7 +294,7 @@ extension Journal {
         try trimSearches()
         var trimmed = database.changes
         for row in inserted {
-            exists.reset()
+            try exists.reset()
             for index in 0..<3 { try bind(row[index], to: exists, at: Int32(index + 1)) }
             if try exists.step() { counts.added += 1 } else { trimmed -= 1 }
         }
@@ -317,7 +317,7 @@ extension Journal {
         let change = try database.prepare("UPDATE \(table) SET \(set) WHERE uuid = ?1")
         var superseded = 0
         for group in groups {
-            members.reset()
+            try members.reset()
             if let group { try members.bind(group, at: 1) }
             var winner: Int?
             var losers: [String] = []
@@ -325,7 +325,7 @@ extension Journal {
                 if winner == nil { winner = members.int(1) } else { losers.append(members.string(0)) }
             }
             for uuid in losers {
-                change.reset()
+                try change.reset()
                 try change.bind(uuid, at: 1)
                 try change.bind(winner!, at: 2)
                 try change.run()

@@ -59,7 +59,7 @@ extension Journal {
         try writing {
             let statement = try database.prepare("INSERT OR IGNORE INTO deliveries VALUES (?1, ?2, ?3, ?4, ?5)")
             return try items.map { item in
-                statement.reset()
+                try statement.reset()
                 try bind(item.occurrence, to: statement)
                 try statement.bind(instant, at: 4)
                 try statement.bind(item.late ? 1 : 0, at: 5)

@@ -78,7 +78,7 @@ extension Journal {
             let kept = try activeReminders(ofPrayer: uuid)
             let remove = try database.prepare("UPDATE reminders SET deleted_at = ?2, updated_at = ?2 WHERE uuid = ?1")
             for old in kept where !reminders.contains(where: { $0.description == old.text }) {
-                remove.reset()
+                try remove.reset()
                 try remove.bind(old.uuid, at: 1)
                 try remove.bind(now, at: 2)
                 try remove.run()
@@ -139,7 +139,7 @@ extension Journal {
     private func insertReminders(_ specs: [ReminderSpec], prayerUUID: String, at now: Instant) throws(SQLiteError) {
         let insert = try database.prepare("INSERT INTO reminders (uuid, prayer_uuid, spec, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)")
         for spec in specs {
-            insert.reset()
+            try insert.reset()
             try insert.bind(Journal.newUUID(), at: 1)
             try insert.bind(prayerUUID, at: 2)
             try insert.bind(spec.description, at: 3)
@@ -204,10 +204,10 @@ extension Journal {
             let byID = try database.prepare("SELECT \(Journal.prayerColumns) FROM prayers WHERE short_id = ?1")
             var prayers: [Prayer] = []
             for position in PrayerRotation.positions(on: date, open: open) {
-                nth.reset()
+                try nth.reset()
                 try nth.bind(position, at: 1)
                 guard try nth.step() else { continue }
-                byID.reset()
+                try byID.reset()
                 try byID.bind(nth.string(0), at: 1)
                 if try byID.step() { prayers.append(Journal.prayer(from: byID)) }
             }

@@ -63,7 +63,7 @@ extension Journal {
                 var changes: [HighlightChange] = []
                 var seen: Set<VerseID> = []
                 for id in reference.verseIDs where seen.insert(id).inserted {
-                    find.reset()
+                    try find.reset()
                     try find.bind(id.rawValue, at: 1)
                     if try find.step() {
                         let existing = Journal.highlight(find)
@@ -71,7 +71,7 @@ extension Journal {
                             changes.append(.unchanged(existing))
                             continue
                         }
-                        recolor.reset()
+                        try recolor.reset()
                         try recolor.bind(existing.uuid, at: 1)
                         try recolor.bind(color.rawValue, at: 2)
                         try recolor.bind(now, at: 3)
@@ -82,7 +82,7 @@ extension Journal {
                     } else {
                         let added = Highlight(uuid: Journal.newUUID(), shortID: try newShortID(in: "highlights"), verseID: id,
                                               color: color, createdAt: now, updatedAt: now)
-                        insert.reset()
+                        try insert.reset()
                         try insert.bind(added.uuid, at: 1)
                         try insert.bind(added.shortID, at: 2)
                         try insert.bind(id.rawValue, at: 3)
@@ -185,7 +185,7 @@ extension Journal {
             var highlightTimes: [Int: Int] = [:]
             var seenNotes: Set<String> = []
             for range in reference.ranges {
-                statement.reset()
+                try statement.reset()
                 try statement.bind(range.first.rawValue, at: 1)
                 try statement.bind(range.last.rawValue, at: 2)
                 while try statement.step() {
@@ -289,7 +289,7 @@ extension Journal {
         var rows: [T] = []
         var seen: Set<String> = []
         for range in reference.ranges {
-            statement.reset()
+            try statement.reset()
             try statement.bind(range.first.rawValue, at: 1)
             try statement.bind(range.last.rawValue, at: 2)
             while try statement.step() {

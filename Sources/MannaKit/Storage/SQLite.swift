@@ -127,10 +127,14 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    /// Clears bindings and rewinds, so the statement can run again.
-    public func reset() {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+    /// Rewinds and clears the bindings, so the statement can run again.
+    ///
+    /// - Throws: the error of the last `step()`, which SQLite reports again here (the statement
+    ///   is rewound all the same), so a failure a caller ignored is not lost.
+    public func reset() throws(SQLiteError) {
+        let rc = sqlite3_reset(handle)
+        try check(sqlite3_clear_bindings(handle))
+        try check(rc)
     }
 
     public func bind(_ value: String, at index: Int32) throws(SQLiteError) {

@@ -92,7 +92,7 @@ public final class TextDatabase {
             let statement = try database.prepare("SELECT id, text FROM verses WHERE translation = ?1 AND id BETWEEN ?2 AND ?3 ORDER BY id")
             var verses: [PassageVerse] = []
             for range in reference.ranges {
-                statement.reset()
+                try statement.reset()
                 try statement.bind(translation.code, at: 1)
                 try statement.bind(range.first.rawValue, at: 2)
                 try statement.bind(range.last.rawValue, at: 3)

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import MannaKit
+
+/// The SQLite wrapper's own rules, each on a fresh database in its own temporary directory.
+@Suite struct SQLiteTests {
+    /// A temporary directory for one test, removed by `remove()`.
+    struct Folder {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("manna-sqlite-\(UUID().uuidString)")
+
+        init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+
+        /// A new connection to `name` in the folder, created when missing.
+        func database(_ name: String = "test.sqlite") throws -> Database {
+            try Database(path: url.appendingPathComponent(name).path, mode: .readWriteCreate)
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: url) }
+    }
+
+    @Test func resetReportsTheErrorOfTheStepThatFailed() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let database = try folder.database()
+        try database.execute("CREATE TABLE people (name TEXT NOT NULL UNIQUE)")
+        let insert = try database.prepare("INSERT INTO people (name) VALUES (?1)")
+        try insert.bind("Ruth", at: 1)
+        try insert.run()
+        try insert.reset()
+        try insert.bind("Ruth", at: 1)
+        let stepError = try #require(throws: SQLiteError.self) { try insert.run() }
+        let resetError = try #require(throws: SQLiteError.self) { try insert.reset() }
+        #expect(resetError.code == stepError.code)
+        #expect(resetError.code & 0xff == 19)
+        #expect(resetError.message == "UNIQUE constraint failed: people.name")
+        // Reported, and rewound all the same: the statement runs again.
+        try insert.bind("Naomi", at: 1)
+        try insert.run()
+        try insert.reset()
+    }
+}
