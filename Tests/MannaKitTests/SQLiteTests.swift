@@ -38,4 +38,22 @@ import Testing
         try insert.run()
         try insert.reset()
     }
+
+    @Test func prepareRefusesASecondStatementButNotCommentsAfterTheFirst() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let database = try folder.database()
+        for sql in ["SELECT 1; SELECT 2", "SELECT 1; -- a comment\nSELECT 2", "SELECT 1 /* a comment */; DELETE FROM t"] {
+            let error = try #require(throws: SQLiteError.self) { try database.prepare(sql) }
+            #expect(error.message == "more than one statement: prepare takes one, execute runs several")
+            #expect(error.sql == sql)
+        }
+        for sql in ["SELECT 1; -- c", "SELECT 1 /* c */ ;\n", "SELECT 1;\n  /* a\n b */ -- c\n;", "SELECT 1 /* to the end"] {
+            let statement = try database.prepare(sql)
+            #expect(try statement.step() && statement.int(0) == 1, "\(sql)")
+        }
+        #expect(throws: SQLiteError.self) { try database.prepare("-- nothing but a comment") }
+        // execute is the way to run several.
+        try database.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1); -- done")
+    }
 }

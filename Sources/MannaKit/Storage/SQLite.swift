@@ -88,6 +88,7 @@ public final class Database {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Prepares one statement (more than one is an error: run several with `execute`).
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(database: self, sql: sql)
     }
@@ -116,16 +117,57 @@ public final class Statement {
     private let database: Database
     public let sql: String
 
+    /// Prepares the one statement `sql` holds.
+    ///
+    /// - Throws: SQLite's error, or SQLITE_MISUSE when `sql` holds no statement or more than
+    ///   one: SQLite prepares only the first, and would silently drop the rest.
     fileprivate init(database: Database, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v2(database.handle, sql, -1, &statement, nil)
-        guard rc == SQLITE_OK, let statement else { throw database.error(rc, sql: sql) }
+        var onlyOne = true
+        let rc = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v2(database.handle, text, -1, &statement, &tail)
+            if rc == SQLITE_OK, let tail { onlyOne = Statement.runsNothing(tail) }
+            return rc
+        }
+        guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
+        guard let statement else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "no statement to prepare", sql: sql)
+        }
+        guard onlyOne else {
+            sqlite3_finalize(statement)
+            throw SQLiteError(code: SQLITE_MISUSE, message: "more than one statement: prepare takes one, execute runs several", sql: sql)
+        }
         self.handle = statement
         self.database = database
         self.sql = sql
     }
 
     deinit { sqlite3_finalize(handle) }
+
+    /// True when `tail` (what follows a prepared statement) holds nothing SQLite would run:
+    /// white space, `--` and `/* */` comments, and semicolons (empty statements).
+    private static func runsNothing(_ tail: UnsafePointer<CChar>) -> Bool {
+        var at = UnsafeRawPointer(tail).assumingMemoryBound(to: UInt8.self)
+        // Reading at[1] is safe wherever at[0] is not the terminating NUL.
+        while true {
+            switch at[0] {
+            case 0:
+                return true
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), 0x0C, UInt8(ascii: "\r"), UInt8(ascii: ";"):
+                at += 1
+            case UInt8(ascii: "-") where at[1] == UInt8(ascii: "-"):
+                while at[0] != 0 && at[0] != UInt8(ascii: "\n") { at += 1 }
+            case UInt8(ascii: "/") where at[1] == UInt8(ascii: "*"):
+                // An unterminated comment runs to the end, as SQLite reads it.
+                at += 2
+                while at[0] != 0 && !(at[0] == UInt8(ascii: "*") && at[1] == UInt8(ascii: "/")) { at += 1 }
+                if at[0] != 0 { at += 2 }
+            default:
+                return false
+            }
+        }
+    }
 
     /// Rewinds and clears the bindings, so the statement can run again.
     ///
