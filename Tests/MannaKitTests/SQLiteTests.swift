@@ -56,4 +56,33 @@ import Testing
         // execute is the way to run several.
         try database.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1); -- done")
     }
+
+    @Test func aParameterNotBoundSinceTheResetIsAnErrorNamingIt() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let database = try folder.database()
+        try database.execute("CREATE TABLE people (name TEXT, age INTEGER)")
+        let insert = try database.prepare("INSERT INTO people (name, age) VALUES (?1, ?2)")
+        try insert.bind("Ruth", at: 1)
+        let error = try #require(throws: SQLiteError.self) { try insert.run() }
+        #expect(error.code == 21)
+        #expect(error.message == "parameter 2 is not bound")
+        #expect(error.description.contains("INSERT INTO people (name, age) VALUES (?1, ?2)"))
+        // NULL bound on purpose is bound.
+        try insert.bindNull(at: 2)
+        try insert.run()
+        // A reset forgets every binding: each must be bound again.
+        try insert.reset()
+        try insert.bind(30, at: 2)
+        #expect(throws: SQLiteError.self) { try insert.run() }
+        try insert.bind(nil as String?, at: 1)
+        try insert.run()
+        // A named parameter is named.
+        let named = try database.prepare("SELECT count(*) FROM people WHERE name = :name OR age = :age")
+        try named.bind(30, at: 2)
+        let namedError = try #require(throws: SQLiteError.self) { try named.step() }
+        #expect(namedError.message == "parameter 1 (:name) is not bound")
+        let count = try database.prepare("SELECT count(*) FROM people")
+        #expect(try count.step() && count.int(0) == 2)
+    }
 }

@@ -229,7 +229,7 @@ extension Journal {
                     if try taken.step() { row[shortID] = .text(try newShortID(in: table.name)) }
                 }
                 try insert.reset()
-                for (index, cell) in row.enumerated() { try bind(cell, to: insert, at: Int32(index + 1)) }
+                try bind(row, to: insert)
                 try insert.run()
                 counts.added += 1
                 continue
@@ -241,7 +241,9 @@ extension Journal {
             guard mine != theirs, Journal.newer(theirs: (row[updatedAt], row[deletedAt], theirs),
                                                  mine: (local[updatedAt], local[deletedAt], mine)) else { continue }
             try update.reset()
-            for index in assignments + [0] { try bind(row[index], to: update, at: Int32(index + 1)) }
+            // The whole row: the update leaves out the short id, but its ?N still counts as a
+            // parameter (one in a gap of the numbering), and every parameter must be bound.
+            try bind(row, to: update)
             try update.run()
             counts.updated += 1
         }
@@ -265,7 +267,7 @@ extension Journal {
         for (row, at) in zip(rows, paths) {
             try checkParent(table, row: row, at: at, file: file)
             try insert.reset()
-            for (index, cell) in row.enumerated() { try bind(cell, to: insert, at: Int32(index + 1)) }
+            try bind(row, to: insert)
             try insert.run()
             counts.added += database.changes
         }
@@ -284,10 +286,10 @@ extension Journal {
         for row in rows {
             if let cutoff, let time = row[2].int, time <= cutoff { continue }
             try exists.reset()
-            for index in 0..<3 { try bind(row[index], to: exists, at: Int32(index + 1)) }
+            try bind(row, to: exists)
             if try exists.step() { continue }
             try insert.reset()
-            for index in 0..<3 { try bind(row[index], to: insert, at: Int32(index + 1)) }
+            try bind(row, to: insert)
             try insert.run()
             inserted.append(row)
         }
@@ -295,7 +297,7 @@ extension Journal {
         var trimmed = database.changes
         for row in inserted {
             try exists.reset()
-            for index in 0..<3 { try bind(row[index], to: exists, at: Int32(index + 1)) }
+            try bind(row, to: exists)
             if try exists.step() { counts.added += 1 } else { trimmed -= 1 }
         }
         counts.removed = trimmed
@@ -344,6 +346,11 @@ extension Journal {
             throw ImportError.invalid(file: file, at: at + "." + parent.field,
                                       problem: "no \(parent.table.dropLast().replacingUnderscores) with this uuid in the file or the journal")
         }
+    }
+
+    /// Binds the cells of a row to ?1, ?2, ... in order.
+    private func bind(_ row: [Cell], to statement: Statement) throws(SQLiteError) {
+        for (index, cell) in row.enumerated() { try bind(cell, to: statement, at: Int32(index + 1)) }
     }
 
     private func bind(_ cell: Cell, to statement: Statement, at index: Int32) throws(SQLiteError) {

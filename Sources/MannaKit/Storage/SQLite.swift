@@ -112,10 +112,18 @@ public final class Database {
 }
 
 /// A prepared statement. Bind with 1-based indexes, step, read columns with 0-based indexes.
+///
+/// Every parameter must be bound (NULL too: `bindNull`) between a reset and the first step:
+/// SQLite would quietly run a forgotten one as NULL, so `step()` throws instead.
 public final class Statement {
     private let handle: OpaquePointer
     private let database: Database
     public let sql: String
+    /// Which parameters were bound since the last reset, at index - 1. There are
+    /// `sqlite3_bind_parameter_count` of them: the largest index, so `?3` alone makes three.
+    private var bound: [Bool]
+    /// How many of `bound` are true: `step()` compares it, so a step costs no search.
+    private var boundCount = 0
 
     /// Prepares the one statement `sql` holds.
     ///
@@ -141,6 +149,7 @@ public final class Statement {
         self.handle = statement
         self.database = database
         self.sql = sql
+        bound = Array(repeating: false, count: Int(sqlite3_bind_parameter_count(statement)))
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -175,20 +184,25 @@ public final class Statement {
     ///   is rewound all the same), so a failure a caller ignored is not lost.
     public func reset() throws(SQLiteError) {
         let rc = sqlite3_reset(handle)
+        if boundCount > 0 {
+            for index in bound.indices { bound[index] = false }
+            boundCount = 0
+        }
         try check(sqlite3_clear_bindings(handle))
         try check(rc)
     }
 
     public func bind(_ value: String, at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_text(handle, index, value, -1, transient))
+        try check(sqlite3_bind_text(handle, index, value, -1, transient), bound: index)
     }
 
     public func bind(_ value: Int, at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_int64(handle, index, Int64(value)))
+        try check(sqlite3_bind_int64(handle, index, Int64(value)), bound: index)
     }
 
+    /// Binds NULL: a parameter bound as NULL on purpose, which counts as bound.
     public func bindNull(at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_null(handle, index))
+        try check(sqlite3_bind_null(handle, index), bound: index)
     }
 
     /// Binds the text, or NULL for nil.
@@ -197,7 +211,11 @@ public final class Statement {
     }
 
     /// Advances to the next row: true while there is one.
+    ///
+    /// - Throws: SQLite's error, or SQLITE_MISUSE naming the first parameter not bound since
+    ///   the last reset.
     public func step() throws(SQLiteError) -> Bool {
+        if boundCount < bound.count { throw unboundParameter() }
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
@@ -228,5 +246,24 @@ public final class Statement {
 
     private func check(_ rc: Int32) throws(SQLiteError) {
         if rc != SQLITE_OK { throw database.error(rc, sql: sql) }
+    }
+
+    /// Checks a bind's code, then counts parameter `index` as bound (SQLite refused any index
+    /// out of range with SQLITE_RANGE).
+    private func check(_ rc: Int32, bound index: Int32) throws(SQLiteError) {
+        try check(rc)
+        if !bound[Int(index) - 1] {
+            bound[Int(index) - 1] = true
+            boundCount += 1
+        }
+    }
+
+    /// The error for the first parameter not bound since the last reset: "parameter 2 is not
+    /// bound", with its name when it has one (":title").
+    private func unboundParameter() -> SQLiteError {
+        let index = Int32((bound.firstIndex(of: false) ?? 0) + 1)
+        let name = sqlite3_bind_parameter_name(handle, index).map { String(cString: $0) }
+        let named = name.map { $0 == "?\(index)" ? "" : " (\($0))" } ?? ""
+        return SQLiteError(code: SQLITE_MISUSE, message: "parameter \(index)\(named) is not bound", sql: sql)
     }
 }
