@@ -85,4 +85,38 @@ import Testing
         let count = try database.prepare("SELECT count(*) FROM people")
         #expect(try count.step() && count.int(0) == 2)
     }
+
+    @Test func columnsAreReadByTheNamesTheSelectGivesThem() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let database = try folder.database()
+        try database.execute("""
+            CREATE TABLE people (name TEXT, age INTEGER, note TEXT);
+            INSERT INTO people VALUES ('Ruth', 30, NULL), ('Naomi', 60, 'mother-in-law');
+            """)
+        let select = try database.prepare("SELECT p.note, p.name, age, age * 12 AS months FROM people p ORDER BY age")
+        var rows: [String] = []
+        while try select.step() {
+            rows.append("\(try select.string("name")) \(try select.int("age")) \(try select.int("months")) \(try select.optionalString("note") ?? "-")")
+        }
+        #expect(rows == ["Ruth 30 360 -", "Naomi 60 720 mother-in-law"])
+        // The same names after a reset: the name map belongs to the statement, not the row.
+        try select.reset()
+        #expect(try select.step() && select.optionalInt("age") == 30 && select.string("note") == "")
+    }
+
+    /// An unknown column name throws (SQLITE_MISUSE) rather than traps: a mistyped name in a
+    /// command's query must not crash the command line.
+    @Test func anUnknownColumnNameIsAnError() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let database = try folder.database()
+        let select = try database.prepare("SELECT 'Ruth' AS name, 30 AS age")
+        #expect(try select.step())
+        for name in ["title", "Name"] {
+            let error = try #require(throws: SQLiteError.self) { try select.string(name) }
+            #expect(error.code == 21)
+            #expect(error.message == "no column named '\(name)' (the columns are name, age)")
+        }
+    }
 }

@@ -234,7 +234,7 @@ extension Journal {
                 counts.added += 1
                 continue
             }
-            let local = Journal.cells(select, table: table)
+            let local = try Journal.cells(select, table: table)
             // Compared without the short id, which each journal chooses for itself.
             let mine = local.enumerated().filter { $0.offset != shortID }.map(\.element)
             let theirs = row.enumerated().filter { $0.offset != shortID }.map(\.element)
@@ -324,7 +324,7 @@ extension Journal {
             var winner: Int?
             var losers: [String] = []
             while try members.step() {
-                if winner == nil { winner = members.int(1) } else { losers.append(members.string(0)) }
+                if winner == nil { winner = try members.int("updated_at") } else { losers.append(try members.string("uuid")) }
             }
             for uuid in losers {
                 try change.reset()

@@ -85,7 +85,9 @@ extension Journal {
             let statement = try database.prepare("SELECT kind, key, occurrence FROM deliveries WHERE occurrence >= ?1 ORDER BY occurrence, kind, key")
             try statement.bind(firstLabel, at: 1)
             var rows: [(String, String, String)] = []
-            while try statement.step() { rows.append((statement.string(0), statement.string(1), statement.string(2))) }
+            while try statement.step() {
+                try rows.append((statement.string("kind"), statement.string("key"), statement.string("occurrence")))
+            }
             return rows
         }
         var occurrences: [Occurrence] = []

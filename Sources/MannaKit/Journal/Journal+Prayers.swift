@@ -28,7 +28,7 @@ public struct Snooze: Equatable, Sendable {
 }
 
 extension Journal {
-    /// Columns of `Prayer`, in the order `prayer(from:)` reads them.
+    /// The columns `prayer(from:)` reads.
     private static let prayerColumns = "uuid, short_id, title, body, tags, answered_at, answer_note, deleted_at, created_at, updated_at"
 
     /// The condition of `PrayerListKind.open`, spelled as the `prayers_open` index is.
@@ -158,14 +158,14 @@ extension Journal {
         try reading {
             let select = try database.prepare("SELECT \(Journal.prayerColumns) FROM prayers WHERE short_id = ?1 OR uuid = ?1")
             try select.bind(id.lowercased(), at: 1)
-            return try select.step() ? Journal.prayer(from: select) : nil
+            return try select.step() ? try Journal.prayer(from: select) : nil
         }
     }
 
-    private static func prayer(from row: Statement) -> Prayer {
-        Prayer(uuid: row.string(0), shortID: row.string(1), title: row.string(2), body: row.string(3),
-               tags: tags(row.string(4)), answeredAt: row.optionalInt(5), answerNote: row.optionalString(6),
-               deletedAt: row.optionalInt(7), createdAt: row.int(8), updatedAt: row.int(9))
+    private static func prayer(from row: Statement) throws(SQLiteError) -> Prayer {
+        try Prayer(uuid: row.string("uuid"), shortID: row.string("short_id"), title: row.string("title"), body: row.string("body"),
+                   tags: tags(row.string("tags")), answeredAt: row.optionalInt("answered_at"), answerNote: row.optionalString("answer_note"),
+                   deletedAt: row.optionalInt("deleted_at"), createdAt: row.int("created_at"), updatedAt: row.int("updated_at"))
     }
 
     private static func tags(_ column: String) -> [String] { column.split(separator: ",").map(String.init) }
@@ -185,8 +185,9 @@ extension Journal {
             try select.bind(tag.map { "," + $0 + "," }, at: 1)
             var found: [PrayerSummary] = []
             while try select.step() {
-                found.append(PrayerSummary(shortID: select.string(0), title: select.string(1), tags: Journal.tags(select.string(2)),
-                                           createdAt: select.int(3), answeredAt: select.optionalInt(4), deletedAt: select.optionalInt(5)))
+                try found.append(PrayerSummary(shortID: select.string("short_id"), title: select.string("title"),
+                                               tags: Journal.tags(select.string("tags")), createdAt: select.int("created_at"),
+                                               answeredAt: select.optionalInt("answered_at"), deletedAt: select.optionalInt("deleted_at")))
             }
             return found
         }
@@ -209,7 +210,7 @@ extension Journal {
                 guard try nth.step() else { continue }
                 try byID.reset()
                 try byID.bind(nth.string(0), at: 1)
-                if try byID.step() { prayers.append(Journal.prayer(from: byID)) }
+                if try byID.step() { prayers.append(try Journal.prayer(from: byID)) }
             }
             return (open, prayers)
         }
@@ -225,8 +226,8 @@ extension Journal {
         try select.bind(uuid, at: 1)
         var found: [StoredReminder] = []
         while try select.step() {
-            let text = select.string(1)
-            found.append(StoredReminder(uuid: select.string(0), text: text, spec: try? ReminderSpec(parsing: text)))
+            let text = try select.string("spec")
+            found.append(StoredReminder(uuid: try select.string("uuid"), text: text, spec: try? ReminderSpec(parsing: text)))
         }
         return found
     }
@@ -264,8 +265,10 @@ extension Journal {
                 """)
             var found: [ActiveReminder] = []
             while try select.step() {
-                guard let spec = try? ReminderSpec(parsing: select.string(2)) else { continue }
-                found.append(ActiveReminder(uuid: select.string(0), prayerUUID: select.string(1), spec: spec, createdAt: select.int(3)))
+                let text = try select.string("spec")
+                guard let spec = try? ReminderSpec(parsing: text) else { continue }
+                try found.append(ActiveReminder(uuid: select.string("uuid"), prayerUUID: select.string("prayer_uuid"), spec: spec,
+                                                createdAt: select.int("created_at")))
             }
             return found
         }
@@ -282,7 +285,7 @@ extension Journal {
             try select.bind(upTo, at: 2)
             var found: [Snooze] = []
             while try select.step() {
-                found.append(Snooze(uuid: select.string(0), prayerUUID: select.string(1), dueAt: select.int(2)))
+                try found.append(Snooze(uuid: select.string("uuid"), prayerUUID: select.string("prayer_uuid"), dueAt: select.int("due_at")))
             }
             return found
         }

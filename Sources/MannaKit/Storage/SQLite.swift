@@ -111,7 +111,7 @@ public final class Database {
     }
 }
 
-/// A prepared statement. Bind with 1-based indexes, step, read columns with 0-based indexes.
+/// A prepared statement. Bind with 1-based indexes, step, read columns by name or by 0-based index.
 ///
 /// Every parameter must be bound (NULL too: `bindNull`) between a reset and the first step:
 /// SQLite would quietly run a forgotten one as NULL, so `step()` throws instead.
@@ -124,6 +124,19 @@ public final class Statement {
     private var bound: [Bool]
     /// How many of `bound` are true: `step()` compares it, so a step costs no search.
     private var boundCount = 0
+    /// The index of each column name, read from SQLite at the first lookup by name and kept
+    /// for every row after. Of two columns with one name, the leftmost wins (as in GRDB).
+    private lazy var columnIndexes: [String: Int32] = {
+        var indexes: [String: Int32] = [:]
+        for column in 0..<sqlite3_column_count(handle) {
+            // sqlite3_column_name is nil only when SQLite is out of memory: that name is then
+            // unknown, and reading it an error.
+            guard let name = sqlite3_column_name(handle, column) else { continue }
+            let key = String(cString: name)
+            if indexes[key] == nil { indexes[key] = column }
+        }
+        return indexes
+    }()
 
     /// Prepares the one statement `sql` holds.
     ///
@@ -242,6 +255,30 @@ public final class Statement {
 
     public func optionalString(_ column: Int32) -> String? {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : string(column)
+    }
+
+    /// The integer in the column called `name`, as the SELECT names it (`uuid` for `r.uuid`,
+    /// `n` for `count(*) AS n`; matched exactly): 0 for NULL.
+    ///
+    /// - Throws: SQLITE_MISUSE when there is no such column. A programmer's error, but thrown
+    ///   rather than trapped: the command line never crashes.
+    public func int(_ name: String) throws(SQLiteError) -> Int { int(try column(named: name)) }
+
+    /// The text in the column called `name`: "" for NULL.
+    public func string(_ name: String) throws(SQLiteError) -> String { string(try column(named: name)) }
+
+    /// The integer in the column called `name`, or nil for NULL.
+    public func optionalInt(_ name: String) throws(SQLiteError) -> Int? { optionalInt(try column(named: name)) }
+
+    /// The text in the column called `name`, or nil for NULL.
+    public func optionalString(_ name: String) throws(SQLiteError) -> String? { optionalString(try column(named: name)) }
+
+    /// The index of the column called `name`.
+    private func column(named name: String) throws(SQLiteError) -> Int32 {
+        if let index = columnIndexes[name] { return index }
+        let names = columnIndexes.sorted { $0.value < $1.value }.map(\.key)
+        let columns = names.isEmpty ? "the statement returns none" : "the columns are " + names.joined(separator: ", ")
+        throw SQLiteError(code: SQLITE_MISUSE, message: "no column named '\(name)' (\(columns))", sql: sql)
     }
 
     private func check(_ rc: Int32) throws(SQLiteError) {

@@ -69,8 +69,8 @@ public final class TextDatabase {
             let rows = try database.prepare("SELECT code, name, year, licence, source, position FROM translations ORDER BY position")
             var loaded: [Translation] = []
             while try rows.step() {
-                loaded.append(Translation(code: rows.string(0), name: rows.string(1), year: rows.int(2),
-                                          licence: rows.string(3), source: rows.string(4), position: rows.int(5)))
+                try loaded.append(Translation(code: rows.string("code"), name: rows.string("name"), year: rows.int("year"),
+                                              licence: rows.string("licence"), source: rows.string("source"), position: rows.int("position")))
             }
             translations = loaded
         } catch let error as TextDatabaseError {
