@@ -119,4 +119,92 @@ import Testing
             #expect(error.message == "no column named '\(name)' (the columns are name, age)")
         }
     }
+
+    @Test func theCacheHandsOutOneStatementPerSQLRewoundWithNothingBound() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let database = try folder.database()
+        try database.execute("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ruth'), ('Naomi')")
+        let sql = "SELECT name FROM people WHERE name <> ?1 ORDER BY name"
+        var lent: [Statement] = []
+        for _ in 0..<2 {
+            let first = try database.withCachedStatement(sql) { statement in
+                lent.append(statement)
+                // Nothing is bound: the last use's binding is gone.
+                let error = try #require(throws: SQLiteError.self) { try statement.step() }
+                #expect(error.message == "parameter 1 is not bound")
+                try statement.bind("Orpah", at: 1)
+                // Rewound: the first row again, though the last use stopped after it.
+                #expect(try statement.step())
+                return try statement.string("name")
+            }
+            #expect(first == "Naomi")
+        }
+        #expect(lent.count == 2 && lent[0] === lent[1])
+        let another = try database.withCachedStatement("SELECT 1") { statement in statement !== lent[0] }
+        #expect(another)
+    }
+
+    @Test func aNestedRequestForALentStatementGetsOneOfItsOwn() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let database = try folder.database()
+        try database.execute("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ruth'), ('Naomi')")
+        let sql = "SELECT name FROM people ORDER BY name"
+        var outerNames: [String] = []
+        try database.withCachedStatement(sql) { outer in
+            while try outer.step() {
+                outerNames.append(try outer.string("name"))
+                let inner = try database.withCachedStatement(sql) { inner in
+                    #expect(inner !== outer)
+                    _ = try inner.step()
+                    return try inner.string("name")
+                }
+                #expect(inner == "Naomi")
+            }
+        }
+        // The inner runs did not move the outer one.
+        #expect(outerNames == ["Naomi", "Ruth"])
+    }
+
+    /// A statement stopped mid-iteration keeps its read snapshot, and in WAL mode a checkpoint
+    /// cannot restart the log while a reader uses it; a cached statement is reset when lent
+    /// back, however its user left it.
+    @Test func aCachedStatementLeftMidIterationHoldsNoReadTransaction() throws {
+        struct Stop: Error {}
+        let folder = try Folder()
+        defer { folder.remove() }
+        let writer = try folder.database()
+        try writer.execute("PRAGMA journal_mode = WAL; CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ruth'), ('Naomi')")
+        let reader = try folder.database()
+        /// True when a checkpoint of the log could not finish for a reader (the first column, `busy`).
+        func checkpointIsBlocked() throws -> Bool {
+            let checkpoint = try writer.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
+            #expect(try checkpoint.step())
+            return checkpoint.int(0) == 1
+        }
+        let sql = "SELECT name FROM people"
+
+        // What the rule prevents: a statement kept mid-iteration blocks the checkpoint.
+        try writer.execute("INSERT INTO people VALUES ('Orpah')")
+        let kept = try reader.prepare(sql)
+        #expect(try kept.step())
+        #expect(try checkpointIsBlocked())
+        try kept.reset()
+        #expect(try !checkpointIsBlocked())
+
+        try writer.execute("INSERT INTO people VALUES ('Boaz')")
+        let stepped = try reader.withCachedStatement(sql) { statement in try statement.step() }
+        #expect(stepped)
+        #expect(try !checkpointIsBlocked())
+
+        try writer.execute("INSERT INTO people VALUES ('Obed')")
+        #expect(throws: Stop.self) {
+            try reader.withCachedStatement(sql) { statement in
+                #expect(try statement.step())
+                throw Stop()
+            }
+        }
+        #expect(try !checkpointIsBlocked())
+    }
 }

@@ -156,9 +156,11 @@ extension Journal {
     /// The prayer whose short id (or UUID) is `id`, deleted or not.
     public func prayer(id: String) throws(JournalError) -> Prayer? {
         try reading {
-            let select = try database.prepare("SELECT \(Journal.prayerColumns) FROM prayers WHERE short_id = ?1 OR uuid = ?1")
-            try select.bind(id.lowercased(), at: 1)
-            return try select.step() ? try Journal.prayer(from: select) : nil
+            // Cached: the tick looks up the prayer of each reminder it shows.
+            try database.withCachedStatement("SELECT \(Journal.prayerColumns) FROM prayers WHERE short_id = ?1 OR uuid = ?1") { select in
+                try select.bind(id.lowercased(), at: 1)
+                return try select.step() ? try Journal.prayer(from: select) : nil
+            }
         }
     }
 
@@ -259,55 +261,59 @@ extension Journal {
     /// A SPEC this manna cannot read is left out.
     public func activeReminders() throws(JournalError) -> [ActiveReminder] {
         try reading {
-            let select = try database.prepare("""
+            try database.withCachedStatement("""
                 SELECT r.uuid, r.prayer_uuid, r.spec, r.created_at FROM reminders r JOIN prayers p ON p.uuid = r.prayer_uuid
                 WHERE r.deleted_at IS NULL AND p.deleted_at IS NULL AND p.answered_at IS NULL
-                """)
-            var found: [ActiveReminder] = []
-            while try select.step() {
-                let text = try select.string("spec")
-                guard let spec = try? ReminderSpec(parsing: text) else { continue }
-                try found.append(ActiveReminder(uuid: select.string("uuid"), prayerUUID: select.string("prayer_uuid"), spec: spec,
-                                                createdAt: select.int("created_at")))
+                """) { select in
+                var found: [ActiveReminder] = []
+                while try select.step() {
+                    let text = try select.string("spec")
+                    guard let spec = try? ReminderSpec(parsing: text) else { continue }
+                    try found.append(ActiveReminder(uuid: select.string("uuid"), prayerUUID: select.string("prayer_uuid"), spec: spec,
+                                                    createdAt: select.int("created_at")))
+                }
+                return found
             }
-            return found
         }
     }
 
     /// The snoozes due in `(after, upTo]` of prayers neither deleted nor answered, oldest first.
     public func snoozes(after: Instant, upTo: Instant) throws(JournalError) -> [Snooze] {
         try reading {
-            let select = try database.prepare("""
+            try database.withCachedStatement("""
                 SELECT s.uuid, s.prayer_uuid, s.due_at FROM snoozes s JOIN prayers p ON p.uuid = s.prayer_uuid
                 WHERE s.due_at > ?1 AND s.due_at <= ?2 AND p.deleted_at IS NULL AND p.answered_at IS NULL ORDER BY s.due_at
-                """)
-            try select.bind(after, at: 1)
-            try select.bind(upTo, at: 2)
-            var found: [Snooze] = []
-            while try select.step() {
-                try found.append(Snooze(uuid: select.string("uuid"), prayerUUID: select.string("prayer_uuid"), dueAt: select.int("due_at")))
+                """) { select in
+                try select.bind(after, at: 1)
+                try select.bind(upTo, at: 2)
+                var found: [Snooze] = []
+                while try select.step() {
+                    try found.append(Snooze(uuid: select.string("uuid"), prayerUUID: select.string("prayer_uuid"), dueAt: select.int("due_at")))
+                }
+                return found
             }
-            return found
         }
     }
 
     /// The instant up to which reminder occurrences have been handled, if a tick ever said so.
     public func remindersHandledThrough() throws(JournalError) -> Instant? {
         try reading {
-            let select = try database.prepare("SELECT instant FROM scheduler_marks WHERE name = 'reminders'")
-            return try select.step() ? select.int(0) : nil
+            try database.withCachedStatement("SELECT instant FROM scheduler_marks WHERE name = 'reminders'") { select in
+                try select.step() ? select.int(0) : nil
+            }
         }
     }
 
     /// Records that every reminder occurrence up to `instant` has been handled.
     public func setRemindersHandled(through instant: Instant) throws(JournalError) {
         try writing {
-            let upsert = try database.prepare("""
+            try database.withCachedStatement("""
                 INSERT INTO scheduler_marks (name, instant) VALUES ('reminders', ?1)
                 ON CONFLICT (name) DO UPDATE SET instant = excluded.instant
-                """)
-            try upsert.bind(instant, at: 1)
-            try upsert.run()
+                """) { upsert in
+                try upsert.bind(instant, at: 1)
+                try upsert.run()
+            }
         }
     }
 }

@@ -180,40 +180,41 @@ extension Journal {
     /// part an index range on verse_id, so the cost follows the passage, not the journal.
     public func marks(on reference: Reference) throws(MarkError) -> PassageMarks {
         try markOperation {
-            let statement = try database.prepare(Journal.marksQuery)
-            var result = PassageMarks()
-            var highlightTimes: [Int: Int] = [:]
-            var seenNotes: Set<String> = []
-            for range in reference.ranges {
-                try statement.reset()
-                try statement.bind(range.first.rawValue, at: 1)
-                try statement.bind(range.last.rawValue, at: 2)
-                while try statement.step() {
-                    let verse = try statement.int("verse_id")
-                    var marks = result.verses[verse] ?? VerseMarks()
-                    switch try statement.int("kind") {
-                    case 0:
-                        // At most one live highlight per verse; should two meet, the newest shows.
-                        let updated = try statement.int("updated_at")
-                        if updated >= highlightTimes[verse] ?? .min, let color = HighlightColor(rawValue: try statement.string("color")) {
-                            marks.highlight = color
-                            highlightTimes[verse] = updated
+            try database.withCachedStatement(Journal.marksQuery) { statement in
+                var result = PassageMarks()
+                var highlightTimes: [Int: Int] = [:]
+                var seenNotes: Set<String> = []
+                for range in reference.ranges {
+                    try statement.reset()
+                    try statement.bind(range.first.rawValue, at: 1)
+                    try statement.bind(range.last.rawValue, at: 2)
+                    while try statement.step() {
+                        let verse = try statement.int("verse_id")
+                        var marks = result.verses[verse] ?? VerseMarks()
+                        switch try statement.int("kind") {
+                        case 0:
+                            // At most one live highlight per verse; should two meet, the newest shows.
+                            let updated = try statement.int("updated_at")
+                            if updated >= highlightTimes[verse] ?? .min, let color = HighlightColor(rawValue: try statement.string("color")) {
+                                marks.highlight = color
+                                highlightTimes[verse] = updated
+                            }
+                        case 1:
+                            marks.bookmarked = true
+                        default:
+                            let uuid = try statement.string("uuid")
+                            // Ranges that overlap ("John 3:16; 3:16-18") show a note once.
+                            guard seenNotes.insert(uuid).inserted else { continue }
+                            try marks.notes.append(Note(uuid: uuid, shortID: statement.string("short_id"),
+                                                        reference: Journal.passage(verseID: verse, reference: statement.optionalString("reference")),
+                                                        text: statement.string("text"), createdAt: statement.int("created_at"),
+                                                        updatedAt: statement.int("updated_at")))
                         }
-                    case 1:
-                        marks.bookmarked = true
-                    default:
-                        let uuid = try statement.string("uuid")
-                        // Ranges that overlap ("John 3:16; 3:16-18") show a note once.
-                        guard seenNotes.insert(uuid).inserted else { continue }
-                        try marks.notes.append(Note(uuid: uuid, shortID: statement.string("short_id"),
-                                                    reference: Journal.passage(verseID: verse, reference: statement.optionalString("reference")),
-                                                    text: statement.string("text"), createdAt: statement.int("created_at"),
-                                                    updatedAt: statement.int("updated_at")))
+                        result.verses[verse] = marks
                     }
-                    result.verses[verse] = marks
                 }
+                return result
             }
-            return result
         }
     }
 

@@ -24,6 +24,23 @@ public struct SQLiteError: Error, CustomStringConvertible {
 // SQLITE_TRANSIENT is a macro cast Swift cannot import: SQLite copies the bound bytes.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+/// The sqlite3 handle of one connection, closed when nothing holds it: neither its `Database`
+/// nor any `Statement` (each keeps it). So a statement never outlives its connection, and the
+/// statements a `Database` caches are no reference cycle.
+private final class Connection {
+    let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) { self.handle = handle }
+
+    // Every statement was finalized before this (each held the connection), so SQLite closes
+    // now, and in WAL mode checkpoints the log into the file as the last connection closes.
+    deinit { sqlite3_close_v2(handle) }
+
+    func error(_ rc: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
 /// One SQLite connection.
 public final class Database {
     public enum Mode {
@@ -33,7 +50,10 @@ public final class Database {
         case readWriteCreate
     }
 
-    fileprivate let handle: OpaquePointer
+    private let connection: Connection
+    private var handle: OpaquePointer { connection.handle }
+    /// The statements `withCachedStatement` prepared, by their SQL.
+    private var cache: [String: Statement] = [:]
 
     public init(path: String, mode: Mode) throws(SQLiteError) {
         var db: OpaquePointer?
@@ -56,11 +76,9 @@ public final class Database {
             sqlite3_close_v2(db)
             throw SQLiteError(code: rc, message: message, sql: nil)
         }
-        handle = db
+        connection = Connection(db)
         sqlite3_extended_result_codes(db, 1)
     }
-
-    deinit { sqlite3_close_v2(handle) }
 
     /// Percent-escapes the characters that would end or change a `file:` URI path.
     private static func uriEscaped(_ path: String) -> String {
@@ -89,8 +107,54 @@ public final class Database {
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Prepares one statement (more than one is an error: run several with `execute`).
+    ///
+    /// For a statement run once. One run again and again belongs in `withCachedStatement`.
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
-        try Statement(database: self, sql: sql)
+        try Statement(connection: connection, sql: sql)
+    }
+
+    /// Runs `body` with this connection's statement for `sql`: prepared the first time, kept,
+    /// and handed out again afterwards, for the statements every tick or passage runs.
+    ///
+    /// The statement comes rewound with nothing bound, and is reset when `body` returns or
+    /// throws: a statement left mid-iteration would hold its read transaction open (in WAL
+    /// mode a reader's snapshot keeps checkpoints from finishing), and a later run would
+    /// find stale bindings. If `body` asks for the same SQL again while it has the statement,
+    /// that nested call gets a statement of its own. `body` must not keep the statement.
+    ///
+    /// ```swift
+    /// let claimed = try database.withCachedStatement("SELECT 1 FROM deliveries WHERE key = ?1") { statement in
+    ///     try statement.bind(key, at: 1)
+    ///     return try statement.step()
+    /// }
+    /// ```
+    ///
+    /// - Throws: `SQLiteError` when the statement cannot be prepared or reset; what `body` throws.
+    public func withCachedStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
+        let statement: Statement
+        switch cache[sql] {
+        case let cached? where !cached.isLent:
+            statement = cached
+        case .some:
+            // Nested use: a statement of its own, finalized when done.
+            statement = try prepare(sql)
+        case nil:
+            statement = try prepare(sql)
+            cache[sql] = statement
+        }
+        statement.isLent = true
+        defer { statement.isLent = false }
+        let result: T
+        do {
+            result = try body(statement)
+        } catch {
+            // The error being thrown wins: the reset's code can only repeat a step's error, and
+            // the statement is rewound all the same.
+            try? statement.reset()
+            throw error
+        }
+        try statement.reset()
+        return result
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
@@ -105,10 +169,6 @@ public final class Database {
             throw error
         }
     }
-
-    fileprivate func error(_ rc: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
-    }
 }
 
 /// A prepared statement. Bind with 1-based indexes, step, read columns by name or by 0-based index.
@@ -117,8 +177,11 @@ public final class Database {
 /// SQLite would quietly run a forgotten one as NULL, so `step()` throws instead.
 public final class Statement {
     private let handle: OpaquePointer
-    private let database: Database
+    private let connection: Connection
     public let sql: String
+    /// True while `Database.withCachedStatement` has lent the statement out: a nested request
+    /// for its SQL must not get it too.
+    fileprivate var isLent = false
     /// Which parameters were bound since the last reset, at index - 1. There are
     /// `sqlite3_bind_parameter_count` of them: the largest index, so `?3` alone makes three.
     private var bound: [Bool]
@@ -142,16 +205,16 @@ public final class Statement {
     ///
     /// - Throws: SQLite's error, or SQLITE_MISUSE when `sql` holds no statement or more than
     ///   one: SQLite prepares only the first, and would silently drop the rest.
-    fileprivate init(database: Database, sql: String) throws(SQLiteError) {
+    fileprivate init(connection: Connection, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
         var onlyOne = true
         let rc = sql.withCString { text in
             var tail: UnsafePointer<CChar>?
-            let rc = sqlite3_prepare_v2(database.handle, text, -1, &statement, &tail)
+            let rc = sqlite3_prepare_v2(connection.handle, text, -1, &statement, &tail)
             if rc == SQLITE_OK, let tail { onlyOne = Statement.runsNothing(tail) }
             return rc
         }
-        guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
+        guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
         guard let statement else {
             throw SQLiteError(code: SQLITE_MISUSE, message: "no statement to prepare", sql: sql)
         }
@@ -160,7 +223,7 @@ public final class Statement {
             throw SQLiteError(code: SQLITE_MISUSE, message: "more than one statement: prepare takes one, execute runs several", sql: sql)
         }
         self.handle = statement
-        self.database = database
+        self.connection = connection
         self.sql = sql
         bound = Array(repeating: false, count: Int(sqlite3_bind_parameter_count(statement)))
     }
@@ -233,7 +296,7 @@ public final class Statement {
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw database.error(rc, sql: sql)
+        default: throw connection.error(rc, sql: sql)
         }
     }
 
@@ -282,7 +345,7 @@ public final class Statement {
     }
 
     private func check(_ rc: Int32) throws(SQLiteError) {
-        if rc != SQLITE_OK { throw database.error(rc, sql: sql) }
+        if rc != SQLITE_OK { throw connection.error(rc, sql: sql) }
     }
 
     /// Checks a bind's code, then counts parameter `index` as bound (SQLite refused any index

@@ -89,18 +89,19 @@ public final class TextDatabase {
     /// Every verse of `reference` in order; a verse the translation lacks comes back with nil text.
     public func passage(_ reference: Reference, in translation: Translation) throws(TextDatabaseError) -> [PassageVerse] {
         do {
-            let statement = try database.prepare("SELECT id, text FROM verses WHERE translation = ?1 AND id BETWEEN ?2 AND ?3 ORDER BY id")
-            var verses: [PassageVerse] = []
-            for range in reference.ranges {
-                try statement.reset()
-                try statement.bind(translation.code, at: 1)
-                try statement.bind(range.first.rawValue, at: 2)
-                try statement.bind(range.last.rawValue, at: 3)
-                var found: [Int: String] = [:]
-                while try statement.step() { found[statement.int(0)] = statement.string(1) }
-                verses += range.verseIDs.map { PassageVerse(id: $0, text: found[$0.rawValue]) }
+            return try database.withCachedStatement("SELECT id, text FROM verses WHERE translation = ?1 AND id BETWEEN ?2 AND ?3 ORDER BY id") { statement in
+                var verses: [PassageVerse] = []
+                for range in reference.ranges {
+                    try statement.reset()
+                    try statement.bind(translation.code, at: 1)
+                    try statement.bind(range.first.rawValue, at: 2)
+                    try statement.bind(range.last.rawValue, at: 3)
+                    var found: [Int: String] = [:]
+                    while try statement.step() { found[statement.int(0)] = statement.string(1) }
+                    verses += range.verseIDs.map { PassageVerse(id: $0, text: found[$0.rawValue]) }
+                }
+                return verses
             }
-            return verses
         } catch {
             throw .damaged(path: path)
         }
