@@ -184,34 +184,29 @@ extension Journal {
                 var result = PassageMarks()
                 var highlightTimes: [Int: Int] = [:]
                 var seenNotes: Set<String> = []
-                for range in reference.ranges {
-                    try statement.reset()
-                    try statement.bind(range.first.rawValue, at: 1)
-                    try statement.bind(range.last.rawValue, at: 2)
-                    while try statement.step() {
-                        let verse = try statement.int("verse_id")
-                        var marks = result.verses[verse] ?? VerseMarks()
-                        switch try statement.int("kind") {
-                        case 0:
-                            // At most one live highlight per verse; should two meet, the newest shows.
-                            let updated = try statement.int("updated_at")
-                            if updated >= highlightTimes[verse] ?? .min, let color = HighlightColor(rawValue: try statement.string("color")) {
-                                marks.highlight = color
-                                highlightTimes[verse] = updated
-                            }
-                        case 1:
-                            marks.bookmarked = true
-                        default:
-                            let uuid = try statement.string("uuid")
-                            // Ranges that overlap ("John 3:16; 3:16-18") show a note once.
-                            guard seenNotes.insert(uuid).inserted else { continue }
-                            try marks.notes.append(Note(uuid: uuid, shortID: statement.string("short_id"),
-                                                        reference: Journal.passage(verseID: verse, reference: statement.optionalString("reference")),
-                                                        text: statement.string("text"), createdAt: statement.int("created_at"),
-                                                        updatedAt: statement.int("updated_at")))
+                try statement.forEachRow(in: reference) {
+                    let verse = try statement.int("verse_id")
+                    var marks = result.verses[verse] ?? VerseMarks()
+                    switch try statement.int("kind") {
+                    case 0:
+                        // At most one live highlight per verse; should two meet, the newest shows.
+                        let updated = try statement.int("updated_at")
+                        if updated >= highlightTimes[verse] ?? .min, let color = HighlightColor(rawValue: try statement.string("color")) {
+                            marks.highlight = color
+                            highlightTimes[verse] = updated
                         }
-                        result.verses[verse] = marks
+                    case 1:
+                        marks.bookmarked = true
+                    default:
+                        let uuid = try statement.string("uuid")
+                        // Ranges that overlap ("John 3:16; 3:16-18") show a note once.
+                        guard seenNotes.insert(uuid).inserted else { return }
+                        try marks.notes.append(Note(uuid: uuid, shortID: statement.string("short_id"),
+                                                    reference: Journal.passage(verseID: verse, reference: statement.optionalString("reference")),
+                                                    text: statement.string("text"), createdAt: statement.int("created_at"),
+                                                    updatedAt: statement.int("updated_at")))
                     }
+                    result.verses[verse] = marks
                 }
                 return result
             }
@@ -294,14 +289,10 @@ extension Journal {
             """)
         var rows: [T] = []
         var seen: Set<String> = []
-        for range in reference.ranges {
-            try statement.reset()
-            try statement.bind(range.first.rawValue, at: 1)
-            try statement.bind(range.last.rawValue, at: 2)
-            while try statement.step() {
-                guard seen.insert(try statement.string("uuid")).inserted else { continue }
-                rows.append(try row(statement))
-            }
+        try statement.forEachRow(in: reference) {
+            // Ranges that overlap list a record once.
+            guard seen.insert(try statement.string("uuid")).inserted else { return }
+            rows.append(try row(statement))
         }
         return rows
     }
@@ -321,6 +312,19 @@ extension Journal {
             try update.bind(now, at: 2)
             try update.run()
             return record
+        }
+    }
+}
+
+private extension Statement {
+    /// Runs the statement once per range of `reference`, with the range's first and last verse
+    /// ids bound to ?1 and ?2, calling `row` at each row: the marks found at a passage's verses.
+    func forEachRow(in reference: Reference, _ row: () throws -> Void) throws {
+        for range in reference.ranges {
+            try reset()
+            try bind(range.first.rawValue, at: 1)
+            try bind(range.last.rawValue, at: 2)
+            while try step() { try row() }
         }
     }
 }
