@@ -191,7 +191,7 @@ extension Journal {
                     case 0:
                         // At most one live highlight per verse; should two meet, the newest shows.
                         let updated = try statement.int("updated_at")
-                        if updated >= highlightTimes[verse] ?? .min, let color = HighlightColor(rawValue: try statement.string("color")) {
+                        if updated >= highlightTimes[verse] ?? .min, let color = HighlightColor(rawValue: try statement.string("color_or_text")) {
                             marks.highlight = color
                             highlightTimes[verse] = updated
                         }
@@ -203,7 +203,7 @@ extension Journal {
                         guard seenNotes.insert(uuid).inserted else { return }
                         try marks.notes.append(Note(uuid: uuid, shortID: statement.string("short_id"),
                                                     reference: Journal.passage(verseID: verse, reference: statement.optionalString("reference")),
-                                                    text: statement.string("text"), createdAt: statement.int("created_at"),
+                                                    text: statement.string("color_or_text"), createdAt: statement.int("created_at"),
                                                     updatedAt: statement.int("updated_at")))
                     }
                     result.verses[verse] = marks
@@ -214,16 +214,16 @@ extension Journal {
     }
 
     /// The live marks on verses ?1 to ?2, in verse order, oldest first: `kind` (0 highlight,
-    /// 1 bookmark, 2 note), the columns the three share, a highlight's `color`, a note's `text`
-    /// and `reference`.
+    /// 1 bookmark, 2 note), the columns the three share, `color_or_text` (a highlight's colour,
+    /// a note's text) and a note's `reference`.
     static let marksQuery = """
-        SELECT 0 AS kind, verse_id, uuid, short_id, color, NULL AS text, NULL AS reference, created_at, updated_at FROM highlights
+        SELECT 0 AS kind, verse_id, uuid, short_id, color AS color_or_text, NULL AS reference, created_at, updated_at FROM highlights
             WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL
         UNION ALL
-        SELECT 1, verse_id, uuid, short_id, NULL, NULL, NULL, created_at, updated_at FROM bookmarks
+        SELECT 1, verse_id, uuid, short_id, NULL, NULL, created_at, updated_at FROM bookmarks
             WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL
         UNION ALL
-        SELECT 2, verse_id, uuid, short_id, NULL, text, reference, created_at, updated_at FROM notes
+        SELECT 2, verse_id, uuid, short_id, text, reference, created_at, updated_at FROM notes
             WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL
         ORDER BY verse_id, created_at, uuid
         """

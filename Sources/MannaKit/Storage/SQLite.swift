@@ -52,8 +52,10 @@ public final class Database {
 
     private let connection: Connection
     private var handle: OpaquePointer { connection.handle }
-    /// The statements `withCachedStatement` prepared, by their SQL.
-    private var cache: [String: Statement] = [:]
+    /// The statements `withCachedStatement` prepared, found by their SQL. A connection keeps a
+    /// few, so an array searched in order costs less than hashing (and on the command line,
+    /// less than a static binary's first use of another Dictionary type).
+    private var cache: [Statement] = []
 
     public init(path: String, mode: Mode) throws(SQLiteError) {
         var db: OpaquePointer?
@@ -132,7 +134,7 @@ public final class Database {
     /// - Throws: `SQLiteError` when the statement cannot be prepared or reset; what `body` throws.
     public func withCachedStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
         let statement: Statement
-        switch cache[sql] {
+        switch cache.first(where: { $0.sql == sql }) {
         case let cached? where !cached.isLent:
             statement = cached
         case .some:
@@ -140,7 +142,7 @@ public final class Database {
             statement = try prepare(sql)
         case nil:
             statement = try prepare(sql)
-            cache[sql] = statement
+            cache.append(statement)
         }
         statement.isLent = true
         defer { statement.isLent = false }
@@ -187,19 +189,13 @@ public final class Statement {
     private var bound: [Bool]
     /// How many of `bound` are true: `step()` compares it, so a step costs no search.
     private var boundCount = 0
-    /// The index of each column name, read from SQLite at the first lookup by name and kept
-    /// for every row after. Of two columns with one name, the leftmost wins (as in GRDB).
-    private lazy var columnIndexes: [String: Int32] = {
-        var indexes: [String: Int32] = [:]
-        for column in 0..<sqlite3_column_count(handle) {
-            // sqlite3_column_name is nil only when SQLite is out of memory: that name is then
-            // unknown, and reading it an error.
-            guard let name = sqlite3_column_name(handle, column) else { continue }
-            let key = String(cString: name)
-            if indexes[key] == nil { indexes[key] = column }
-        }
-        return indexes
-    }()
+    /// The name of each column, read from SQLite at the first lookup by name and kept for
+    /// every row after. Searched in order: for a handful of short names that costs less than
+    /// hashing, and of two columns with one name the leftmost wins (as in GRDB). SQLite gives
+    /// no name only when out of memory; "" stands for it, a name no lookup asks for.
+    private lazy var columnNames: [String] = (0..<sqlite3_column_count(handle)).map { column in
+        sqlite3_column_name(handle, column).map { String(cString: $0) } ?? ""
+    }
 
     /// Prepares the one statement `sql` holds.
     ///
@@ -338,8 +334,10 @@ public final class Statement {
 
     /// The index of the column called `name`.
     private func column(named name: String) throws(SQLiteError) -> Int32 {
-        if let index = columnIndexes[name] { return index }
-        let names = columnIndexes.sorted { $0.value < $1.value }.map(\.key)
+        // Lengths first: most names differ in length, and comparing two is cheaper than comparing the strings.
+        let length = name.utf8.count
+        if let index = columnNames.firstIndex(where: { $0.utf8.count == length && $0 == name }) { return Int32(index) }
+        let names = columnNames.filter { !$0.isEmpty }
         let columns = names.isEmpty ? "the statement returns none" : "the columns are " + names.joined(separator: ", ")
         throw SQLiteError(code: SQLITE_MISUSE, message: "no column named '\(name)' (\(columns))", sql: sql)
     }
