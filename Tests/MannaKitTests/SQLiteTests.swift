@@ -103,6 +103,9 @@ import Testing
         // The same names after a reset: the name map belongs to the statement, not the row.
         try select.reset()
         #expect(try select.step() && select.optionalInt("age") == 30 && select.string("note") == "")
+        // Of two columns with one name, the leftmost is read.
+        let twice = try database.prepare("SELECT 1 AS n, 2 AS n")
+        #expect(try twice.step() && twice.int("n") == 1)
     }
 
     /// An unknown column name throws (SQLITE_MISUSE) rather than traps: a mistyped name in a

@@ -215,6 +215,7 @@ public final class Statement {
             throw SQLiteError(code: SQLITE_MISUSE, message: "no statement to prepare", sql: sql)
         }
         guard onlyOne else {
+            // Never stepped, so finalizing has no error to report.
             sqlite3_finalize(statement)
             throw SQLiteError(code: SQLITE_MISUSE, message: "more than one statement: prepare takes one, execute runs several", sql: sql)
         }
