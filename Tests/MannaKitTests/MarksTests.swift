@@ -106,6 +106,8 @@ func ref(_ text: String) -> Reference { try! Reference(parsing: text) }
         defer { scratch.remove() }
         let journal = try scratch.journal()
         let plan = try journal.database.prepare("EXPLAIN QUERY PLAN " + Journal.marksQuery)
+        try plan.bind(43_003_016, at: 1)
+        try plan.bind(43_003_018, at: 2)
         var details: [String] = []
         while try plan.step() { details.append(plan.string(3)) }
         for table in ["highlights", "bookmarks", "notes"] {

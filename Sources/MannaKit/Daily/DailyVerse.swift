@@ -18,10 +18,12 @@ extension TextDatabase {
     public func dailyVerse(for date: LocalDate, in translation: Translation) throws(TextDatabaseError) -> DailyVerse {
         let reference: Reference
         do {
-            let statement = try database.prepare("SELECT reference FROM daily_verses WHERE position = ?1")
-            try statement.bind(date.leapYearPosition, at: 1)
-            guard try statement.step() else { throw TextDatabaseError.damaged(path: path) }
-            reference = try Reference(parsing: statement.string(0))
+            // Cached: a timeline asks for one day after another.
+            reference = try database.withCachedStatement("SELECT reference FROM daily_verses WHERE position = ?1") { statement in
+                try statement.bind(date.leapYearPosition, at: 1)
+                guard try statement.step() else { throw TextDatabaseError.damaged(path: path) }
+                return try Reference(parsing: statement.string(0))
+            }
         } catch {
             throw .damaged(path: path)
         }

@@ -30,19 +30,18 @@ extension Journal {
     func rows(of table: ExportTable) throws(SQLiteError) -> [[Cell]] {
         let statement = try database.prepare("SELECT \(table.columns) FROM \(table.name) ORDER BY \(table.order)")
         var rows: [[Cell]] = []
-        while try statement.step() { rows.append(Journal.cells(statement, table: table)) }
+        while try statement.step() { rows.append(try Journal.cells(statement, table: table)) }
         return rows
     }
 
     /// The stored fields of the current row, in `storedFields` order.
-    static func cells(_ statement: Statement, table: ExportTable) -> [Cell] {
-        table.storedFields.enumerated().map { index, field in
-            let column = Int32(index)
+    static func cells(_ statement: Statement, table: ExportTable) throws(SQLiteError) -> [Cell] {
+        try table.storedFields.map { field throws(SQLiteError) in
             switch field.kind {
             case .instant, .optionalInstant, .count, .verseID:
-                return statement.optionalInt(column).map(Cell.int) ?? .null
+                return try statement.optionalInt(field.name).map(Cell.int) ?? .null
             default:
-                return statement.optionalString(column).map(Cell.text) ?? .null
+                return try statement.optionalString(field.name).map(Cell.text) ?? .null
             }
         }
     }

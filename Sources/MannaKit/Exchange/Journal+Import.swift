@@ -219,29 +219,31 @@ extension Journal {
         let taken = try shortID.map { _ in try database.prepare("SELECT 1 FROM \(table.name) WHERE short_id = ?1") }
         for (row, at) in zip(rows, paths) {
             try checkParent(table, row: row, at: at, file: file)
-            select.reset()
+            try select.reset()
             try bind(row[0], to: select, at: 1)
             guard try select.step() else {
                 var row = row
                 if let shortID, let taken {
-                    taken.reset()
+                    try taken.reset()
                     try bind(row[shortID], to: taken, at: 1)
                     if try taken.step() { row[shortID] = .text(try newShortID(in: table.name)) }
                 }
-                insert.reset()
-                for (index, cell) in row.enumerated() { try bind(cell, to: insert, at: Int32(index + 1)) }
+                try insert.reset()
+                try bind(row, to: insert)
                 try insert.run()
                 counts.added += 1
                 continue
             }
-            let local = Journal.cells(select, table: table)
+            let local = try Journal.cells(select, table: table)
             // Compared without the short id, which each journal chooses for itself.
             let mine = local.enumerated().filter { $0.offset != shortID }.map(\.element)
             let theirs = row.enumerated().filter { $0.offset != shortID }.map(\.element)
             guard mine != theirs, Journal.newer(theirs: (row[updatedAt], row[deletedAt], theirs),
                                                  mine: (local[updatedAt], local[deletedAt], mine)) else { continue }
-            update.reset()
-            for index in assignments + [0] { try bind(row[index], to: update, at: Int32(index + 1)) }
+            try update.reset()
+            // The whole row: the update leaves out the short id, but its ?N still counts as a
+            // parameter (one in a gap of the numbering), and every parameter must be bound.
+            try bind(row, to: update)
             try update.run()
             counts.updated += 1
         }
@@ -264,8 +266,8 @@ extension Journal {
             """)
         for (row, at) in zip(rows, paths) {
             try checkParent(table, row: row, at: at, file: file)
-            insert.reset()
-            for (index, cell) in row.enumerated() { try bind(cell, to: insert, at: Int32(index + 1)) }
+            try insert.reset()
+            try bind(row, to: insert)
             try insert.run()
             counts.added += database.changes
         }
@@ -283,19 +285,19 @@ extension Journal {
         var inserted: [[Cell]] = []
         for row in rows {
             if let cutoff, let time = row[2].int, time <= cutoff { continue }
-            exists.reset()
-            for index in 0..<3 { try bind(row[index], to: exists, at: Int32(index + 1)) }
+            try exists.reset()
+            try bind(row, to: exists)
             if try exists.step() { continue }
-            insert.reset()
-            for index in 0..<3 { try bind(row[index], to: insert, at: Int32(index + 1)) }
+            try insert.reset()
+            try bind(row, to: insert)
             try insert.run()
             inserted.append(row)
         }
         try trimSearches()
         var trimmed = database.changes
         for row in inserted {
-            exists.reset()
-            for index in 0..<3 { try bind(row[index], to: exists, at: Int32(index + 1)) }
+            try exists.reset()
+            try bind(row, to: exists)
             if try exists.step() { counts.added += 1 } else { trimmed -= 1 }
         }
         counts.removed = trimmed
@@ -317,15 +319,15 @@ extension Journal {
         let change = try database.prepare("UPDATE \(table) SET \(set) WHERE uuid = ?1")
         var superseded = 0
         for group in groups {
-            members.reset()
+            try members.reset()
             if let group { try members.bind(group, at: 1) }
             var winner: Int?
             var losers: [String] = []
             while try members.step() {
-                if winner == nil { winner = members.int(1) } else { losers.append(members.string(0)) }
+                if winner == nil { winner = try members.int("updated_at") } else { losers.append(try members.string("uuid")) }
             }
             for uuid in losers {
-                change.reset()
+                try change.reset()
                 try change.bind(uuid, at: 1)
                 try change.bind(winner!, at: 2)
                 try change.run()
@@ -344,6 +346,11 @@ extension Journal {
             throw ImportError.invalid(file: file, at: at + "." + parent.field,
                                       problem: "no \(parent.table.dropLast().replacingUnderscores) with this uuid in the file or the journal")
         }
+    }
+
+    /// Binds the cells of a row to ?1, ?2, ... in order.
+    private func bind(_ row: [Cell], to statement: Statement) throws(SQLiteError) {
+        for (index, cell) in row.enumerated() { try bind(cell, to: statement, at: Int32(index + 1)) }
     }
 
     private func bind(_ cell: Cell, to statement: Statement, at index: Int32) throws(SQLiteError) {

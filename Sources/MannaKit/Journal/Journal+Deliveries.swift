@@ -42,9 +42,10 @@ extension Journal {
     /// True when the occurrence has been claimed: cheap, and no write, for the common tick.
     public func isClaimed(_ item: Occurrence) throws(JournalError) -> Bool {
         try reading {
-            let statement = try database.prepare("SELECT 1 FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3")
-            try bind(item, to: statement)
-            return try statement.step()
+            try database.withCachedStatement("SELECT 1 FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3") { statement in
+                try bind(item, to: statement)
+                return try statement.step()
+            }
         }
     }
 
@@ -57,14 +58,15 @@ extension Journal {
     /// Claims the occurrences in one transaction: for each, true if this call claimed it.
     public func claim(_ items: [(occurrence: Occurrence, late: Bool)], at instant: Instant) throws(JournalError) -> [Bool] {
         try writing {
-            let statement = try database.prepare("INSERT OR IGNORE INTO deliveries VALUES (?1, ?2, ?3, ?4, ?5)")
-            return try items.map { item in
-                statement.reset()
-                try bind(item.occurrence, to: statement)
-                try statement.bind(instant, at: 4)
-                try statement.bind(item.late ? 1 : 0, at: 5)
-                try statement.run()
-                return database.changes == 1
+            try database.withCachedStatement("INSERT OR IGNORE INTO deliveries VALUES (?1, ?2, ?3, ?4, ?5)") { statement in
+                try items.map { item in
+                    try statement.reset()
+                    try bind(item.occurrence, to: statement)
+                    try statement.bind(instant, at: 4)
+                    try statement.bind(item.late ? 1 : 0, at: 5)
+                    try statement.run()
+                    return database.changes == 1
+                }
             }
         }
     }
@@ -72,9 +74,10 @@ extension Journal {
     /// Gives a claim back when showing failed (no notification server yet), so a later tick tries again.
     public func release(_ item: Occurrence) throws(JournalError) {
         try writing {
-            let statement = try database.prepare("DELETE FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3")
-            try bind(item, to: statement)
-            try statement.run()
+            try database.withCachedStatement("DELETE FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3") { statement in
+                try bind(item, to: statement)
+                try statement.run()
+            }
         }
     }
 
@@ -85,7 +88,9 @@ extension Journal {
             let statement = try database.prepare("SELECT kind, key, occurrence FROM deliveries WHERE occurrence >= ?1 ORDER BY occurrence, kind, key")
             try statement.bind(firstLabel, at: 1)
             var rows: [(String, String, String)] = []
-            while try statement.step() { rows.append((statement.string(0), statement.string(1), statement.string(2))) }
+            while try statement.step() {
+                try rows.append((statement.string("kind"), statement.string("key"), statement.string("occurrence")))
+            }
             return rows
         }
         var occurrences: [Occurrence] = []

@@ -25,7 +25,7 @@ extension Journal {
         while true {
             for _ in 0..<8 {
                 let candidate = String(Journal.randomBytes(length).map { Journal.shortIDAlphabet[Int($0) % Journal.shortIDAlphabet.count] })
-                taken.reset()
+                try taken.reset()
                 try taken.bind(candidate, at: 1)
                 if !(try taken.step()) { return candidate }
             }

@@ -28,7 +28,7 @@ public struct Snooze: Equatable, Sendable {
 }
 
 extension Journal {
-    /// Columns of `Prayer`, in the order `prayer(from:)` reads them.
+    /// The columns `prayer(from:)` reads.
     private static let prayerColumns = "uuid, short_id, title, body, tags, answered_at, answer_note, deleted_at, created_at, updated_at"
 
     /// The condition of `PrayerListKind.open`, spelled as the `prayers_open` index is.
@@ -78,7 +78,7 @@ extension Journal {
             let kept = try activeReminders(ofPrayer: uuid)
             let remove = try database.prepare("UPDATE reminders SET deleted_at = ?2, updated_at = ?2 WHERE uuid = ?1")
             for old in kept where !reminders.contains(where: { $0.description == old.text }) {
-                remove.reset()
+                try remove.reset()
                 try remove.bind(old.uuid, at: 1)
                 try remove.bind(now, at: 2)
                 try remove.run()
@@ -139,7 +139,7 @@ extension Journal {
     private func insertReminders(_ specs: [ReminderSpec], prayerUUID: String, at now: Instant) throws(SQLiteError) {
         let insert = try database.prepare("INSERT INTO reminders (uuid, prayer_uuid, spec, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)")
         for spec in specs {
-            insert.reset()
+            try insert.reset()
             try insert.bind(Journal.newUUID(), at: 1)
             try insert.bind(prayerUUID, at: 2)
             try insert.bind(spec.description, at: 3)
@@ -156,16 +156,18 @@ extension Journal {
     /// The prayer whose short id (or UUID) is `id`, deleted or not.
     public func prayer(id: String) throws(JournalError) -> Prayer? {
         try reading {
-            let select = try database.prepare("SELECT \(Journal.prayerColumns) FROM prayers WHERE short_id = ?1 OR uuid = ?1")
-            try select.bind(id.lowercased(), at: 1)
-            return try select.step() ? Journal.prayer(from: select) : nil
+            // Cached: the tick looks up the prayer of each reminder it shows.
+            try database.withCachedStatement("SELECT \(Journal.prayerColumns) FROM prayers WHERE short_id = ?1 OR uuid = ?1") { select in
+                try select.bind(id.lowercased(), at: 1)
+                return try select.step() ? try Journal.prayer(from: select) : nil
+            }
         }
     }
 
-    private static func prayer(from row: Statement) -> Prayer {
-        Prayer(uuid: row.string(0), shortID: row.string(1), title: row.string(2), body: row.string(3),
-               tags: tags(row.string(4)), answeredAt: row.optionalInt(5), answerNote: row.optionalString(6),
-               deletedAt: row.optionalInt(7), createdAt: row.int(8), updatedAt: row.int(9))
+    private static func prayer(from row: Statement) throws(SQLiteError) -> Prayer {
+        try Prayer(uuid: row.string("uuid"), shortID: row.string("short_id"), title: row.string("title"), body: row.string("body"),
+                   tags: tags(row.string("tags")), answeredAt: row.optionalInt("answered_at"), answerNote: row.optionalString("answer_note"),
+                   deletedAt: row.optionalInt("deleted_at"), createdAt: row.int("created_at"), updatedAt: row.int("updated_at"))
     }
 
     private static func tags(_ column: String) -> [String] { column.split(separator: ",").map(String.init) }
@@ -185,8 +187,9 @@ extension Journal {
             try select.bind(tag.map { "," + $0 + "," }, at: 1)
             var found: [PrayerSummary] = []
             while try select.step() {
-                found.append(PrayerSummary(shortID: select.string(0), title: select.string(1), tags: Journal.tags(select.string(2)),
-                                           createdAt: select.int(3), answeredAt: select.optionalInt(4), deletedAt: select.optionalInt(5)))
+                try found.append(PrayerSummary(shortID: select.string("short_id"), title: select.string("title"),
+                                               tags: Journal.tags(select.string("tags")), createdAt: select.int("created_at"),
+                                               answeredAt: select.optionalInt("answered_at"), deletedAt: select.optionalInt("deleted_at")))
             }
             return found
         }
@@ -204,12 +207,12 @@ extension Journal {
             let byID = try database.prepare("SELECT \(Journal.prayerColumns) FROM prayers WHERE short_id = ?1")
             var prayers: [Prayer] = []
             for position in PrayerRotation.positions(on: date, open: open) {
-                nth.reset()
+                try nth.reset()
                 try nth.bind(position, at: 1)
                 guard try nth.step() else { continue }
-                byID.reset()
+                try byID.reset()
                 try byID.bind(nth.string(0), at: 1)
-                if try byID.step() { prayers.append(Journal.prayer(from: byID)) }
+                if try byID.step() { prayers.append(try Journal.prayer(from: byID)) }
             }
             return (open, prayers)
         }
@@ -225,8 +228,8 @@ extension Journal {
         try select.bind(uuid, at: 1)
         var found: [StoredReminder] = []
         while try select.step() {
-            let text = select.string(1)
-            found.append(StoredReminder(uuid: select.string(0), text: text, spec: try? ReminderSpec(parsing: text)))
+            let text = try select.string("spec")
+            found.append(StoredReminder(uuid: try select.string("uuid"), text: text, spec: try? ReminderSpec(parsing: text)))
         }
         return found
     }
@@ -258,53 +261,59 @@ extension Journal {
     /// A SPEC this manna cannot read is left out.
     public func activeReminders() throws(JournalError) -> [ActiveReminder] {
         try reading {
-            let select = try database.prepare("""
+            try database.withCachedStatement("""
                 SELECT r.uuid, r.prayer_uuid, r.spec, r.created_at FROM reminders r JOIN prayers p ON p.uuid = r.prayer_uuid
                 WHERE r.deleted_at IS NULL AND p.deleted_at IS NULL AND p.answered_at IS NULL
-                """)
-            var found: [ActiveReminder] = []
-            while try select.step() {
-                guard let spec = try? ReminderSpec(parsing: select.string(2)) else { continue }
-                found.append(ActiveReminder(uuid: select.string(0), prayerUUID: select.string(1), spec: spec, createdAt: select.int(3)))
+                """) { select in
+                var found: [ActiveReminder] = []
+                while try select.step() {
+                    let text = try select.string("spec")
+                    guard let spec = try? ReminderSpec(parsing: text) else { continue }
+                    try found.append(ActiveReminder(uuid: select.string("uuid"), prayerUUID: select.string("prayer_uuid"), spec: spec,
+                                                    createdAt: select.int("created_at")))
+                }
+                return found
             }
-            return found
         }
     }
 
     /// The snoozes due in `(after, upTo]` of prayers neither deleted nor answered, oldest first.
     public func snoozes(after: Instant, upTo: Instant) throws(JournalError) -> [Snooze] {
         try reading {
-            let select = try database.prepare("""
+            try database.withCachedStatement("""
                 SELECT s.uuid, s.prayer_uuid, s.due_at FROM snoozes s JOIN prayers p ON p.uuid = s.prayer_uuid
                 WHERE s.due_at > ?1 AND s.due_at <= ?2 AND p.deleted_at IS NULL AND p.answered_at IS NULL ORDER BY s.due_at
-                """)
-            try select.bind(after, at: 1)
-            try select.bind(upTo, at: 2)
-            var found: [Snooze] = []
-            while try select.step() {
-                found.append(Snooze(uuid: select.string(0), prayerUUID: select.string(1), dueAt: select.int(2)))
+                """) { select in
+                try select.bind(after, at: 1)
+                try select.bind(upTo, at: 2)
+                var found: [Snooze] = []
+                while try select.step() {
+                    try found.append(Snooze(uuid: select.string("uuid"), prayerUUID: select.string("prayer_uuid"), dueAt: select.int("due_at")))
+                }
+                return found
             }
-            return found
         }
     }
 
     /// The instant up to which reminder occurrences have been handled, if a tick ever said so.
     public func remindersHandledThrough() throws(JournalError) -> Instant? {
         try reading {
-            let select = try database.prepare("SELECT instant FROM scheduler_marks WHERE name = 'reminders'")
-            return try select.step() ? select.int(0) : nil
+            try database.withCachedStatement("SELECT instant FROM scheduler_marks WHERE name = 'reminders'") { select in
+                try select.step() ? select.int(0) : nil
+            }
         }
     }
 
     /// Records that every reminder occurrence up to `instant` has been handled.
     public func setRemindersHandled(through instant: Instant) throws(JournalError) {
         try writing {
-            let upsert = try database.prepare("""
+            try database.withCachedStatement("""
                 INSERT INTO scheduler_marks (name, instant) VALUES ('reminders', ?1)
                 ON CONFLICT (name) DO UPDATE SET instant = excluded.instant
-                """)
-            try upsert.bind(instant, at: 1)
-            try upsert.run()
+                """) { upsert in
+                try upsert.bind(instant, at: 1)
+                try upsert.run()
+            }
         }
     }
 }

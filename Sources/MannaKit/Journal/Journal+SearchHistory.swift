@@ -43,7 +43,8 @@ extension Journal {
                     """)
                 var records: [SearchRecord] = []
                 while try statement.step() {
-                    records.append(SearchRecord(query: statement.string(0), translation: statement.string(1), searchedAt: statement.int(2)))
+                    try records.append(SearchRecord(query: statement.string("query"), translation: statement.string("translation"),
+                                                    searchedAt: statement.int("searched_at")))
                 }
                 return records
             }

@@ -63,15 +63,15 @@ extension Journal {
                 var changes: [HighlightChange] = []
                 var seen: Set<VerseID> = []
                 for id in reference.verseIDs where seen.insert(id).inserted {
-                    find.reset()
+                    try find.reset()
                     try find.bind(id.rawValue, at: 1)
                     if try find.step() {
-                        let existing = Journal.highlight(find)
+                        let existing = try Journal.highlight(find)
                         if existing.color == color {
                             changes.append(.unchanged(existing))
                             continue
                         }
-                        recolor.reset()
+                        try recolor.reset()
                         try recolor.bind(existing.uuid, at: 1)
                         try recolor.bind(color.rawValue, at: 2)
                         try recolor.bind(now, at: 3)
@@ -82,7 +82,7 @@ extension Journal {
                     } else {
                         let added = Highlight(uuid: Journal.newUUID(), shortID: try newShortID(in: "highlights"), verseID: id,
                                               color: color, createdAt: now, updatedAt: now)
-                        insert.reset()
+                        try insert.reset()
                         try insert.bind(added.uuid, at: 1)
                         try insert.bind(added.shortID, at: 2)
                         try insert.bind(id.rawValue, at: 3)
@@ -119,7 +119,7 @@ extension Journal {
                     """)
                 try find.bind(first.rawValue, at: 1)
                 if try find.step() {
-                    let existing = Journal.bookmark(find)
+                    let existing = try Journal.bookmark(find)
                     if existing.reference == reference { return .unchanged(existing) }
                     let update = try database.prepare("UPDATE bookmarks SET reference = ?2, updated_at = ?3 WHERE uuid = ?1")
                     try update.bind(existing.uuid, at: 1)
@@ -163,7 +163,7 @@ extension Journal {
                     """)
                 var passages: [Reference] = []
                 while try statement.step() {
-                    passages.append(Journal.passage(verseID: statement.int(0), reference: statement.optionalString(1)))
+                    try passages.append(Journal.passage(verseID: statement.int("verse_id"), reference: statement.optionalString("reference")))
                 }
                 return passages
             }
@@ -180,46 +180,44 @@ extension Journal {
     /// part an index range on verse_id, so the cost follows the passage, not the journal.
     public func marks(on reference: Reference) throws(MarkError) -> PassageMarks {
         try markOperation {
-            let statement = try database.prepare(Journal.marksQuery)
-            var result = PassageMarks()
-            var highlightTimes: [Int: Int] = [:]
-            var seenNotes: Set<String> = []
-            for range in reference.ranges {
-                statement.reset()
-                try statement.bind(range.first.rawValue, at: 1)
-                try statement.bind(range.last.rawValue, at: 2)
-                while try statement.step() {
-                    let verse = statement.int(1)
+            try database.withCachedStatement(Journal.marksQuery) { statement in
+                var result = PassageMarks()
+                var highlightTimes: [Int: Int] = [:]
+                var seenNotes: Set<String> = []
+                try statement.forEachRow(in: reference) {
+                    let verse = try statement.int("verse_id")
                     var marks = result.verses[verse] ?? VerseMarks()
-                    switch statement.int(0) {
+                    switch try statement.int("kind") {
                     case 0:
                         // At most one live highlight per verse; should two meet, the newest shows.
-                        let updated = statement.int(7)
-                        if updated >= highlightTimes[verse] ?? .min, let color = HighlightColor(rawValue: statement.string(4)) {
+                        let updated = try statement.int("updated_at")
+                        if updated >= highlightTimes[verse] ?? .min, let color = HighlightColor(rawValue: try statement.string("color_or_text")) {
                             marks.highlight = color
                             highlightTimes[verse] = updated
                         }
                     case 1:
                         marks.bookmarked = true
                     default:
-                        let uuid = statement.string(2)
+                        let uuid = try statement.string("uuid")
                         // Ranges that overlap ("John 3:16; 3:16-18") show a note once.
-                        guard seenNotes.insert(uuid).inserted else { continue }
-                        marks.notes.append(Note(uuid: uuid, shortID: statement.string(3),
-                                                reference: Journal.passage(verseID: verse, reference: statement.optionalString(5)),
-                                                text: statement.string(4), createdAt: statement.int(6), updatedAt: statement.int(7)))
+                        guard seenNotes.insert(uuid).inserted else { return }
+                        try marks.notes.append(Note(uuid: uuid, shortID: statement.string("short_id"),
+                                                    reference: Journal.passage(verseID: verse, reference: statement.optionalString("reference")),
+                                                    text: statement.string("color_or_text"), createdAt: statement.int("created_at"),
+                                                    updatedAt: statement.int("updated_at")))
                     }
                     result.verses[verse] = marks
                 }
+                return result
             }
-            return result
         }
     }
 
-    /// The live marks on verses ?1 to ?2: (kind 0 highlight, 1 bookmark, 2 note), verse, uuid,
-    /// short id, colour or text, reference, created, updated; in verse order, oldest first.
+    /// The live marks on verses ?1 to ?2, in verse order, oldest first: `kind` (0 highlight,
+    /// 1 bookmark, 2 note), the columns the three share, `color_or_text` (a highlight's colour,
+    /// a note's text) and a note's `reference`.
     static let marksQuery = """
-        SELECT 0, verse_id, uuid, short_id, color, NULL, created_at, updated_at FROM highlights
+        SELECT 0 AS kind, verse_id, uuid, short_id, color AS color_or_text, NULL AS reference, created_at, updated_at FROM highlights
             WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL
         UNION ALL
         SELECT 1, verse_id, uuid, short_id, NULL, NULL, created_at, updated_at FROM bookmarks
@@ -227,7 +225,7 @@ extension Journal {
         UNION ALL
         SELECT 2, verse_id, uuid, short_id, text, reference, created_at, updated_at FROM notes
             WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL
-        ORDER BY 2, 7, 3
+        ORDER BY verse_id, created_at, uuid
         """
 
     // MARK: Shared
@@ -236,20 +234,23 @@ extension Journal {
     static let highlightColumns = "uuid, short_id, verse_id, color, created_at, updated_at"
     static let bookmarkColumns = "uuid, short_id, verse_id, reference, created_at, updated_at"
 
-    static func note(_ row: Statement) -> Note {
-        Note(uuid: row.string(0), shortID: row.string(1), reference: passage(verseID: row.int(2), reference: row.optionalString(3)),
-             text: row.string(4), createdAt: row.int(5), updatedAt: row.int(6))
+    static func note(_ row: Statement) throws(SQLiteError) -> Note {
+        try Note(uuid: row.string("uuid"), shortID: row.string("short_id"),
+                 reference: passage(verseID: row.int("verse_id"), reference: row.optionalString("reference")),
+                 text: row.string("text"), createdAt: row.int("created_at"), updatedAt: row.int("updated_at"))
     }
 
-    static func highlight(_ row: Statement) -> Highlight {
+    static func highlight(_ row: Statement) throws(SQLiteError) -> Highlight {
         // Colours are checked on the way in (command, import); an unknown one shows as the default.
-        Highlight(uuid: row.string(0), shortID: row.string(1), verseID: VerseID(rawValue: row.int(2)),
-                  color: HighlightColor(rawValue: row.string(3)) ?? .yellow, createdAt: row.int(4), updatedAt: row.int(5))
+        try Highlight(uuid: row.string("uuid"), shortID: row.string("short_id"), verseID: VerseID(rawValue: row.int("verse_id")),
+                      color: HighlightColor(rawValue: row.string("color")) ?? .yellow, createdAt: row.int("created_at"),
+                      updatedAt: row.int("updated_at"))
     }
 
-    static func bookmark(_ row: Statement) -> Bookmark {
-        Bookmark(uuid: row.string(0), shortID: row.string(1), reference: passage(verseID: row.int(2), reference: row.optionalString(3)),
-                 createdAt: row.int(4), updatedAt: row.int(5))
+    static func bookmark(_ row: Statement) throws(SQLiteError) -> Bookmark {
+        try Bookmark(uuid: row.string("uuid"), shortID: row.string("short_id"),
+                     reference: passage(verseID: row.int("verse_id"), reference: row.optionalString("reference")),
+                     createdAt: row.int("created_at"), updatedAt: row.int("updated_at"))
     }
 
     /// The passage a note or bookmark is on: its stored reference, or (schema 2 rows, or a
@@ -275,12 +276,12 @@ extension Journal {
     }
 
     /// The live rows of `table` found at the verses of `reference`, or all of them, in Bible order.
-    private func live<T>(_ table: String, columns: String, in reference: Reference?, row: (Statement) -> T) throws -> [T] {
+    private func live<T>(_ table: String, columns: String, in reference: Reference?, row: (Statement) throws -> T) throws -> [T] {
         let order = "ORDER BY verse_id, created_at, uuid"
         guard let reference else {
             let statement = try database.prepare("SELECT \(columns) FROM \(table) WHERE deleted_at IS NULL \(order)")
             var rows: [T] = []
-            while try statement.step() { rows.append(row(statement)) }
+            while try statement.step() { rows.append(try row(statement)) }
             return rows
         }
         let statement = try database.prepare("""
@@ -288,21 +289,16 @@ extension Journal {
             """)
         var rows: [T] = []
         var seen: Set<String> = []
-        for range in reference.ranges {
-            statement.reset()
-            try statement.bind(range.first.rawValue, at: 1)
-            try statement.bind(range.last.rawValue, at: 2)
-            while try statement.step() {
-                let uuid = statement.string(0)
-                guard seen.insert(uuid).inserted else { continue }
-                rows.append(row(statement))
-            }
+        try statement.forEachRow(in: reference) {
+            // Ranges that overlap list a record once.
+            guard seen.insert(try statement.string("uuid")).inserted else { return }
+            rows.append(try row(statement))
         }
         return rows
     }
 
     /// Marks the live record named by short id or uuid `id` deleted (a tombstone), returning it.
-    private func delete<T>(_ kind: MarkKind, id: String, columns: String, at now: Instant, row: (Statement) -> T) throws -> T {
+    private func delete<T>(_ kind: MarkKind, id: String, columns: String, at now: Instant, row: (Statement) throws -> T) throws -> T {
         let key = id.lowercased()
         return try write {
             let find = try database.prepare("""
@@ -310,12 +306,25 @@ extension Journal {
                 """)
             try find.bind(key, at: 1)
             guard try find.step() else { throw MarkError.notFound(kind, id: id) }
-            let record = row(find)
+            let record = try row(find)
             let update = try database.prepare("UPDATE \(kind.table) SET deleted_at = ?2, updated_at = ?2 WHERE uuid = ?1")
-            try update.bind(find.string(0), at: 1)
+            try update.bind(find.string("uuid"), at: 1)
             try update.bind(now, at: 2)
             try update.run()
             return record
+        }
+    }
+}
+
+private extension Statement {
+    /// Runs the statement once per range of `reference`, with the range's first and last verse
+    /// ids bound to ?1 and ?2, calling `row` at each row: the marks found at a passage's verses.
+    func forEachRow(in reference: Reference, _ row: () throws -> Void) throws {
+        for range in reference.ranges {
+            try reset()
+            try bind(range.first.rawValue, at: 1)
+            try bind(range.last.rawValue, at: 2)
+            while try step() { try row() }
         }
     }
 }

@@ -87,16 +87,17 @@ extension Journal {
                 WHERE stopped_at IS NULL AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1
                 """)
             guard try statement.step() else { return nil }
-            let uuid = statement.string(0)
+            let uuid = try statement.string("uuid")
             let read = try database.prepare("SELECT day, read_on FROM plan_days_read WHERE run_uuid = ?1")
             try read.bind(uuid, at: 1)
             var days: [Int: LocalDate] = [:]
-            while try read.step() { days[read.int(0)] = LocalDate(parsing: read.string(1)) }
-            guard let started = LocalDate(parsing: statement.string(2)), let schedule = LocalDate(parsing: statement.string(3)) else {
+            while try read.step() { days[try read.int("day")] = LocalDate(parsing: try read.string("read_on")) }
+            guard let started = LocalDate(parsing: try statement.string("started_on")),
+                  let schedule = LocalDate(parsing: try statement.string("schedule_start")) else {
                 throw JournalError.damaged(path: path)
             }
-            return PlanRun(uuid: uuid, planID: statement.string(1), startedOn: started, scheduleStart: schedule,
-                           remindAt: statement.optionalString(4).flatMap(LocalTime.init(parsing:)), daysRead: days)
+            return try PlanRun(uuid: uuid, planID: statement.string("plan_id"), startedOn: started, scheduleStart: schedule,
+                               remindAt: statement.optionalString("remind_at").flatMap(LocalTime.init(parsing:)), daysRead: days)
         }
     }
 

@@ -24,6 +24,23 @@ public struct SQLiteError: Error, CustomStringConvertible {
 // SQLITE_TRANSIENT is a macro cast Swift cannot import: SQLite copies the bound bytes.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+/// The sqlite3 handle of one connection, closed when nothing holds it: neither its `Database`
+/// nor any `Statement` (each keeps it). So a statement never outlives its connection, and the
+/// statements a `Database` caches are no reference cycle.
+private final class Connection {
+    let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) { self.handle = handle }
+
+    // Every statement was finalized before this (each held the connection), so SQLite closes
+    // now, and in WAL mode checkpoints the log into the file as the last connection closes.
+    deinit { sqlite3_close_v2(handle) }
+
+    func error(_ rc: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
 /// One SQLite connection.
 public final class Database {
     public enum Mode {
@@ -33,7 +50,12 @@ public final class Database {
         case readWriteCreate
     }
 
-    fileprivate let handle: OpaquePointer
+    private let connection: Connection
+    private var handle: OpaquePointer { connection.handle }
+    /// The statements `withCachedStatement` prepared, found by their SQL. A connection keeps a
+    /// few, so an array searched in order costs less than hashing (and on the command line,
+    /// less than a static binary's first use of another Dictionary type).
+    private var cache: [Statement] = []
 
     public init(path: String, mode: Mode) throws(SQLiteError) {
         var db: OpaquePointer?
@@ -56,11 +78,9 @@ public final class Database {
             sqlite3_close_v2(db)
             throw SQLiteError(code: rc, message: message, sql: nil)
         }
-        handle = db
+        connection = Connection(db)
         sqlite3_extended_result_codes(db, 1)
     }
-
-    deinit { sqlite3_close_v2(handle) }
 
     /// Percent-escapes the characters that would end or change a `file:` URI path.
     private static func uriEscaped(_ path: String) -> String {
@@ -88,8 +108,55 @@ public final class Database {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Prepares one statement (more than one is an error: run several with `execute`).
+    ///
+    /// For a statement run once. One run again and again belongs in `withCachedStatement`.
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
-        try Statement(database: self, sql: sql)
+        try Statement(connection: connection, sql: sql)
+    }
+
+    /// Runs `body` with this connection's statement for `sql`: prepared the first time, kept,
+    /// and handed out again afterwards, for the statements every tick or passage runs.
+    ///
+    /// The statement comes rewound with nothing bound, and is reset when `body` returns or
+    /// throws: a statement left mid-iteration would hold its read transaction open (in WAL
+    /// mode a reader's snapshot keeps checkpoints from finishing), and a later run would
+    /// find stale bindings. If `body` asks for the same SQL again while it has the statement,
+    /// that nested call gets a statement of its own. `body` must not keep the statement.
+    ///
+    /// ```swift
+    /// let claimed = try database.withCachedStatement("SELECT 1 FROM deliveries WHERE key = ?1") { statement in
+    ///     try statement.bind(key, at: 1)
+    ///     return try statement.step()
+    /// }
+    /// ```
+    ///
+    /// - Throws: `SQLiteError` when the statement cannot be prepared or reset; what `body` throws.
+    public func withCachedStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
+        let statement: Statement
+        switch cache.first(where: { $0.sql == sql }) {
+        case let cached? where !cached.isLent:
+            statement = cached
+        case .some:
+            // Nested use: a statement of its own, finalized when done.
+            statement = try prepare(sql)
+        case nil:
+            statement = try prepare(sql)
+            cache.append(statement)
+        }
+        statement.isLent = true
+        defer { statement.isLent = false }
+        let result: T
+        do {
+            result = try body(statement)
+        } catch {
+            // The error being thrown wins: the reset's code can only repeat a step's error, and
+            // the statement is rewound all the same.
+            try? statement.reset()
+            throw error
+        }
+        try statement.reset()
+        return result
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
@@ -104,45 +171,111 @@ public final class Database {
             throw error
         }
     }
-
-    fileprivate func error(_ rc: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
-    }
 }
 
-/// A prepared statement. Bind with 1-based indexes, step, read columns with 0-based indexes.
+/// A prepared statement. Bind with 1-based indexes, step, read columns by name or by 0-based index.
+///
+/// Every parameter must be bound (NULL too: `bindNull`) between a reset and the first step:
+/// SQLite would quietly run a forgotten one as NULL, so `step()` throws instead.
 public final class Statement {
     private let handle: OpaquePointer
-    private let database: Database
+    private let connection: Connection
     public let sql: String
+    /// True while `Database.withCachedStatement` has lent the statement out: a nested request
+    /// for its SQL must not get it too.
+    fileprivate var isLent = false
+    /// Which parameters were bound since the last reset, at index - 1. There are
+    /// `sqlite3_bind_parameter_count` of them: the largest index, so `?3` alone makes three.
+    private var bound: [Bool]
+    /// How many of `bound` are true: `step()` compares it, so a step costs no search.
+    private var boundCount = 0
+    /// The name of each column, read from SQLite at the first lookup by name and kept for
+    /// every row after. Searched in order: for a handful of short names that costs less than
+    /// hashing, and of two columns with one name the leftmost wins (as in GRDB). SQLite gives
+    /// no name only when out of memory; "" stands for it, a name no lookup asks for.
+    private lazy var columnNames: [String] = (0..<sqlite3_column_count(handle)).map { column in
+        sqlite3_column_name(handle, column).map { String(cString: $0) } ?? ""
+    }
 
-    fileprivate init(database: Database, sql: String) throws(SQLiteError) {
+    /// Prepares the one statement `sql` holds.
+    ///
+    /// - Throws: SQLite's error, or SQLITE_MISUSE when `sql` holds no statement or more than
+    ///   one: SQLite prepares only the first, and would silently drop the rest.
+    fileprivate init(connection: Connection, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v2(database.handle, sql, -1, &statement, nil)
-        guard rc == SQLITE_OK, let statement else { throw database.error(rc, sql: sql) }
+        var onlyOne = true
+        let rc = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v2(connection.handle, text, -1, &statement, &tail)
+            if rc == SQLITE_OK, let tail { onlyOne = Statement.runsNothing(tail) }
+            return rc
+        }
+        guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
+        guard let statement else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "no statement to prepare", sql: sql)
+        }
+        guard onlyOne else {
+            // Never stepped, so finalizing has no error to report.
+            sqlite3_finalize(statement)
+            throw SQLiteError(code: SQLITE_MISUSE, message: "more than one statement: prepare takes one, execute runs several", sql: sql)
+        }
         self.handle = statement
-        self.database = database
+        self.connection = connection
         self.sql = sql
+        bound = Array(repeating: false, count: Int(sqlite3_bind_parameter_count(statement)))
     }
 
     deinit { sqlite3_finalize(handle) }
 
-    /// Clears bindings and rewinds, so the statement can run again.
-    public func reset() {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+    /// True when `tail` (what follows a prepared statement) holds nothing SQLite would run:
+    /// white space, `--` and `/* */` comments, and semicolons (empty statements).
+    private static func runsNothing(_ tail: UnsafePointer<CChar>) -> Bool {
+        var at = UnsafeRawPointer(tail).assumingMemoryBound(to: UInt8.self)
+        // Reading at[1] is safe wherever at[0] is not the terminating NUL.
+        while true {
+            switch at[0] {
+            case 0:
+                return true
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), 0x0C, UInt8(ascii: "\r"), UInt8(ascii: ";"):
+                at += 1
+            case UInt8(ascii: "-") where at[1] == UInt8(ascii: "-"):
+                while at[0] != 0 && at[0] != UInt8(ascii: "\n") { at += 1 }
+            case UInt8(ascii: "/") where at[1] == UInt8(ascii: "*"):
+                // An unterminated comment runs to the end, as SQLite reads it.
+                at += 2
+                while at[0] != 0 && !(at[0] == UInt8(ascii: "*") && at[1] == UInt8(ascii: "/")) { at += 1 }
+                if at[0] != 0 { at += 2 }
+            default:
+                return false
+            }
+        }
+    }
+
+    /// Rewinds and clears the bindings, so the statement can run again.
+    ///
+    /// - Throws: the error of the last `step()`, which SQLite reports again here (the statement
+    ///   is rewound all the same), so a failure a caller ignored is not lost.
+    public func reset() throws(SQLiteError) {
+        let rc = sqlite3_reset(handle)
+        if boundCount > 0 {
+            for index in bound.indices { bound[index] = false }
+            boundCount = 0
+        }
+        try check(sqlite3_clear_bindings(handle))
+        try check(rc)
     }
 
     public func bind(_ value: String, at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_text(handle, index, value, -1, transient))
+        try check(sqlite3_bind_text(handle, index, value, -1, transient), bound: index)
     }
 
     public func bind(_ value: Int, at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_int64(handle, index, Int64(value)))
+        try check(sqlite3_bind_int64(handle, index, Int64(value)), bound: index)
     }
 
+    /// Binds NULL: a parameter bound as NULL on purpose, which counts as bound.
     public func bindNull(at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_null(handle, index))
+        try check(sqlite3_bind_null(handle, index), bound: index)
     }
 
     /// Binds the text, or NULL for nil.
@@ -151,12 +284,16 @@ public final class Statement {
     }
 
     /// Advances to the next row: true while there is one.
+    ///
+    /// - Throws: SQLite's error, or SQLITE_MISUSE naming the first parameter not bound since
+    ///   the last reset.
     public func step() throws(SQLiteError) -> Bool {
+        if boundCount < bound.count { throw unboundParameter() }
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw database.error(rc, sql: sql)
+        default: throw connection.error(rc, sql: sql)
         }
     }
 
@@ -180,7 +317,52 @@ public final class Statement {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : string(column)
     }
 
+    /// The integer in the column called `name`, as the SELECT names it (`uuid` for `r.uuid`,
+    /// `n` for `count(*) AS n`; matched exactly): 0 for NULL.
+    ///
+    /// - Throws: SQLITE_MISUSE when there is no such column. A programmer's error, but thrown
+    ///   rather than trapped: the command line never crashes.
+    public func int(_ name: String) throws(SQLiteError) -> Int { int(try column(named: name)) }
+
+    /// The text in the column called `name`: "" for NULL.
+    public func string(_ name: String) throws(SQLiteError) -> String { string(try column(named: name)) }
+
+    /// The integer in the column called `name`, or nil for NULL.
+    public func optionalInt(_ name: String) throws(SQLiteError) -> Int? { optionalInt(try column(named: name)) }
+
+    /// The text in the column called `name`, or nil for NULL.
+    public func optionalString(_ name: String) throws(SQLiteError) -> String? { optionalString(try column(named: name)) }
+
+    /// The index of the column called `name`.
+    private func column(named name: String) throws(SQLiteError) -> Int32 {
+        // Lengths first: most names differ in length, and comparing two is cheaper than comparing the strings.
+        let length = name.utf8.count
+        if let index = columnNames.firstIndex(where: { $0.utf8.count == length && $0 == name }) { return Int32(index) }
+        let names = columnNames.filter { !$0.isEmpty }
+        let columns = names.isEmpty ? "the statement returns none" : "the columns are " + names.joined(separator: ", ")
+        throw SQLiteError(code: SQLITE_MISUSE, message: "no column named '\(name)' (\(columns))", sql: sql)
+    }
+
     private func check(_ rc: Int32) throws(SQLiteError) {
-        if rc != SQLITE_OK { throw database.error(rc, sql: sql) }
+        if rc != SQLITE_OK { throw connection.error(rc, sql: sql) }
+    }
+
+    /// Checks a bind's code, then counts parameter `index` as bound (SQLite refused any index
+    /// out of range with SQLITE_RANGE).
+    private func check(_ rc: Int32, bound index: Int32) throws(SQLiteError) {
+        try check(rc)
+        if !bound[Int(index) - 1] {
+            bound[Int(index) - 1] = true
+            boundCount += 1
+        }
+    }
+
+    /// The error for the first parameter not bound since the last reset: "parameter 2 is not
+    /// bound", with its name when it has one (":title").
+    private func unboundParameter() -> SQLiteError {
+        let index = Int32((bound.firstIndex(of: false) ?? 0) + 1)
+        let name = sqlite3_bind_parameter_name(handle, index).map { String(cString: $0) }
+        let named = name.map { $0 == "?\(index)" ? "" : " (\($0))" } ?? ""
+        return SQLiteError(code: SQLITE_MISUSE, message: "parameter \(index)\(named) is not bound", sql: sql)
     }
 }

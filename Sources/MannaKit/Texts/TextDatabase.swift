@@ -69,8 +69,8 @@ public final class TextDatabase {
             let rows = try database.prepare("SELECT code, name, year, licence, source, position FROM translations ORDER BY position")
             var loaded: [Translation] = []
             while try rows.step() {
-                loaded.append(Translation(code: rows.string(0), name: rows.string(1), year: rows.int(2),
-                                          licence: rows.string(3), source: rows.string(4), position: rows.int(5)))
+                try loaded.append(Translation(code: rows.string("code"), name: rows.string("name"), year: rows.int("year"),
+                                              licence: rows.string("licence"), source: rows.string("source"), position: rows.int("position")))
             }
             translations = loaded
         } catch let error as TextDatabaseError {
@@ -89,18 +89,19 @@ public final class TextDatabase {
     /// Every verse of `reference` in order; a verse the translation lacks comes back with nil text.
     public func passage(_ reference: Reference, in translation: Translation) throws(TextDatabaseError) -> [PassageVerse] {
         do {
-            let statement = try database.prepare("SELECT id, text FROM verses WHERE translation = ?1 AND id BETWEEN ?2 AND ?3 ORDER BY id")
-            var verses: [PassageVerse] = []
-            for range in reference.ranges {
-                statement.reset()
-                try statement.bind(translation.code, at: 1)
-                try statement.bind(range.first.rawValue, at: 2)
-                try statement.bind(range.last.rawValue, at: 3)
-                var found: [Int: String] = [:]
-                while try statement.step() { found[statement.int(0)] = statement.string(1) }
-                verses += range.verseIDs.map { PassageVerse(id: $0, text: found[$0.rawValue]) }
+            return try database.withCachedStatement("SELECT id, text FROM verses WHERE translation = ?1 AND id BETWEEN ?2 AND ?3 ORDER BY id") { statement in
+                var verses: [PassageVerse] = []
+                for range in reference.ranges {
+                    try statement.reset()
+                    try statement.bind(translation.code, at: 1)
+                    try statement.bind(range.first.rawValue, at: 2)
+                    try statement.bind(range.last.rawValue, at: 3)
+                    var found: [Int: String] = [:]
+                    while try statement.step() { found[statement.int(0)] = statement.string(1) }
+                    verses += range.verseIDs.map { PassageVerse(id: $0, text: found[$0.rawValue]) }
+                }
+                return verses
             }
-            return verses
         } catch {
             throw .damaged(path: path)
         }

@@ -111,7 +111,7 @@ public enum TextDatabaseBuilder {
     private static func insertBooks(into database: Database) throws {
         let statement = try database.prepare("INSERT INTO books VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         for book in Canon.books {
-            statement.reset()
+            try statement.reset()
             try statement.bind(book.number, at: 1)
             try statement.bind(book.osis, at: 2)
             try statement.bind(book.name, at: 3)
@@ -144,12 +144,12 @@ public enum TextDatabaseBuilder {
             guard id.rawValue > previous else { throw bad("verses out of canonical order or repeated") }
             guard !fields[3].isEmpty else { throw bad("empty text: leave out a verse the translation lacks") }
             previous = id.rawValue
-            verse.reset()
+            try verse.reset()
             try verse.bind(code, at: 1)
             try verse.bind(id.rawValue, at: 2)
             try verse.bind(fields[3], at: 3)
             try verse.run()
-            index.reset()
+            try index.reset()
             try index.bind(id.rawValue, at: 1)
             try index.bind(fields[3], at: 2)
             try index.run()
@@ -174,7 +174,7 @@ public enum TextDatabaseBuilder {
             do { reference = try Reference(parsing: row.fields[2]) } catch { throw bad(error.message) }
             for code in codes {
                 for range in reference.ranges {
-                    present.reset()
+                    try present.reset()
                     try present.bind(code, at: 1)
                     try present.bind(range.first.rawValue, at: 2)
                     try present.bind(range.last.rawValue, at: 3)
@@ -182,7 +182,7 @@ public enum TextDatabaseBuilder {
                     guard present.int(0) == range.verseIDs.count else { throw bad("\(reference) is not whole in the \(code)") }
                 }
             }
-            insert.reset()
+            try insert.reset()
             try insert.bind(index + 1, at: 1)
             try insert.bind(reference.description, at: 2)
             try insert.run()
@@ -200,7 +200,7 @@ public enum TextDatabaseBuilder {
             do { text = try Files.readText(path) ?? "" } catch { throw TextDatabaseError.unreadable(path: path, reason: error.reason) }
             let plan: Plan
             do { plan = try Plan(json: text, file: path) } catch { throw TextDatabaseError.badSource(file: path, line: 1, problem: error.message) }
-            insert.reset()
+            try insert.reset()
             try insert.bind(plan.id, at: 1)
             try insert.bind(text, at: 2)
             try insert.run()
