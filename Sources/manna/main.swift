@@ -18,15 +18,22 @@ func executablePath() -> String {
     return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
-let environment = Environment.process
-let executable = executablePath()
-let stdoutIsTerminal = isatty(1) == 1
-var size = winsize()
-let width = stdoutIsTerminal && ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
-let context = Context(
-    environment: environment, clock: Clock { Instant(time(nil)) },
-    stdout: Output(descriptor: 1), stderr: Output(descriptor: 2),
-    notifier: DesktopNotifier(executablePath: executable, environment: environment, userID: getuid()),
-    executablePath: executable, userID: getuid(), terminalWidth: width,
-    stdoutIsTerminal: stdoutIsTerminal, stdinIsTerminal: isatty(0) == 1)
-exit(Manna.run(arguments: Array(CommandLine.arguments.dropFirst()), context: context))
+/// Runs the command line with the live context and returns the exit status. The context is
+/// local so that it, and the journal it opened, are closed before `exit`: the last connection
+/// to close checkpoints the write-ahead log, which keeps journal.sqlite complete on its own.
+func run() -> Int32 {
+    let environment = Environment.process
+    let executable = executablePath()
+    let stdoutIsTerminal = isatty(1) == 1
+    var size = winsize()
+    let width = stdoutIsTerminal && ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+    let context = Context(
+        environment: environment, clock: Clock { Instant(time(nil)) },
+        stdout: Output(descriptor: 1), stderr: Output(descriptor: 2),
+        notifier: DesktopNotifier(executablePath: executable, environment: environment, userID: getuid()),
+        executablePath: executable, userID: getuid(), terminalWidth: width,
+        stdoutIsTerminal: stdoutIsTerminal, stdinIsTerminal: isatty(0) == 1)
+    return Manna.run(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
+}
+
+exit(run())
