@@ -217,10 +217,14 @@ import Testing
         #expect(again[2][5] as? [String] == ["prayed", "Prayed", "snooze", "Snooze 10 min"])
     }
 
-    /// Polls `condition` for up to five seconds.
+    /// Polls `condition` until it holds, for up to 30 s: a click reaches Manna through
+    /// manna-notify, which starts `manna pray ...`; that is well under a second on an idle
+    /// machine and can be several on a loaded two-core CI machine. Polling ends as soon as it
+    /// holds, so the bound costs nothing when it does.
     func waitFor(_ condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while clock.now < deadline {
             if try condition() { return true }
             Thread.sleep(forTimeInterval: 0.05)
         }

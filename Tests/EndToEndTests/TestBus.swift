@@ -100,7 +100,9 @@ final class TestBus {
         process.standardError = FileHandle.nullDevice
         try process.run()
         processes.append(process)
-        let wait = Manna.run(["wait", "--session", "--timeout", "10", "org.freedesktop.Notifications"],
+        // gdbus returns as soon as the name is owned; the 30 s are for a Python that starts slowly
+        // on a loaded CI machine, with two cores and several tests starting servers at once.
+        let wait = Manna.run(["wait", "--session", "--timeout", "30", "org.freedesktop.Notifications"],
                              environment: ["DBUS_SESSION_BUS_ADDRESS": address], executable: "/usr/bin/gdbus")
         guard wait.status == 0 else { throw TestBusError("the test server did not appear on the bus: \(wait.stderr)") }
     }
