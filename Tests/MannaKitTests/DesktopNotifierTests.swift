@@ -7,10 +7,11 @@ import Testing
 @Suite final class DesktopNotifierTests {
     let notification = MannaKit.DesktopNotification(summary: "Psalm 23:1 (KJV)", body: "The LORD is my shepherd; I shall not want.", category: .verse)
 
-    /// This test's own folder, removed after it.
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-notifier-\(UUID().uuidString)").path
+    /// This test's own folder, removed after it (each test has its own instance of the suite).
+    let scratch: Scratch
+    var directory: String { scratch.path }
 
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
+    init() throws { scratch = try Scratch("notifier") }
 
     /// A notifier for `bin/manna` in this test's folder, with `bin/manna-notify` running `script`.
     func notifier(_ script: String?, timeoutMilliseconds: Int = 3000) throws -> (DesktopNotifier, String) {

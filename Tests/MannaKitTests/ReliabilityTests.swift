@@ -7,6 +7,8 @@ import Testing
 @Suite struct ReliabilityTests {
     static let scale = Int(ProcessInfo.processInfo.environment["MANNA_RELIABILITY_SCALE"] ?? "") ?? 1
 
+    /// A folder the caller removes, for aTickEveryMinuteAcrossClockChanges (moving to
+    /// MannaAppTests); the others take a Scratch.
     func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("manna-reliability-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -16,9 +18,8 @@ import Testing
     /// A reader parses the timeline 10,000 times while it is rewritten 1,000 times: every read
     /// is a whole timeline (temp file, fsync, rename).
     @Test func readersNeverSeeAPartialTimeline() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("timeline.json").path
+        let scratch = try Scratch("reliability")
+        let path = scratch.file("timeline.json")
         let database = BuiltTexts.database
         let zone = try Zone(identifier: "Europe/London")
         let inputs = TimelineInputs(zone: zone, translation: try database.translation(code: "KJV"),
@@ -47,7 +48,7 @@ import Testing
             parsed += 1
         }
         #expect(entryDates == ["2026-03-28", "2026-03-29"])
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
         #expect(leftovers == ["timeline.json"])
     }
 
@@ -101,9 +102,8 @@ import Testing
     /// Asleep three days, a clock set back an hour, a zone change mid-day: each day's verse at
     /// most once, the missed ones never, and the day of waking's once, marked late.
     @Test func suspendClockSetBackAndZoneChange() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = try Journal(path: directory.appendingPathComponent("journal.sqlite").path)
+        let scratch = try Scratch("reliability")
+        let journal = try Journal(path: scratch.file("journal.sqlite"))
         let newYork = try Zone(identifier: "America/New_York"), tokyo = try Zone(identifier: "Asia/Tokyo")
         let seven = LocalTime(hour: 7, minute: 0)
         var shown: [String] = []
@@ -122,11 +122,4 @@ import Testing
         try tick("2026-06-05T07:30", tokyo)
         #expect(shown == ["2026-06-01", "2026-06-04 late", "2026-06-05"])
     }
-}
-
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }
