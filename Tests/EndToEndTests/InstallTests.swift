@@ -4,7 +4,8 @@ import Testing
 /// A temporary home for `manna install`, with stand-ins for systemctl and crontab (shell
 /// scripts that record each call, the crontab kept in a file) first on PATH.
 final class InstallSandbox {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("manna-install-\(UUID())").path
+    private let scratch: Scratch
+    var root: String { scratch.path }
     var home: String { root + "/home" }
     var fakes: String { root + "/fakes" }
     var crontabFile: String { root + "/crontab" }
@@ -16,6 +17,7 @@ final class InstallSandbox {
     ///   - systemctl: the stand-in's body after it records the call.
     ///   - withCrontab: whether there is a crontab program at all.
     init(systemd: Bool = false, crontab: String? = nil, systemctl: String = "", withCrontab: Bool = true) throws {
+        scratch = try Scratch("install")
         for folder in [home, fakes, root + "/run"] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
@@ -40,8 +42,6 @@ final class InstallSandbox {
         if let crontab { try crontab.write(toFile: crontabFile, atomically: false, encoding: .utf8) }
         environment = ["HOME": home, "PATH": fakes + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": root + "/run"]
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
 
     private func script(_ name: String, _ body: String) throws {
         try ("#!/bin/sh\n" + body + "\n").write(toFile: fakes + "/" + name, atomically: false, encoding: .utf8)

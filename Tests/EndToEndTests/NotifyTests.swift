@@ -6,13 +6,6 @@ import Testing
 @Suite struct NotifyTests {
     static let christmas = "For unto you is born this day in the city of David a Saviour, which is Christ the Lord."
 
-    /// A folder for `$XDG_RUNTIME_DIR` with no bus socket in it.
-    func emptyRuntimeDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("manna-runtime-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     /// The run and how long it took (the text database is built first, on its own time).
     func seconds(_ body: () -> Run) -> (Run, Double) {
         precondition(Manna.textDatabaseReady)
@@ -96,13 +89,12 @@ import Testing
     /// No bus socket: said at once. (That no timeout was waited on shows in the message, which
     /// manna gives before it connects to anything; how fast is for bench/, not a test.)
     @Test func noBusIsUnavailableAndSaysWhereItLooked() throws {
-        let runtime = try emptyRuntimeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: runtime) }
-        let run = manna("notify", "--date", "2026-12-25", environment: ["XDG_RUNTIME_DIR": runtime])
+        let runtime = try Scratch("runtime")
+        let run = manna("notify", "--date", "2026-12-25", environment: ["XDG_RUNTIME_DIR": runtime.path])
         #expect(run.status == 69)
-        #expect(run.stderr == "manna: no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no bus socket at \(runtime)/bus\n")
+        #expect(run.stderr == "manna: no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no bus socket at \(runtime.path)/bus\n")
         #expect(run.stdout == "")
-        let gone = manna("notify", "--date", "2026-12-25", environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime)/bus"])
+        let gone = manna("notify", "--date", "2026-12-25", environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime.path)/bus"])
         #expect(gone.status == 69)
         #expect(gone.stderr == "manna: no D-Bus session bus: Could not connect: No such file or directory\n")
     }
@@ -204,17 +196,15 @@ import Testing
     ] as [([String], [String: String], Int32, String)])
     func badInputIsAUsageError(arguments: [String], environment: [String: String], status: Int32, message: String) throws {
         precondition(Manna.textDatabaseReady)
-        let runtime = try emptyRuntimeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: runtime) }
-        let run = Manna.run(arguments, environment: environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 })
+        let runtime = try Scratch("runtime")
+        let run = Manna.run(arguments, environment: environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 })
         #expect(run.status == status)
         #expect(run.stderr == message)
     }
 
     @Test func aBadTimeZoneDoesNotMatterWithADate() throws {
-        let runtime = try emptyRuntimeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: runtime) }
-        let run = manna("notify", "--date", "2026-12-25", environment: ["TZ": "Mars/Olympus_Mons", "XDG_RUNTIME_DIR": runtime])
+        let runtime = try Scratch("runtime")
+        let run = manna("notify", "--date", "2026-12-25", environment: ["TZ": "Mars/Olympus_Mons", "XDG_RUNTIME_DIR": runtime.path])
         #expect(run.status == 69)
         #expect(run.stderr.hasPrefix("manna: no D-Bus session bus: "))
     }

@@ -8,11 +8,9 @@ import Testing
         precondition(Manna.textDatabaseReady)
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body")
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let environment = ["HOME": home.path, "TZ": "Europe/London", "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        let home = try TemporaryHome(environment: ["TZ": "Europe/London", "DBUS_SESSION_BUS_ADDRESS": bus.address])
         func offline(_ arguments: String...) -> Run {
-            Manna.run(["-n", Manna.binary] + arguments, environment: environment, executable: "/usr/bin/unshare")
+            Manna.run(["-n", Manna.binary] + arguments, environment: home.environment, executable: "/usr/bin/unshare")
         }
         // The namespace really has no network: only a loopback that is down.
         let probe = Manna.run(["-n", "/bin/cat", "/proc/net/dev"], executable: "/usr/bin/unshare")

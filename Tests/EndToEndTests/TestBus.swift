@@ -5,16 +5,17 @@ import Foundation
 
 final class TestBus {
     /// This bus's folder: its config, and its socket `bus`, so the folder can stand in for
-    /// `$XDG_RUNTIME_DIR`.
-    let directory: String
+    /// `$XDG_RUNTIME_DIR`. Removed after the processes are stopped.
+    private let scratch: Scratch
+    var directory: String { scratch.path }
     let address: String
     private var processes: [Process] = []
 
     /// Starts `dbus-daemon` with a config of its own: no service directories, so no server
     /// installed on the machine can be activated behind a test's back.
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-bus-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try Scratch("bus")
+        let directory = scratch.path
         let config = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -53,7 +54,6 @@ final class TestBus {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// python-dbusmock's notification daemon, recording every call, with `capabilities`
