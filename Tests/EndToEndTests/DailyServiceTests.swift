@@ -114,22 +114,31 @@ import Testing
         #expect(polybar.stdout.split(separator: "\n").count == 1)
     }
 
-    @Test func initSnippetsAreValidShell() throws {
-        // .ci/run installs zsh and fish.
-        for (shell, check) in [("bash", ["/bin/bash", "-n"]), ("zsh", ["/usr/bin/zsh", "-n"]), ("fish", ["/usr/bin/fish", "--no-execute"])] {
-            let run = manna("init", shell)
-            #expect(run.status == 0)
-            let path = check[0]
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("manna-init-\(UUID()).\(shell)")
-            try run.stdout.write(to: file, atomically: true, encoding: .utf8)
-            defer { try? FileManager.default.removeItem(at: file) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = Array(check.dropFirst()) + [file.path]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(shell) -n rejected the snippet")
-        }
+    /// `manna init SHELL` is what the shell itself accepts, checked without running it.
+    func checkInitSnippet(_ shell: String, with check: String, _ arguments: String...) throws {
+        let run = manna("init", shell)
+        #expect(run.status == 0)
+        let scratch = try Scratch("init")
+        let file = scratch.url.appendingPathComponent("snippet.\(shell)")
+        try run.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: check)
+        process.arguments = arguments + [file.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(check) \(arguments.joined(separator: " ")) rejected the snippet")
+    }
+
+    @Test func theBashSnippetIsValidBash() throws {
+        try checkInitSnippet("bash", with: "/bin/bash", "-n")
+    }
+
+    @Test(.needs(.zsh)) func theZshSnippetIsValidZsh() throws {
+        try checkInitSnippet("zsh", with: try #require(TestEnvironment.path(of: "zsh")), "-n")
+    }
+
+    @Test(.needs(.fish)) func theFishSnippetIsValidFish() throws {
+        try checkInitSnippet("fish", with: try #require(TestEnvironment.path(of: "fish")), "--no-execute")
     }
 
     @Test func bashShowsTheVerseAboveThePrompt() throws {

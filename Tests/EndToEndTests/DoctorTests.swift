@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @Suite struct DoctorTests {
-    @Test func allIsWellWhenEverythingIsInPlace() throws {
+    @Test(.needs(.recordingServer)) func allIsWellWhenEverythingIsInPlace() throws {
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body body-markup actions")
         let home = try TemporaryHome(config: "translation = WEB\n")

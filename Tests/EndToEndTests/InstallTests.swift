@@ -78,25 +78,6 @@ final class InstallSandbox {
     }
 }
 
-/// Runs a system tool (systemd-analyze, crontab) found in the usual folders; a missing one fails the test.
-func tool(_ name: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"]) throws -> Run {
-    let path = try #require(["/usr/bin/", "/bin/", "/usr/sbin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) },
-                            "\(name) is missing: install it (.ci/run does: apt-get install systemd cron)")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.environment = environment
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
-}
-
 @Suite struct InstallTests {
     /// The helper another target builds beside manna is installed too when it is there.
     static let helperLines: (installed: String, removed: String)? = {
@@ -170,21 +151,21 @@ func tool(_ name: String, _ arguments: [String], environment: [String: String] =
         #expect(sandbox.filesInHome() == before)
     }
 
-    @Test func withoutSystemdTheUnitsAreInstalledAndSayHowToEnableThem() throws {
+    @Test(.needs(.systemdAnalyze)) func withoutSystemdTheUnitsAreInstalledAndSayHowToEnableThem() throws {
         let sandbox = try InstallSandbox(systemd: false)
         let install = sandbox.manna("install")
         #expect(install.status == 0)
         #expect(install.stdout.contains("\nsystemd is not running for you here: run 'systemctl --user enable --now manna.timer' where it is, or 'manna install --cron' to use cron\n"))
         #expect(sandbox.calls == [])
         // The checked-in units, with %h/.local/bin/manna now there to run.
-        let verify = try tool("systemd-analyze", ["--user", "verify", Manna.root + "/systemd/manna.service", Manna.root + "/systemd/manna.timer"],
+        let verify = try tool(.systemdAnalyze, ["--user", "verify", Manna.root + "/systemd/manna.service", Manna.root + "/systemd/manna.timer"],
                               environment: sandbox.environment)
         #expect(verify.status == 0)
         // It exits 0 even on unknown keys and bad calendar specs: those are warnings.
         #expect(verify.stdout + verify.stderr == "")
     }
 
-    @Test func anOddPrefixIsSpelledSoSystemdAndCronFindTheProgram() throws {
+    @Test(.needs(.systemdAnalyze, .crontab)) func anOddPrefixIsSpelledSoSystemdAndCronFindTheProgram() throws {
         let sandbox = try InstallSandbox(systemd: false, crontab: "")
         let prefix = sandbox.root + "/my apps 100% $x"
         let install = sandbox.manna("install", "--prefix", prefix)
@@ -192,13 +173,13 @@ func tool(_ name: String, _ arguments: [String], environment: [String: String] =
         let units = sandbox.home + "/.config/systemd/user/"
         let service = try String(contentsOfFile: units + "manna.service", encoding: .utf8)
         #expect(service.contains("\nExecStart=\"\(sandbox.root)/my apps 100%% $x/bin/manna\" tick\n"))
-        let verify = try tool("systemd-analyze", ["--user", "verify", units + "manna.service", units + "manna.timer"], environment: sandbox.environment)
+        let verify = try tool(.systemdAnalyze, ["--user", "verify", units + "manna.service", units + "manna.timer"], environment: sandbox.environment)
         #expect(verify.status == 0)
         #expect(verify.stdout + verify.stderr == "")
 
         #expect(sandbox.manna("install", "--cron", "--prefix", prefix).status == 0)
         #expect(sandbox.crontab?.hasSuffix("\n* * * * * \"\(sandbox.root)/my apps 100\\% \\$x/bin/manna\" tick\n") == true)
-        #expect(try tool("crontab", ["-n", sandbox.crontabFile]).status == 0)
+        #expect(try tool(.crontab, ["-n", sandbox.crontabFile]).status == 0)
 
         let paths = Manna.run(["paths"], environment: sandbox.environment, executable: prefix + "/bin/manna")
         #expect(paths.stdout.hasPrefix("text_db=\(prefix)/share/manna/bible.sqlite\n"))
@@ -211,7 +192,7 @@ func tool(_ name: String, _ arguments: [String], environment: [String: String] =
     static let usersCrontab = "MAILTO=\"\"\n# nightly backup\n0 3 * * * /usr/bin/backup --all\n"
     static let cronLine = "* * * * * $HOME/.local/bin/manna tick"
 
-    @Test func cronInstallAddsOneLineAndKeepsTheUsersOwn() throws {
+    @Test(.needs(.crontab)) func cronInstallAddsOneLineAndKeepsTheUsersOwn() throws {
         let sandbox = try InstallSandbox(crontab: Self.usersCrontab)
         let install = sandbox.manna("install", "--cron")
         #expect(install.status == 0)
@@ -221,7 +202,7 @@ func tool(_ name: String, _ arguments: [String], environment: [String: String] =
             + "# Manna's scheduler, every minute: added by 'manna install --cron', removed by 'manna uninstall'.\n"
             + Self.cronLine + "\n"
         #expect(sandbox.crontab == withManna)
-        #expect(try tool("crontab", ["-n", sandbox.crontabFile]).status == 0)
+        #expect(try tool(.crontab, ["-n", sandbox.crontabFile]).status == 0)
 
         let again = sandbox.manna("install", "--cron")
         #expect(again.status == 0)
@@ -293,8 +274,8 @@ func tool(_ name: String, _ arguments: [String], environment: [String: String] =
         #expect(manna("paths", environment: ["XDG_CONFIG_HOME": "/cfg"]).stdout.contains("\nunits=/cfg/systemd/user\n"))
     }
 
-    @Test func theCheckedInCrontabPassesCronsOwnCheck() throws {
-        let run = try tool("crontab", ["-n", Manna.root + "/cron/manna"])
+    @Test(.needs(.crontab)) func theCheckedInCrontabPassesCronsOwnCheck() throws {
+        let run = try tool(.crontab, ["-n", Manna.root + "/cron/manna"])
         #expect(run.status == 0)
     }
 }

@@ -145,16 +145,16 @@ import Testing
     }
 
     /// Runs manna on a pseudo-terminal (script(1)), as a person at a terminal does.
-    func atTerminal(_ home: TemporaryHome, _ arguments: String...) {
+    func atTerminal(_ home: TemporaryHome, _ arguments: String...) throws {
         let command = ([Manna.binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
-        Manna.run(["-qec", command, "/dev/null"], environment: ["HOME": home.path], executable: "/usr/bin/script")
+        Manna.run(["-qec", command, "/dev/null"], environment: ["HOME": home.path], executable: try #require(TestEnvironment.path(of: "script")))
     }
 
-    @Test func searchesAtATerminalAreKeptScriptedOnesNot() throws {
+    @Test(.needs(.script)) func searchesAtATerminalAreKeptScriptedOnesNot() throws {
         let home = try TemporaryHome()
-        atTerminal(home, "search", "love one another")
-        atTerminal(home, "search", "grace", "--translation", "WEB", "--limit", "1")
-        atTerminal(home, "search", "scripted", "--json")
+        try atTerminal(home, "search", "love one another")
+        try atTerminal(home, "search", "grace", "--translation", "WEB", "--limit", "1")
+        try atTerminal(home, "search", "scripted", "--json")
         home.run("search", "from a pipe")
         let history = home.run("search", "--history")
         let lines = history.stdout.split(separator: "\n")
@@ -166,7 +166,7 @@ import Testing
         #expect(home.run("search", "--history", "love").status == 64)
     }
 
-    @Test func aDamagedJournalStopsItsCommandsButNotASearch() throws {
+    @Test(.needs(.script)) func aDamagedJournalStopsItsCommandsButNotASearch() throws {
         let home = try TemporaryHome()
         try FileManager.default.createDirectory(atPath: (home.journal as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let garbage = Data(repeating: 0x42, count: 9000)
@@ -184,7 +184,8 @@ import Testing
         let read = home.run("read", "John 11:35")
         #expect(read.status == 74 && read.stdout == "John 11:35 (KJV)\n35 Jesus wept.\n" && read.stderr == message)
         let command = [Manna.binary, "search", "love one another", "--limit", "1"].map { "'" + $0 + "'" }.joined(separator: " ")
-        let search = Manna.run(["-qec", command, "/dev/null"], environment: ["HOME": home.path, "NO_COLOR": "1"], executable: "/usr/bin/script")
+        let search = Manna.run(["-qec", command, "/dev/null"], environment: ["HOME": home.path, "NO_COLOR": "1"],
+                               executable: try #require(TestEnvironment.path(of: "script")))
         #expect(search.status == 0)
         // On a terminal stdout and stderr are one stream: the hit, then the line about history.
         #expect(search.stdout.hasPrefix("John 13:34"))

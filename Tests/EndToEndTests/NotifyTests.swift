@@ -16,7 +16,7 @@ import Testing
         return (run, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
     }
 
-    @Test func theVerseOfTheDayReachesTheServer() throws {
+    @Test(.needs(.recordingServer)) func theVerseOfTheDayReachesTheServer() throws {
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body body-markup actions")
         let run = manna("notify", "--date", "2026-12-25", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
@@ -43,7 +43,7 @@ import Testing
         #expect((calls[1][4] as? String)?.hasPrefix("For there is born to you today, in David’s city, a Savior") == true)
     }
 
-    @Test func fromCronTheUsersBusSocketIsFound() throws {
+    @Test(.needs(.recordingServer)) func fromCronTheUsersBusSocketIsFound() throws {
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body")
         // No DBUS_SESSION_BUS_ADDRESS, as under cron: $XDG_RUNTIME_DIR/bus is the bus.
@@ -53,7 +53,7 @@ import Testing
         #expect(try bus.notifyCalls().map { $0[3] as? String } == ["Luke 2:11 (KJV)"])
     }
 
-    @Test func todayIsTheDateInTheLocalTimeZone() throws {
+    @Test(.needs(.recordingServer)) func todayIsTheDateInTheLocalTimeZone() throws {
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body")
         // Fourteen hours ahead of UTC and eleven behind: never the same date.
@@ -101,7 +101,7 @@ import Testing
 
     /// A bus with no server: said at once. The message shows that the helper asked the bus
     /// (NameHasOwner) and did not wait on a probe's timeout; how fast is for bench/, not a test.
-    @Test func aBusWithoutANotificationServerIsUnavailable() throws {
+    @Test(.needs(.testBus)) func aBusWithoutANotificationServerIsUnavailable() throws {
         let bus = try TestBus()
         let run = manna("notify", "--date", "2026-12-25", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         #expect(run.status == 69)
@@ -112,7 +112,7 @@ import Testing
     /// it was the probe, not manna's 3 s deadline for the helper). The bound on the whole command
     /// only proves that it returns, not how fast: 15 s, ten times the probe's timeout, because a
     /// loaded two-core CI machine can take seconds to start manna, the helper and their libraries.
-    @Test func aServerThatNeverAnswersIsGivenUpOnInTime() throws {
+    @Test(.needs(.silentServer)) func aServerThatNeverAnswersIsGivenUpOnInTime() throws {
         let bus = try TestBus()
         try bus.startSilentServer(answersProbes: false)
         let (run, elapsed) = seconds { manna("notify", "--date", "2026-12-25", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]) }
@@ -126,7 +126,7 @@ import Testing
     /// run takes 3 s however fast the machine (2.9: manna counts whole milliseconds). The upper
     /// bound only proves the kill, not its speed: 15 s, five times the deadline, for a loaded
     /// two-core CI machine.
-    @Test func aServerThatNeverAnswersNotifyCostsAtMostThreeSeconds() throws {
+    @Test(.needs(.silentServer)) func aServerThatNeverAnswersNotifyCostsAtMostThreeSeconds() throws {
         let bus = try TestBus()
         try bus.startSilentServer(answersProbes: true)
         let (run, elapsed) = seconds { manna("notify", "--date", "2026-12-25", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]) }
@@ -136,7 +136,7 @@ import Testing
         #expect(elapsed < 15)
     }
 
-    @Test(arguments: [("body body-markup", "Faith &amp; works: &lt;b&gt;not&lt;/b&gt; &gt; law"), ("body", "Faith & works: <b>not</b> > law")])
+    @Test(.needs(.recordingServer), arguments: [("body body-markup", "Faith &amp; works: &lt;b&gt;not&lt;/b&gt; &gt; law"), ("body", "Faith & works: <b>not</b> > law")])
     func theHelperEscapesTheBodyOnlyForServersThatReadMarkup(capabilities: String, received: String) throws {
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: capabilities)
@@ -154,7 +154,7 @@ import Testing
         #expect(calls[0][7] as? Int == 10000)
     }
 
-    @Test func theProbeReportsTheServer() throws {
+    @Test(.needs(.recordingServer)) func theProbeReportsTheServer() throws {
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body body-markup actions")
         let run = Manna.run(["--probe"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], executable: Manna.helper)
@@ -166,7 +166,7 @@ import Testing
         #expect(none.stderr == "manna-notify: no notification server on the session bus (org.freedesktop.Notifications has no owner)\n")
     }
 
-    @Test func theHelperIsFoundInLibexecAndAMissingOneIsNamed() throws {
+    @Test(.needs(.recordingServer)) func theHelperIsFoundInLibexecAndAMissingOneIsNamed() throws {
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body")
         // An installed layout: PREFIX/bin/manna, PREFIX/libexec/manna/manna-notify.

@@ -5,7 +5,7 @@ import Testing
 /// exactly once (re-run, four at once), DST nights, a three-day suspend, text escaped on its
 /// way to the server and kept out of the timeline, and a click on "Prayed" or "Snooze 10 min"
 /// reaching Manna after the tick has ended. Explicit `--now` and `TZ` throughout.
-@Suite struct PrayerTickTests {
+@Suite(.needs(.recordingServer)) struct PrayerTickTests {
     final class Setup {
         let bus: TestBus
         let home: TemporaryHome

@@ -58,7 +58,7 @@ import Testing
 
     /// Four ticks at once, round after round, each round with a reminder due: each occurrence
     /// shown exactly once, counted at the recording server.
-    @Test func fourTicksAtOnceRoundAfterRound() throws {
+    @Test(.needs(.recordingServer)) func fourTicksAtOnceRoundAfterRound() throws {
         precondition(Manna.textDatabaseReady)
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `manna tick` against a real session bus and a recording notification server.
-@Suite struct TickTests {
+@Suite(.needs(.recordingServer)) struct TickTests {
     /// A HOME and a bus with a recording server; ticks run in America/New_York.
     struct Setup {
         let bus: TestBus

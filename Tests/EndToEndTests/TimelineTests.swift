@@ -38,7 +38,7 @@ import Testing
 
     /// Every golden timeline satisfies the published schema (docs/timeline.schema.json), checked
     /// by an independent validator (Debian python3-jsonschema).
-    @Test func goldenTimelinesMatchTheSchema() throws {
+    @Test(.needs(.jsonschema)) func goldenTimelinesMatchTheSchema() throws {
         let script = """
             import json, sys, jsonschema
             schema = json.load(open(sys.argv[1]))
@@ -48,7 +48,7 @@ import Testing
             print(len(sys.argv) - 2)
             """
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.executableURL = URL(fileURLWithPath: try #require(TestEnvironment.jsonschemaPython))
         process.arguments = ["-c", script, Manna.root + "/docs/timeline.schema.json"]
             + Self.cases.map { Manna.root + "/Tests/EndToEndTests/Golden/timeline-\($0.name).json" }
         let pipe = Pipe()
