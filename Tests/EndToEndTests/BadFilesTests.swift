@@ -5,10 +5,9 @@ import Testing
 @Suite struct BadFilesTests {
     @Test func aFullDiskIsAnErrorAndLosesNothing() throws {
         precondition(Manna.textDatabaseReady)
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome()
         #expect(manna("note", "add", "John 3:16", "the first note", environment: ["HOME": home.path]).status == 0)
-        let journal = home.appendingPathComponent(".local/share/manna/journal.sqlite")
+        let journal = URL(fileURLWithPath: home.journal)
         // A note bigger than the space left: refused with one line, exit 74.
         let big = String(repeating: "a", count: 120_000)
         let run = Manna.run(["-c", "ulimit -f 100; \"$0\" \"$@\" 2>&1; echo \"status $?\"", Manna.binary, "note", "add", "John 3:17", big],
@@ -23,21 +22,19 @@ import Testing
 
     @Test func aDataFolderThatIsAFileIsReported() throws {
         precondition(Manna.textDatabaseReady)
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createDirectory(at: home.appendingPathComponent(".local/share"), withIntermediateDirectories: true)
-        try "not a folder".write(to: home.appendingPathComponent(".local/share/manna"), atomically: true, encoding: .utf8)
+        let home = try TemporaryHome()
+        try FileManager.default.createDirectory(at: home.url.appendingPathComponent(".local/share"), withIntermediateDirectories: true)
+        try "not a folder".write(to: home.url.appendingPathComponent(".local/share/manna"), atomically: true, encoding: .utf8)
         let run = manna("note", "add", "John 3:16", "x", environment: ["HOME": home.path])
         #expect(run.status == 74)
         #expect(run.stderr == "manna: cannot use the journal \(home.path)/.local/share/manna/journal.sqlite: Not a directory\n")
-        #expect(try String(contentsOf: home.appendingPathComponent(".local/share/manna"), encoding: .utf8) == "not a folder")
+        #expect(try String(contentsOf: home.url.appendingPathComponent(".local/share/manna"), encoding: .utf8) == "not a folder")
     }
 
     @Test func anUnwritableTimelineFolderIsReported() throws {
         precondition(Manna.textDatabaseReady)
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
-        try "in the way".write(to: home.appendingPathComponent(".cache"), atomically: true, encoding: .utf8)
+        let home = try TemporaryHome()
+        try "in the way".write(to: home.url.appendingPathComponent(".cache"), atomically: true, encoding: .utf8)
         let run = manna("timeline", environment: ["HOME": home.path])
         #expect(run.status == 74)
         #expect(run.stderr == "manna: cannot write the timeline \(home.path)/.cache/manna: Not a directory\n")

@@ -41,8 +41,7 @@ import Testing
     }
 
     @Test func configIsReadCheckedAndRewrittenInPlace() throws {
-        let home = try temporaryHome(config: "# my settings\ntranslation = web   \n\n# morning\nnotify_at = 06:30\n")
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome(config: "# my settings\ntranslation = web   \n\n# morning\nnotify_at = 06:30\n")
         let environment = ["HOME": home.path]
         #expect(manna("config", "get", "translation", environment: environment).stdout == "WEB\n")
         #expect(manna("config", "list", environment: environment).stdout == """
@@ -55,7 +54,7 @@ import Testing
             """)
         #expect(manna("config", "set", "notify_at", "07:15", environment: environment).status == 0)
         #expect(manna("config", "set", "timeline_days", "3", environment: environment).status == 0)
-        let file = home.appendingPathComponent(".config/manna/config")
+        let file = home.url.appendingPathComponent(".config/manna/config")
         #expect(try String(contentsOf: file, encoding: .utf8) == "# my settings\ntranslation = web   \n\n# morning\nnotify_at = 07:15\ntimeline_days = 3\n")
         let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
@@ -64,19 +63,16 @@ import Testing
     }
 
     @Test func aBadConfigNamesFileLineAndWhatIsAllowed() throws {
-        let home = try temporaryHome(config: "translation = KJV\ntimeline_days = 99\n")
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome(config: "translation = KJV\ntimeline_days = 99\n")
         let run = manna("today", environment: ["HOME": home.path])
         #expect(run.status == 65)
         #expect(run.stderr == "manna: \(home.path)/.config/manna/config:2: timeline_days must be a whole number of days from 1 to 31, not '99'\n")
-        let unknown = try temporaryHome(config: "colour = blue\n")
-        defer { try? FileManager.default.removeItem(at: unknown) }
+        let unknown = try TemporaryHome(config: "colour = blue\n")
         #expect(manna("today", environment: ["HOME": unknown.path]).stderr.hasSuffix("/.config/manna/config:1: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source\n"))
     }
 
     @Test func promptReadsTheTimelineAndComputesWithoutOne() throws {
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome()
         let environment = ["HOME": home.path, "TZ": "America/New_York"]
         // No timeline: worked out from the databases.
         let computed = manna("prompt", "--now", "2026-12-25T08:00", environment: environment)
@@ -89,7 +85,7 @@ import Testing
         let after = manna("prompt", "--now", "2026-12-25T00:00:00-05:00", "--format", "{date} {reference}", environment: environment)
         #expect(after.stdout == "2026-12-25 Luke 2:11\n")
         // Proof that the fast path read the file: a timeline edited by hand is what the prompt shows.
-        let file = home.appendingPathComponent(".cache/manna/timeline.json")
+        let file = home.timeline
         let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "Luke 2:11", with: "Luke 2:11 (from the timeline)")
         try edited.write(to: file, atomically: true, encoding: .utf8)
         #expect(manna("prompt", "--now", "2026-12-25T09:00", "--format", "{reference}", environment: environment).stdout == "Luke 2:11 (from the timeline)\n")
@@ -118,28 +114,36 @@ import Testing
         #expect(polybar.stdout.split(separator: "\n").count == 1)
     }
 
-    @Test func initSnippetsAreValidShell() throws {
-        // .ci/run installs zsh and fish.
-        for (shell, check) in [("bash", ["/bin/bash", "-n"]), ("zsh", ["/usr/bin/zsh", "-n"]), ("fish", ["/usr/bin/fish", "--no-execute"])] {
-            let run = manna("init", shell)
-            #expect(run.status == 0)
-            let path = check[0]
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("manna-init-\(UUID()).\(shell)")
-            try run.stdout.write(to: file, atomically: true, encoding: .utf8)
-            defer { try? FileManager.default.removeItem(at: file) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = Array(check.dropFirst()) + [file.path]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(shell) -n rejected the snippet")
-        }
+    /// `manna init SHELL` is what the shell itself accepts, checked without running it.
+    func checkInitSnippet(_ shell: String, with check: String, _ arguments: String...) throws {
+        let run = manna("init", shell)
+        #expect(run.status == 0)
+        let scratch = try Scratch("init")
+        let file = scratch.url.appendingPathComponent("snippet.\(shell)")
+        try run.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: check)
+        process.arguments = arguments + [file.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(check) \(arguments.joined(separator: " ")) rejected the snippet")
+    }
+
+    @Test func theBashSnippetIsValidBash() throws {
+        try checkInitSnippet("bash", with: "/bin/bash", "-n")
+    }
+
+    @Test(.needs(.zsh)) func theZshSnippetIsValidZsh() throws {
+        try checkInitSnippet("zsh", with: try #require(TestEnvironment.path(of: "zsh")), "-n")
+    }
+
+    @Test(.needs(.fish)) func theFishSnippetIsValidFish() throws {
+        try checkInitSnippet("fish", with: try #require(TestEnvironment.path(of: "fish")), "--no-execute")
     }
 
     @Test func bashShowsTheVerseAboveThePrompt() throws {
         // An interactive-like bash: evaluate the snippet and expand PS1 as bash would.
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome()
         let binary = URL(fileURLWithPath: Manna.binary).deletingLastPathComponent().path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")

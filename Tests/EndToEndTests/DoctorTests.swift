@@ -2,13 +2,12 @@ import Foundation
 import Testing
 
 @Suite struct DoctorTests {
-    @Test func allIsWellWhenEverythingIsInPlace() throws {
+    @Test(.needs(.recordingServer)) func allIsWellWhenEverythingIsInPlace() throws {
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body body-markup actions")
-        let home = try temporaryHome(config: "translation = WEB\n")
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome(config: "translation = WEB\n")
         // An installed, enabled timer, as `manna install` leaves it.
-        let units = home.appendingPathComponent(".config/systemd/user")
+        let units = home.url.appendingPathComponent(".config/systemd/user")
         try FileManager.default.createDirectory(at: units.appendingPathComponent("timers.target.wants"), withIntermediateDirectories: true)
         try String(contentsOfFile: Manna.root + "/systemd/manna.timer", encoding: .utf8).write(to: units.appendingPathComponent("manna.timer"), atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: units.appendingPathComponent("timers.target.wants/manna.timer").path, withDestinationPath: "../manna.timer")
@@ -25,11 +24,8 @@ import Testing
     }
 
     @Test func eachProblemIsNamedWithWhatToDo() throws {
-        let home = try temporaryHome(config: "notify_at = breakfast\n")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("manna-runtime-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: runtime) }
+        let home = try TemporaryHome(config: "notify_at = breakfast\n")
+        let runtime = try Scratch("runtime")
         let run = manna("doctor", environment: ["HOME": home.path, "TZ": "Atlantis/Capital", "XDG_RUNTIME_DIR": runtime.path])
         #expect(run.status == 69)
         #expect(run.stderr == "manna: 6 of 8 checks failed\n")

@@ -4,8 +4,7 @@ import MannaKit
 
 @Suite struct ExchangeCommandTests {
     @Test func exportThenImportIntoAFreshHomeGivesTheSameExport() throws {
-        let laptop = try Home(), desktop = try Home()
-        defer { laptop.remove(); desktop.remove() }
+        let laptop = try TemporaryHome(), desktop = try TemporaryHome()
         laptop.run("note", "add", "John 3:16", "The gospel in one verse")
         let gone = shortID(laptop.run("note", "add", "Gen 1:1", "gone").stdout, after: "note")
         laptop.run("note", "delete", gone)
@@ -34,8 +33,7 @@ import MannaKit
     }
 
     @Test func aBadFileChangesNothingAndSaysWhere() throws {
-        let home = try Home()
-        defer { home.remove() }
+        let home = try TemporaryHome()
         home.run("note", "add", "John 3:16", "kept")
         let before = home.run("export").stdout
         let file = home.url.appendingPathComponent("bad.json")
@@ -53,8 +51,7 @@ import MannaKit
     /// and every note whose command said it was saved (exit 0) is there. MANNA_KILL_ROUNDS=N runs N.
     @Test func killingNoteAddAtAnyMomentLosesNothingItReportedSaved() throws {
         let rounds = ProcessInfo.processInfo.environment["MANNA_KILL_ROUNDS"].flatMap { Int($0) } ?? 100
-        let home = try Home()
-        defer { home.remove() }
+        let home = try TemporaryHome()
         let environment: Environment = ["HOME": home.url.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
         func noteAdd(_ text: String, killAfter milliseconds: Int) throws -> Subprocess.Outcome {
             try Subprocess.run(Manna.binary, arguments: ["note", "add", "John 3:16", text], environment: environment, input: "",
@@ -90,8 +87,7 @@ import MannaKit
     /// The same while the journal is being created and migrated: whatever is left opens.
     @Test func killingTheFirstWriteLeavesAJournalThatOpens() throws {
         for _ in 0..<30 {
-            let home = try Home()
-            defer { home.remove() }
+            let home = try TemporaryHome()
             let environment: Environment = ["HOME": home.url.path, "PATH": "/usr/bin:/bin", "TZ": "UTC"]
             let outcome = try Subprocess.run(Manna.binary, arguments: ["note", "add", "John 3:16", "first"], environment: environment,
                                              input: "", timeoutMilliseconds: Int.random(in: 0...12))

@@ -4,7 +4,8 @@ import Testing
 /// A temporary home for `manna install`, with stand-ins for systemctl and crontab (shell
 /// scripts that record each call, the crontab kept in a file) first on PATH.
 final class InstallSandbox {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("manna-install-\(UUID())").path
+    private let scratch: Scratch
+    var root: String { scratch.path }
     var home: String { root + "/home" }
     var fakes: String { root + "/fakes" }
     var crontabFile: String { root + "/crontab" }
@@ -16,6 +17,7 @@ final class InstallSandbox {
     ///   - systemctl: the stand-in's body after it records the call.
     ///   - withCrontab: whether there is a crontab program at all.
     init(systemd: Bool = false, crontab: String? = nil, systemctl: String = "", withCrontab: Bool = true) throws {
+        scratch = try Scratch("install")
         for folder in [home, fakes, root + "/run"] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
@@ -40,8 +42,6 @@ final class InstallSandbox {
         if let crontab { try crontab.write(toFile: crontabFile, atomically: false, encoding: .utf8) }
         environment = ["HOME": home, "PATH": fakes + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": root + "/run"]
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
 
     private func script(_ name: String, _ body: String) throws {
         try ("#!/bin/sh\n" + body + "\n").write(toFile: fakes + "/" + name, atomically: false, encoding: .utf8)
@@ -76,25 +76,6 @@ final class InstallSandbox {
         try FileManager.default.createDirectory(atPath: (home + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: home + "/" + path, atomically: false, encoding: .utf8)
     }
-}
-
-/// Runs a system tool (systemd-analyze, crontab) found in the usual folders; a missing one fails the test.
-func tool(_ name: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"]) throws -> Run {
-    let path = try #require(["/usr/bin/", "/bin/", "/usr/sbin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) },
-                            "\(name) is missing: install it (.ci/run does: apt-get install systemd cron)")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.environment = environment
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
 }
 
 @Suite struct InstallTests {
@@ -170,21 +151,21 @@ func tool(_ name: String, _ arguments: [String], environment: [String: String] =
         #expect(sandbox.filesInHome() == before)
     }
 
-    @Test func withoutSystemdTheUnitsAreInstalledAndSayHowToEnableThem() throws {
+    @Test(.needs(.systemdAnalyze)) func withoutSystemdTheUnitsAreInstalledAndSayHowToEnableThem() throws {
         let sandbox = try InstallSandbox(systemd: false)
         let install = sandbox.manna("install")
         #expect(install.status == 0)
         #expect(install.stdout.contains("\nsystemd is not running for you here: run 'systemctl --user enable --now manna.timer' where it is, or 'manna install --cron' to use cron\n"))
         #expect(sandbox.calls == [])
         // The checked-in units, with %h/.local/bin/manna now there to run.
-        let verify = try tool("systemd-analyze", ["--user", "verify", Manna.root + "/systemd/manna.service", Manna.root + "/systemd/manna.timer"],
+        let verify = try tool(.systemdAnalyze, ["--user", "verify", Manna.root + "/systemd/manna.service", Manna.root + "/systemd/manna.timer"],
                               environment: sandbox.environment)
         #expect(verify.status == 0)
         // It exits 0 even on unknown keys and bad calendar specs: those are warnings.
         #expect(verify.stdout + verify.stderr == "")
     }
 
-    @Test func anOddPrefixIsSpelledSoSystemdAndCronFindTheProgram() throws {
+    @Test(.needs(.systemdAnalyze, .crontab)) func anOddPrefixIsSpelledSoSystemdAndCronFindTheProgram() throws {
         let sandbox = try InstallSandbox(systemd: false, crontab: "")
         let prefix = sandbox.root + "/my apps 100% $x"
         let install = sandbox.manna("install", "--prefix", prefix)
@@ -192,13 +173,13 @@ func tool(_ name: String, _ arguments: [String], environment: [String: String] =
         let units = sandbox.home + "/.config/systemd/user/"
         let service = try String(contentsOfFile: units + "manna.service", encoding: .utf8)
         #expect(service.contains("\nExecStart=\"\(sandbox.root)/my apps 100%% $x/bin/manna\" tick\n"))
-        let verify = try tool("systemd-analyze", ["--user", "verify", units + "manna.service", units + "manna.timer"], environment: sandbox.environment)
+        let verify = try tool(.systemdAnalyze, ["--user", "verify", units + "manna.service", units + "manna.timer"], environment: sandbox.environment)
         #expect(verify.status == 0)
         #expect(verify.stdout + verify.stderr == "")
 
         #expect(sandbox.manna("install", "--cron", "--prefix", prefix).status == 0)
         #expect(sandbox.crontab?.hasSuffix("\n* * * * * \"\(sandbox.root)/my apps 100\\% \\$x/bin/manna\" tick\n") == true)
-        #expect(try tool("crontab", ["-n", sandbox.crontabFile]).status == 0)
+        #expect(try tool(.crontab, ["-n", sandbox.crontabFile]).status == 0)
 
         let paths = Manna.run(["paths"], environment: sandbox.environment, executable: prefix + "/bin/manna")
         #expect(paths.stdout.hasPrefix("text_db=\(prefix)/share/manna/bible.sqlite\n"))
@@ -211,7 +192,7 @@ func tool(_ name: String, _ arguments: [String], environment: [String: String] =
     static let usersCrontab = "MAILTO=\"\"\n# nightly backup\n0 3 * * * /usr/bin/backup --all\n"
     static let cronLine = "* * * * * $HOME/.local/bin/manna tick"
 
-    @Test func cronInstallAddsOneLineAndKeepsTheUsersOwn() throws {
+    @Test(.needs(.crontab)) func cronInstallAddsOneLineAndKeepsTheUsersOwn() throws {
         let sandbox = try InstallSandbox(crontab: Self.usersCrontab)
         let install = sandbox.manna("install", "--cron")
         #expect(install.status == 0)
@@ -221,7 +202,7 @@ func tool(_ name: String, _ arguments: [String], environment: [String: String] =
             + "# Manna's scheduler, every minute: added by 'manna install --cron', removed by 'manna uninstall'.\n"
             + Self.cronLine + "\n"
         #expect(sandbox.crontab == withManna)
-        #expect(try tool("crontab", ["-n", sandbox.crontabFile]).status == 0)
+        #expect(try tool(.crontab, ["-n", sandbox.crontabFile]).status == 0)
 
         let again = sandbox.manna("install", "--cron")
         #expect(again.status == 0)
@@ -293,8 +274,8 @@ func tool(_ name: String, _ arguments: [String], environment: [String: String] =
         #expect(manna("paths", environment: ["XDG_CONFIG_HOME": "/cfg"]).stdout.contains("\nunits=/cfg/systemd/user\n"))
     }
 
-    @Test func theCheckedInCrontabPassesCronsOwnCheck() throws {
-        let run = try tool("crontab", ["-n", Manna.root + "/cron/manna"])
+    @Test(.needs(.crontab)) func theCheckedInCrontabPassesCronsOwnCheck() throws {
+        let run = try tool(.crontab, ["-n", Manna.root + "/cron/manna"])
         #expect(run.status == 0)
     }
 }

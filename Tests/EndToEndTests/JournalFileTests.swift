@@ -6,22 +6,17 @@ import Testing
 /// copying that one file loses nothing.
 @Suite struct JournalFileTests {
     @Test func afterEachCommandTheJournalFileIsCompleteOnItsOwn() throws {
-        let home = try Home()
-        defer { home.remove() }
+        let home = try TemporaryHome(environment: ["XDG_RUNTIME_DIR": "/nonexistent"])
         for arguments in [["note", "add", "John 3:16", "Kept"], ["pray", "add", "For the road", "--remind", "07:30"],
                           ["tick", "--now", "2026-12-25T07:00"], ["read", "John 3:16"]] {
-            _ = Manna.run(arguments, environment: ["HOME": home.url.path, "XDG_RUNTIME_DIR": "/nonexistent"])
+            home.run(arguments)
             #expect(!FileManager.default.fileExists(atPath: home.journal + "-wal"), "\(arguments) left a write-ahead log")
         }
-        // A copy of the file alone has the note.
-        let copy = home.url.appendingPathComponent("copy.sqlite").path
-        try FileManager.default.copyItem(atPath: home.journal, toPath: copy)
-        let export = Manna.run(["note", "list"], environment: ["HOME": home.url.path, "XDG_DATA_HOME": home.url.path + "/restored"])
-        #expect(export.stdout.isEmpty)
-        let restored = home.url.appendingPathComponent("restored/manna")
-        try FileManager.default.createDirectory(at: restored, withIntermediateDirectories: true)
-        try FileManager.default.moveItem(atPath: copy, toPath: restored.appendingPathComponent("journal.sqlite").path)
-        let notes = Manna.run(["note", "list"], environment: ["HOME": home.url.path, "XDG_DATA_HOME": home.url.path + "/restored"])
+        // A copy of the file alone, as another machine's journal, has the note.
+        let restored = try TemporaryHome()
+        try FileManager.default.createDirectory(atPath: (restored.journal as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: home.journal, toPath: restored.journal)
+        let notes = restored.run("note", "list")
         #expect(notes.stdout.hasSuffix("John 3:16  Kept\n"), "\(notes.stdout)")
     }
 }

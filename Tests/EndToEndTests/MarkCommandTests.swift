@@ -1,36 +1,9 @@
 import Foundation
 import Testing
 
-/// A HOME of its own that several runs share, removed at the end.
-struct Home {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("manna-home-\(UUID().uuidString)")
-    var journal: String { url.appendingPathComponent(".local/share/manna/journal.sqlite").path }
-
-    init(config: String? = nil) throws {
-        try FileManager.default.createDirectory(at: url.appendingPathComponent(".config/manna"), withIntermediateDirectories: true)
-        if let config { try config.write(to: url.appendingPathComponent(".config/manna/config"), atomically: true, encoding: .utf8) }
-    }
-
-    @discardableResult
-    func run(_ arguments: String...) -> Run {
-        precondition(Manna.textDatabaseReady)
-        return Manna.run(arguments, environment: ["HOME": url.path])
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
-/// The short id in an "added note k7m2 on John 3:16" style line.
-func shortID(_ line: String, after word: String) -> String {
-    let words = line.split(separator: " ")
-    guard let index = words.firstIndex(of: Substring(word)), index + 1 < words.count else { return "?" }
-    return String(words[index + 1])
-}
-
 @Suite struct MarkCommandTests {
     @Test func notesAreAddedListedAndDeleted() throws {
-        let home = try Home()
-        defer { home.remove() }
+        let home = try TemporaryHome()
         let added = home.run("note", "add", "jn 3:16-18", "The gospel\nin one verse")
         #expect(added.status == 0 && added.stderr == "")
         let id = shortID(added.stdout, after: "note")
@@ -53,8 +26,7 @@ func shortID(_ line: String, after word: String) -> String {
     }
 
     @Test func highlightsChangeColourAndBookmarksTheirPassage() throws {
-        let home = try Home()
-        defer { home.remove() }
+        let home = try TemporaryHome()
         let added = home.run("highlight", "Ps 23:1-2", "--color", "green")
         let lines = added.stdout.split(separator: "\n").map(String.init)
         let first = String(lines[0].split(separator: "(")[1].dropLast()), second = String(lines[1].split(separator: "(")[1].dropLast())
@@ -92,8 +64,7 @@ func shortID(_ line: String, after word: String) -> String {
         (["bookmark", "John 3:16"], 64, "manna: bookmark needs 'add REF', 'list [REF]' or 'delete ID'; see 'manna bookmark --help'\n"),
     ])
     func badInputGetsOneLineAndNoJournal(arguments: [String], status: Int32, message: String) throws {
-        let home = try Home()
-        defer { home.remove() }
+        let home = try TemporaryHome()
         precondition(Manna.textDatabaseReady)
         let run = Manna.run(arguments, environment: ["HOME": home.url.path])
         #expect(run.status == status)
@@ -103,8 +74,7 @@ func shortID(_ line: String, after word: String) -> String {
     }
 
     @Test func readMarksVersesAndLeavesUnmarkedOnesAsTheyWere() throws {
-        let home = try Home()
-        defer { home.remove() }
+        let home = try TemporaryHome()
         let unmarked = home.run("read", "John 3:15-17")
         // Reading, listing and exporting never create a journal.
         home.run("note", "list")
@@ -150,8 +120,7 @@ func shortID(_ line: String, after word: String) -> String {
     }
 
     @Test func theVerseOfTheDayCanComeFromBookmarks() throws {
-        let home = try Home(config: "daily_source = bookmarks\n")
-        defer { home.remove() }
+        let home = try TemporaryHome(config: "daily_source = bookmarks\n")
         // No journal, no bookmarks: the curated verse, and no journal created.
         #expect(home.run("today", "--date", "2026-12-25").stdout == manna("today", "--date", "2026-12-25").stdout)
         #expect(!FileManager.default.fileExists(atPath: home.journal))
@@ -176,17 +145,16 @@ func shortID(_ line: String, after word: String) -> String {
     }
 
     /// Runs manna on a pseudo-terminal (script(1)), as a person at a terminal does.
-    func atTerminal(_ home: Home, _ arguments: String...) {
+    func atTerminal(_ home: TemporaryHome, _ arguments: String...) throws {
         let command = ([Manna.binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
-        Manna.run(["-qec", command, "/dev/null"], environment: ["HOME": home.url.path], executable: "/usr/bin/script")
+        Manna.run(["-qec", command, "/dev/null"], environment: ["HOME": home.path], executable: try #require(TestEnvironment.path(of: "script")))
     }
 
-    @Test func searchesAtATerminalAreKeptScriptedOnesNot() throws {
-        let home = try Home()
-        defer { home.remove() }
-        atTerminal(home, "search", "love one another")
-        atTerminal(home, "search", "grace", "--translation", "WEB", "--limit", "1")
-        atTerminal(home, "search", "scripted", "--json")
+    @Test(.needs(.script)) func searchesAtATerminalAreKeptScriptedOnesNot() throws {
+        let home = try TemporaryHome()
+        try atTerminal(home, "search", "love one another")
+        try atTerminal(home, "search", "grace", "--translation", "WEB", "--limit", "1")
+        try atTerminal(home, "search", "scripted", "--json")
         home.run("search", "from a pipe")
         let history = home.run("search", "--history")
         let lines = history.stdout.split(separator: "\n")
@@ -198,9 +166,8 @@ func shortID(_ line: String, after word: String) -> String {
         #expect(home.run("search", "--history", "love").status == 64)
     }
 
-    @Test func aDamagedJournalStopsItsCommandsButNotASearch() throws {
-        let home = try Home()
-        defer { home.remove() }
+    @Test(.needs(.script)) func aDamagedJournalStopsItsCommandsButNotASearch() throws {
+        let home = try TemporaryHome()
         try FileManager.default.createDirectory(atPath: (home.journal as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let garbage = Data(repeating: 0x42, count: 9000)
         try garbage.write(to: URL(fileURLWithPath: home.journal))
@@ -217,7 +184,8 @@ func shortID(_ line: String, after word: String) -> String {
         let read = home.run("read", "John 11:35")
         #expect(read.status == 74 && read.stdout == "John 11:35 (KJV)\n35 Jesus wept.\n" && read.stderr == message)
         let command = [Manna.binary, "search", "love one another", "--limit", "1"].map { "'" + $0 + "'" }.joined(separator: " ")
-        let search = Manna.run(["-qec", command, "/dev/null"], environment: ["HOME": home.url.path, "NO_COLOR": "1"], executable: "/usr/bin/script")
+        let search = Manna.run(["-qec", command, "/dev/null"], environment: ["HOME": home.path, "NO_COLOR": "1"],
+                               executable: try #require(TestEnvironment.path(of: "script")))
         #expect(search.status == 0)
         // On a terminal stdout and stderr are one stream: the hit, then the line about history.
         #expect(search.stdout.hasPrefix("John 13:34"))

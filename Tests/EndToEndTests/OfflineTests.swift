@@ -3,19 +3,18 @@ import Testing
 
 /// Airplane mode: Manna's commands in a network namespace with no network at all
 /// (`unshare -n`, as root in CI), including a tick that notifies over the session bus.
-@Suite struct OfflineTests {
+@Suite(.needs(.networkNamespace, .recordingServer)) struct OfflineTests {
     @Test func everythingWorksWithNoNetwork() throws {
         precondition(Manna.textDatabaseReady)
+        let unshare = try #require(TestEnvironment.path(of: "unshare"))
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body")
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let environment = ["HOME": home.path, "TZ": "Europe/London", "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        let home = try TemporaryHome(environment: ["TZ": "Europe/London", "DBUS_SESSION_BUS_ADDRESS": bus.address])
         func offline(_ arguments: String...) -> Run {
-            Manna.run(["-n", Manna.binary] + arguments, environment: environment, executable: "/usr/bin/unshare")
+            Manna.run(["-n", Manna.binary] + arguments, environment: home.environment, executable: unshare)
         }
         // The namespace really has no network: only a loopback that is down.
-        let probe = Manna.run(["-n", "/bin/cat", "/proc/net/dev"], executable: "/usr/bin/unshare")
+        let probe = Manna.run(["-n", "/bin/cat", "/proc/net/dev"], executable: unshare)
         #expect(probe.status == 0, "unshare -n needs root: \(probe.stderr)")
         #expect(!probe.stdout.contains("eth") && probe.stdout.contains("lo:"))
 

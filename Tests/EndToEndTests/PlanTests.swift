@@ -3,14 +3,13 @@ import Testing
 
 /// Reading plans and progress: start, today, done, status, catch-up, streaks, stop.
 @Suite struct PlanTests {
-    func run(_ home: URL, _ arguments: String..., zone: String = "America/New_York") -> Run {
+    func run(_ home: TemporaryHome, _ arguments: String..., zone: String = "America/New_York") -> Run {
         precondition(Manna.textDatabaseReady)
         return Manna.run(arguments, environment: ["HOME": home.path, "TZ": zone])
     }
 
     @Test func aPlanFromStartToCatchUp() throws {
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome()
         #expect(run(home, "plan", "start", "psalms-proverbs-month", "--from", "2026-11-01", "--now", "2026-11-01T08:00").stdout
             == "started Psalms and Proverbs in a Month (31 days), day 1 on 2026-11-01\n")
         #expect(run(home, "plan", "today", "--now", "2026-11-01T08:00").stdout
@@ -37,8 +36,7 @@ import Testing
     }
 
     @Test func aChangeOfTimeZoneNeverBreaksAStreak() throws {
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome()
         #expect(run(home, "plan", "start", "nt-90", "--now", "2026-11-01T08:00").status == 0)
         // Read late on Nov 1 in New York (04:00 UTC on Nov 2)…
         #expect(run(home, "plan", "done", "--now", "2026-11-01T23:00").stdout == "day 1 of 90 read; streak 1 day\n")
@@ -48,8 +46,7 @@ import Testing
     }
 
     @Test func thePlanInAnOldConfigMovesIntoTheJournalOnce() throws {
-        let home = try temporaryHome(config: "plan = nt-90\nplan_start = 2026-11-01\n")
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome(config: "plan = nt-90\nplan_start = 2026-11-01\n")
         let first = run(home, "plan", "today", "--now", "2026-11-03T08:00")
         #expect(first.stdout == "The New Testament in 90 Days, Day 1 of 90: Matthew 1-4\n")
         #expect(first.stderr == "manna: the reading plan moved from \(home.path)/.config/manna/config into the journal; its plan and plan_start lines are no longer read\n")
@@ -61,9 +58,8 @@ import Testing
     }
 
     @Test func userPlansAreLoadedAndBadOnesNamed() throws {
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let plans = home.appendingPathComponent(".config/manna/plans")
+        let home = try TemporaryHome()
+        let plans = home.url.appendingPathComponent(".config/manna/plans")
         try FileManager.default.createDirectory(at: plans, withIntermediateDirectories: true)
         try #"{"format": 1, "id": "gospels-week", "name": "Gospels Week", "description": "", "days": [{"day": 1, "readings": ["Mark 1"]}, {"day": 2, "readings": ["Mark 2-3"]}]}"#
             .write(to: plans.appendingPathComponent("gospels-week.json"), atomically: true, encoding: .utf8)
@@ -78,8 +74,7 @@ import Testing
     }
 
     @Test func theTimelineListsTheDaysReminderTimesAndNeverTheirText() throws {
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome()
         #expect(run(home, "pray", "add", "Private <b>words</b>", "--body", "secret", "--remind", "mon,wed,fri 21:00", "--remind", "07:30",
                     "--now", "2026-11-01T08:00").status == 0)
         #expect(run(home, "plan", "start", "nt-90", "--remind", "20:00", "--now", "2026-11-01T08:00").status == 0)
@@ -96,8 +91,7 @@ import Testing
     }
 
     @Test func theTimelineAndPromptShowTheNextUnreadStep() throws {
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome()
         #expect(run(home, "plan", "start", "nt-90", "--from", "2026-10-01", "--now", "2026-11-01T08:00").status == 0)
         #expect(run(home, "plan", "done", "--now", "2026-11-01T08:05").status == 0)
         let timeline = try #require(Manna.json(run(home, "timeline", "--print", "--now", "2026-11-01T09:00")) as? [String: Any])

@@ -4,19 +4,20 @@ import Testing
 /// `manna pray`: every subcommand's output and error text, word for word, in a HOME of its own
 /// (America/New_York, explicit `--now` and `--date`). The journal needs no text database.
 @Suite struct PrayTests {
-    final class Home {
-        let url: URL
-        init() throws { url = try temporaryHome(config: nil) }
-        deinit { try? FileManager.default.removeItem(at: url) }
+    /// A TemporaryHome in America/New_York, run without waiting for the text database.
+    struct Home {
+        let home: TemporaryHome
+        var url: URL { home.url }
+        init() throws { home = try TemporaryHome(environment: ["TZ": "America/New_York"]) }
 
         @discardableResult
         func pray(_ arguments: String..., input: String? = nil) -> Run {
-            Manna.run(["pray"] + arguments, environment: ["HOME": url.path, "TZ": "America/New_York"], input: input)
+            Manna.run(["pray"] + arguments, environment: home.environment, input: input)
         }
 
         /// Adds a prayer and returns its short id, read from "added ID: TITLE".
         func add(_ arguments: String...) throws -> String {
-            let run = Manna.run(["pray", "add"] + arguments, environment: ["HOME": url.path, "TZ": "America/New_York"])
+            let run = Manna.run(["pray", "add"] + arguments, environment: home.environment)
             try #require(run.status == 0, "\(run.stderr)")
             let id = run.stdout.dropFirst("added ".count).prefix { $0 != ":" }
             try #require(id.count == 4)
@@ -200,7 +201,7 @@ import Testing
     @Test func theJournalIsPrivate() throws {
         let home = try Home()
         _ = try home.add("Private", "--now", "2026-03-01T09:00")
-        let journal = home.url.appendingPathComponent(".local/share/manna/journal.sqlite").path
+        let journal = home.home.journal
         #expect(try FileManager.default.attributesOfItem(atPath: journal)[.posixPermissions] as? Int == 0o600)
     }
 }

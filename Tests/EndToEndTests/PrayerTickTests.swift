@@ -5,30 +5,25 @@ import Testing
 /// exactly once (re-run, four at once), DST nights, a three-day suspend, text escaped on its
 /// way to the server and kept out of the timeline, and a click on "Prayed" or "Snooze 10 min"
 /// reaching Manna after the tick has ended. Explicit `--now` and `TZ` throughout.
-@Suite struct PrayerTickTests {
+@Suite(.needs(.recordingServer)) struct PrayerTickTests {
     final class Setup {
         let bus: TestBus
-        let home: URL
+        let home: TemporaryHome
         /// `TZ` for every run: a test may move it, as a traveller does.
-        var zone: String
+        var zone: String { didSet { home.environment["TZ"] = zone } }
 
         /// The morning verse is moved to 23:59 so that only prayers are shown.
         init(capabilities: String = "body", zone: String = "America/New_York") throws {
             bus = try TestBus()
             try bus.startRecordingServer(capabilities: capabilities)
-            home = try temporaryHome(config: "notify_at = 23:59\n")
+            home = try TemporaryHome(config: "notify_at = 23:59\n", environment: ["TZ": zone, "DBUS_SESSION_BUS_ADDRESS": bus.address])
             self.zone = zone
         }
 
-        deinit { try? FileManager.default.removeItem(at: home) }
-
-        var environment: [String: String] { ["HOME": home.path, "TZ": zone, "DBUS_SESSION_BUS_ADDRESS": bus.address] }
+        var environment: [String: String] { home.environment }
 
         @discardableResult
-        func manna(_ arguments: String...) -> Run {
-            precondition(Manna.textDatabaseReady)
-            return Manna.run(arguments, environment: environment)
-        }
+        func manna(_ arguments: String...) -> Run { home.run(arguments) }
 
         /// Adds a prayer with `reminders` at `now` and returns its id.
         func add(_ title: String, body: String = "", reminders: [String], now: String) throws -> String {
@@ -37,10 +32,7 @@ import Testing
             return String(run.stdout.dropFirst("added ".count).prefix { $0 != ":" })
         }
 
-        func manna(_ arguments: [String]) -> Run {
-            precondition(Manna.textDatabaseReady)
-            return Manna.run(arguments, environment: environment)
-        }
+        func manna(_ arguments: [String]) -> Run { home.run(arguments) }
 
         func tick(_ now: String) {
             let run = manna("tick", "--now", now)
@@ -158,9 +150,7 @@ import Testing
     @Test func aReminderThatCouldNotBeShownComesWhenTheServerIsBack() throws {
         let setup = try Setup()
         _ = try setup.add("Patient", reminders: ["07:30"], now: "2026-06-01T06:00")
-        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("manna-runtime-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: runtime) }
+        let runtime = try Scratch("runtime")
         precondition(Manna.textDatabaseReady)
         let noBus = Manna.run(["tick", "--now", "2026-06-01T07:30"],
                               environment: ["HOME": setup.home.path, "TZ": setup.zone, "XDG_RUNTIME_DIR": runtime.path])
@@ -180,7 +170,7 @@ import Testing
             "<b>Mumsy</b> & [31mDaddo | first &lt;i&gt;linnet&lt;/i&gt; &amp; moreso",
             "While you were away | &lt;b&gt;Mumsy&lt;/b&gt; &amp; [31mDaddo (06:00)",
         ])
-        let timeline = try String(contentsOf: setup.home.appendingPathComponent(".cache/manna/timeline.json"), encoding: .utf8)
+        let timeline = try String(contentsOf: setup.home.timeline, encoding: .utf8)
         for secret in ["Mumsy", "Daddo", "linnet", "moreso", "secundo"] { #expect(!timeline.contains(secret)) }
     }
 
@@ -217,10 +207,14 @@ import Testing
         #expect(again[2][5] as? [String] == ["prayed", "Prayed", "snooze", "Snooze 10 min"])
     }
 
-    /// Polls `condition` for up to five seconds.
+    /// Polls `condition` until it holds, for up to 30 s: a click reaches Manna through
+    /// manna-notify, which starts `manna pray ...`; that is well under a second on an idle
+    /// machine and can be several on a loaded two-core CI machine. Polling ends as soon as it
+    /// holds, so the bound costs nothing when it does.
     func waitFor(_ condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while clock.now < deadline {
             if try condition() { return true }
             Thread.sleep(forTimeInterval: 0.05)
         }

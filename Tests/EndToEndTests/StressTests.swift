@@ -12,8 +12,7 @@ import Testing
     /// success is there.
     @Test func killingWritersAtRandomLosesNothingReportedSaved() throws {
         precondition(Manna.textDatabaseReady)
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome()
         let environment: Environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
         func run(_ arguments: [String], killAfter milliseconds: Int) throws -> Subprocess.Outcome {
             try Subprocess.run(Manna.binary, arguments: arguments, environment: environment, input: "", timeoutMilliseconds: milliseconds)
@@ -47,7 +46,7 @@ import Testing
             }
         }
         #expect(killed > 0 && savedNotes.count + savedPrayers.count + daysDone > 0, "the kills must land, and some runs must finish")
-        let journal = try Journal(path: home.appendingPathComponent(".local/share/manna/journal.sqlite").path)
+        let journal = try Journal(path: home.journal)
         #expect(try journal.integrityCheck() == ["ok"])
         let notes = Set(try journal.notes(in: try Reference(parsing: "John 3:16")).map(\.text))
         for text in savedNotes { #expect(notes.contains(text), "note '\(text)' was reported saved and is missing") }
@@ -59,13 +58,12 @@ import Testing
 
     /// Four ticks at once, round after round, each round with a reminder due: each occurrence
     /// shown exactly once, counted at the recording server.
-    @Test func fourTicksAtOnceRoundAfterRound() throws {
+    @Test(.needs(.recordingServer)) func fourTicksAtOnceRoundAfterRound() throws {
         precondition(Manna.textDatabaseReady)
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body")
-        let home = try temporaryHome(config: "notify_at = 23:59\n")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let environment = ["HOME": home.path, "TZ": "Europe/London", "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        let home = try TemporaryHome(config: "notify_at = 23:59\n", environment: ["TZ": "Europe/London", "DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let environment = home.environment
         #expect(Manna.run(["pray", "add", "Every day", "--remind", "07:30", "--now", "2026-01-01T06:00"], environment: environment).status == 0)
         let rounds = 200 * Self.scale
         let start = LocalDate(parsing: "2026-01-02")!

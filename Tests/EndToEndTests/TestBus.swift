@@ -1,20 +1,25 @@
 // A private D-Bus session bus per test, with a recording notification server (python-dbusmock)
 // or a stub that never answers. Every process started here is stopped with SIGKILL: Foundation's
-// children inherit a blocked SIGTERM on Linux.
+// children inherit a blocked SIGTERM on Linux. What it needs of the machine is
+// Prerequisite.testBus, .recordingServer and .silentServer (Support.swift): a test that uses it
+// says so with `.needs(...)`.
 import Foundation
+import Testing
 
 final class TestBus {
     /// This bus's folder: its config, and its socket `bus`, so the folder can stand in for
-    /// `$XDG_RUNTIME_DIR`.
-    let directory: String
+    /// `$XDG_RUNTIME_DIR`. Removed after the processes are stopped.
+    private let scratch: Scratch
+    var directory: String { scratch.path }
     let address: String
     private var processes: [Process] = []
 
     /// Starts `dbus-daemon` with a config of its own: no service directories, so no server
     /// installed on the machine can be activated behind a test's back.
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-bus-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Prerequisite.testBus.require()
+        scratch = try Scratch("bus")
+        let directory = scratch.path
         let config = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -32,7 +37,7 @@ final class TestBus {
         try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
         let printed = Pipe()
         let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.executableURL = URL(fileURLWithPath: try #require(TestEnvironment.path(of: "dbus-daemon")))
         daemon.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--print-address=1"]
         daemon.standardOutput = printed
         daemon.standardError = FileHandle.nullDevice
@@ -53,26 +58,27 @@ final class TestBus {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// python-dbusmock's notification daemon, recording every call, with `capabilities`
     /// (space-separated, like "body body-markup actions").
     func startRecordingServer(capabilities: String) throws {
-        try startPython(["-m", "dbusmock", "-t", "notification_daemon", "-p", #"{"capabilities":"\#(capabilities)"}"#])
+        try Prerequisite.recordingServer.require()
+        try startPython(try #require(TestEnvironment.dbusmockPython), ["-m", "dbusmock", "-t", "notification_daemon", "-p", #"{"capabilities":"\#(capabilities)"}"#])
     }
 
     /// A server that owns `org.freedesktop.Notifications` but never answers anything
     /// (`answersProbes` false), or answers GetServerInformation and GetCapabilities but never Notify.
     func startSilentServer(answersProbes: Bool) throws {
-        try startPython(["-c", TestBus.silentServer, answersProbes ? "answer-probes" : "silent"])
+        try Prerequisite.silentServer.require()
+        try startPython(try #require(TestEnvironment.gioPython), ["-c", TestBus.silentServer, answersProbes ? "answer-probes" : "silent"])
     }
 
     /// The Notify calls the recording server received, each as its eight arguments: app name,
     /// replaces id, icon, summary, body, actions, hints, expire timeout.
     func notifyCalls() throws -> [[Any]] {
         let run = Manna.run(["-c", TestBus.readNotifyCalls], environment: ["DBUS_SESSION_BUS_ADDRESS": address],
-                            executable: "/usr/bin/python3")
+                            executable: try #require(TestEnvironment.dbusmockPython))
         guard run.status == 0, let calls = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[Any]] else {
             throw TestBusError("could not read the server's calls: \(run.stderr)")
         }
@@ -85,23 +91,30 @@ final class TestBus {
         let run = Manna.run(["call", "--session", "-d", "org.freedesktop.Notifications", "-o", "/org/freedesktop/Notifications",
                              "-m", "org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.Notifications", "ActionInvoked", "us",
                              "[<uint32 \(id)>, <\"\(key)\">]"],
-                            environment: ["DBUS_SESSION_BUS_ADDRESS": address], executable: "/usr/bin/gdbus")
+                            environment: ["DBUS_SESSION_BUS_ADDRESS": address], executable: try Self.gdbus())
         guard run.status == 0 else { throw TestBusError("could not emit ActionInvoked: \(run.stderr)") }
     }
 
-    /// Debian's python3, which has python3-dbusmock, python3-dbus and python3-gi (a pyenv
-    /// python on PATH has none of them), with the server's name owned before it returns.
-    private func startPython(_ arguments: [String]) throws {
+    private static func gdbus() throws -> String {
+        try Prerequisite.gdbus.require()
+        return try #require(TestEnvironment.path(of: "gdbus"))
+    }
+
+    /// Runs `python` (one with the modules the server needs: TestEnvironment) and returns once
+    /// the server owns its name.
+    private func startPython(_ python: String, _ arguments: [String]) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.executableURL = URL(fileURLWithPath: python)
         process.arguments = arguments
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "DBUS_SESSION_BUS_ADDRESS": address]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         processes.append(process)
-        let wait = Manna.run(["wait", "--session", "--timeout", "10", "org.freedesktop.Notifications"],
-                             environment: ["DBUS_SESSION_BUS_ADDRESS": address], executable: "/usr/bin/gdbus")
+        // gdbus returns as soon as the name is owned; the 30 s are for a Python that starts slowly
+        // on a loaded CI machine, with two cores and several tests starting servers at once.
+        let wait = Manna.run(["wait", "--session", "--timeout", "30", "org.freedesktop.Notifications"],
+                             environment: ["DBUS_SESSION_BUS_ADDRESS": address], executable: try Self.gdbus())
         guard wait.status == 0 else { throw TestBusError("the test server did not appear on the bus: \(wait.stderr)") }
     }
 

@@ -2,30 +2,26 @@ import Foundation
 import Testing
 
 /// `manna tick` against a real session bus and a recording notification server.
-@Suite struct TickTests {
+@Suite(.needs(.recordingServer)) struct TickTests {
     /// A HOME and a bus with a recording server; ticks run in America/New_York.
     struct Setup {
         let bus: TestBus
-        let home: URL
-        var environment: [String: String] { ["HOME": home.path, "TZ": "America/New_York", "DBUS_SESSION_BUS_ADDRESS": bus.address] }
+        let home: TemporaryHome
+        var environment: [String: String] { home.environment }
 
         init(config: String? = nil) throws {
             bus = try TestBus()
             try bus.startRecordingServer(capabilities: "body")
-            home = try temporaryHome(config: config)
+            home = try TemporaryHome(config: config, environment: ["TZ": "America/New_York", "DBUS_SESSION_BUS_ADDRESS": bus.address])
         }
 
-        func tick(_ now: String) -> Run {
-            precondition(Manna.textDatabaseReady)
-            return Manna.run(["tick", "--now", now], environment: environment)
-        }
+        func tick(_ now: String) -> Run { home.run("tick", "--now", now) }
 
         func summaries() throws -> [String] { try bus.notifyCalls().compactMap { $0[3] as? String } }
     }
 
     @Test func theMorningVerseIsShownOnceAtItsTime() throws {
         let setup = try Setup()
-        defer { try? FileManager.default.removeItem(at: setup.home) }
         #expect(setup.tick("2026-12-25T06:59").status == 0)
         #expect(try setup.summaries().isEmpty)
         for minute in ["07:00", "07:01", "07:02", "12:00", "23:59"] {
@@ -37,13 +33,12 @@ import Testing
         #expect(setup.tick("2026-12-26T07:00").status == 0)
         #expect(try setup.summaries() == ["Luke 2:11 (KJV)", "Matthew 2:10 (KJV)"])
         // And the timeline was written by the ticks.
-        let timeline = try String(contentsOf: setup.home.appendingPathComponent(".cache/manna/timeline.json"), encoding: .utf8)
+        let timeline = try String(contentsOf: setup.home.timeline, encoding: .utf8)
         #expect(timeline.contains("\"date\": \"2026-12-26\""))
     }
 
     @Test func fourTicksAtOnceShowItOnce() throws {
         let setup = try Setup()
-        defer { try? FileManager.default.removeItem(at: setup.home) }
         for day in 1...5 {
             let now = "2026-06-0\(day)T07:00"
             let statuses = Statuses()
@@ -60,7 +55,6 @@ import Testing
 
     @Test func sleptThroughTheMorningItComesOnceMarkedLateUnlessTheDayIsOver() throws {
         let setup = try Setup(config: "notify_at = 06:30\n")
-        defer { try? FileManager.default.removeItem(at: setup.home) }
         // Dec 23 on time; then asleep until noon on Dec 25: Dec 24's verse is gone, Dec 25's comes late, once.
         #expect(setup.tick("2026-12-23T06:30").status == 0)
         #expect(setup.tick("2026-12-25T12:00").status == 0)
@@ -69,18 +63,15 @@ import Testing
     }
 
     @Test func withNoServerTheTickSaysSoAndTheNextTickShowsIt() throws {
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("manna-runtime-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: runtime) }
+        let home = try TemporaryHome()
+        let runtime = try Scratch("runtime")
         precondition(Manna.textDatabaseReady)
         let noBus = Manna.run(["tick", "--now", "2026-12-25T07:00"], environment: ["HOME": home.path, "TZ": "UTC", "XDG_RUNTIME_DIR": runtime.path])
         #expect(noBus.status == 69)
         #expect(noBus.stderr.hasPrefix("manna: no D-Bus session bus"))
         #expect(noBus.stderr.hasSuffix(" (the next tick tries again)\n"))
         // The timeline was still written.
-        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".cache/manna/timeline.json").path))
+        #expect(FileManager.default.fileExists(atPath: home.timeline.path))
         // The claim was given back: with a server, the next tick shows it.
         let bus = try TestBus()
         try bus.startRecordingServer(capabilities: "body")
@@ -91,7 +82,6 @@ import Testing
 
     @Test func thePlanReminderComesOnDaysWithNothingReadYet() throws {
         let setup = try Setup(config: "notify_at = 06:00\n")
-        defer { try? FileManager.default.removeItem(at: setup.home) }
         precondition(Manna.textDatabaseReady)
         let start = Manna.run(["plan", "start", "nt-90", "--remind", "20:00", "--now", "2026-11-01T08:00"], environment: setup.environment)
         #expect(start.status == 0)
@@ -113,8 +103,7 @@ import Testing
 
     @Test func aDamagedJournalStopsTheTickAndIsLeftAlone() throws {
         let setup = try Setup()
-        defer { try? FileManager.default.removeItem(at: setup.home) }
-        let journal = setup.home.appendingPathComponent(".local/share/manna/journal.sqlite")
+        let journal = URL(fileURLWithPath: setup.home.journal)
         try FileManager.default.createDirectory(at: journal.deletingLastPathComponent(), withIntermediateDirectories: true)
         let garbage = Data(repeating: 0x21, count: 4096)
         try garbage.write(to: journal)
@@ -124,11 +113,4 @@ import Testing
         #expect(try Data(contentsOf: journal) == garbage)
         #expect(try setup.summaries().isEmpty)
     }
-}
-
-final class Statuses: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Int32] = []
-    func append(_ value: Int32) { lock.lock(); values.append(value); lock.unlock() }
-    var all: [Int32] { lock.lock(); defer { lock.unlock() }; return values }
 }

@@ -20,13 +20,12 @@ import Testing
         let (zone, now, _) = Self.cases.first { $0.name == name }!
         precondition(Manna.textDatabaseReady)
         var environment = ["TZ": zone]
-        var home: URL?
+        var home: TemporaryHome?
         if name == "new-york-2026-03-08" {
             // With a reading plan, to pin plan steps too.
-            home = try temporaryHome(config: "plan = bible-in-a-year\nplan_start = 2026-03-01\n")
+            home = try TemporaryHome(config: "plan = bible-in-a-year\nplan_start = 2026-03-01\n")
             environment["HOME"] = home!.path
         }
-        defer { home.map { try? FileManager.default.removeItem(at: $0) } }
         let run = Manna.run(["timeline", "--print", "--now", now], environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
         let golden = URL(fileURLWithPath: Manna.root + "/Tests/EndToEndTests/Golden/timeline-\(name).json")
@@ -39,7 +38,7 @@ import Testing
 
     /// Every golden timeline satisfies the published schema (docs/timeline.schema.json), checked
     /// by an independent validator (Debian python3-jsonschema).
-    @Test func goldenTimelinesMatchTheSchema() throws {
+    @Test(.needs(.jsonschema)) func goldenTimelinesMatchTheSchema() throws {
         let script = """
             import json, sys, jsonschema
             schema = json.load(open(sys.argv[1]))
@@ -49,7 +48,7 @@ import Testing
             print(len(sys.argv) - 2)
             """
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.executableURL = URL(fileURLWithPath: try #require(TestEnvironment.jsonschemaPython))
         process.arguments = ["-c", script, Manna.root + "/docs/timeline.schema.json"]
             + Self.cases.map { Manna.root + "/Tests/EndToEndTests/Golden/timeline-\($0.name).json" }
         let pipe = Pipe()
@@ -80,11 +79,10 @@ import Testing
     }
 
     @Test func theTimelineIsWrittenAtomicallyAndOnlyWhenItChanges() throws {
-        let home = try temporaryHome(config: nil)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let home = try TemporaryHome()
         let environment = ["HOME": home.path, "TZ": "Europe/London"]
         #expect(manna("timeline", "--now", "2026-06-01T08:00", environment: environment).status == 0)
-        let file = home.appendingPathComponent(".cache/manna/timeline.json")
+        let file = home.timeline
         let first = try String(contentsOf: file, encoding: .utf8)
         #expect(first.contains("\"generated_at\": \"2026-06-01T08:00:00+01:00\""))
         // Same day, same content: the file is left alone (its generated_at stays).
@@ -97,33 +95,4 @@ import Testing
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
         #expect(leftovers == ["timeline.json"])
     }
-}
-
-/// A fresh HOME, with a config file when given.
-func temporaryHome(config: String?) throws -> URL {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("manna-home-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: home.appendingPathComponent(".config/manna"), withIntermediateDirectories: true)
-    if let config {
-        try config.write(to: home.appendingPathComponent(".config/manna/config"), atomically: true, encoding: .utf8)
-    }
-    return home
-}
-
-/// `diff -u` of two texts, to show what changed when a golden comparison fails.
-func diff(_ expected: String, _ actual: String) -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-diff-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let a = directory.appendingPathComponent("expected"), b = directory.appendingPathComponent("actual")
-    try? expected.write(to: a, atomically: true, encoding: .utf8)
-    try? actual.write(to: b, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/diff")
-    process.arguments = ["-u", a.path, b.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try? process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: output, as: UTF8.self)
 }

@@ -37,8 +37,7 @@ import Testing
     }
 
     @Test func anExportImportedIntoAFreshJournalExportsTheSame() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let source = try scratch.journal("source")
         try filled(source)
         let exported = try source.export()
@@ -54,8 +53,7 @@ import Testing
     }
 
     @Test func importingTheSameFileTwiceChangesNothing() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let source = try scratch.journal("source")
         try filled(source)
         let target = try scratch.journal("target")
@@ -70,8 +68,7 @@ import Testing
     }
 
     @Test func theNewestUpdateWinsAndADeletionTravels() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let laptop = try scratch.journal("laptop")
         let note = try laptop.addNote("first thought", on: ref("John 3:16"), at: 100)
         let desktop = try scratch.journal("desktop")
@@ -88,8 +85,7 @@ import Testing
     /// Two highlights of one verse made on two machines: the newest stays, the other becomes a
     /// tombstone; both notes stay; the newer bookmark stays. Both machines end the same.
     @Test func twoMachinesMarkingTheSameVerseConverge() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let a = try scratch.journal("a"), b = try scratch.journal("b")
         _ = try a.highlight(ref("John 3:16"), color: .green, at: 100)
         _ = try b.highlight(ref("John 3:16"), color: .pink, at: 200)
@@ -126,8 +122,7 @@ import Testing
     }
 
     @Test func aTieOfUpdateTimesIsBrokenTheSameWayOnBothMachines() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let a = try scratch.journal("a"), b = try scratch.journal("b")
         let uuid = "66666666-2fa1-4d2b-883f-0016d3cca427"
         for (journal, text) in [(a, "apple"), (b, "banana")] {
@@ -149,8 +144,7 @@ import Testing
     }
 
     @Test func importedShortIDsThatAreTakenGetNewOnes() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let a = try scratch.journal("a"), b = try scratch.journal("b")
         let mine = try b.addNote("b's own", on: ref("Gen 1:1"), at: 1)
         let theirs = try a.addNote("a's", on: ref("John 1:1"), at: 2)
@@ -162,8 +156,7 @@ import Testing
     }
 
     @Test func searchesMergeToTheNewestHundredOnce() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let a = try scratch.journal("a"), b = try scratch.journal("b")
         for number in 1...100 { try a.recordSearch(SearchRecord(query: "a\(number)", translation: "KJV", searchedAt: number * 10)) }
         for number in 1...100 { try b.recordSearch(SearchRecord(query: "b\(number)", translation: "WEB", searchedAt: number * 10 + 5)) }
@@ -233,8 +226,7 @@ import Testing
     }
 
     func expectRefused(_ text: String, message: String) throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let journal = try scratch.journal()
         try filled(journal)
         let before = try journal.export().prettyText
@@ -248,8 +240,7 @@ import Testing
     }
 
     @Test func theRecordsOfAGoodHandWrittenFileAreTaken() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let journal = try scratch.journal()
         // Tables may be left out; a reference may be written any way the parser reads.
         let text = Self.file(#""notes": [\#(Self.note.replacingOccurrences(of: #""John 3:16""#, with: #""jn 3:16-18""#))]"#)

@@ -20,20 +20,19 @@ final class FakePrograms: @unchecked Sendable {
 
 /// A temporary home with a program and a text database to install.
 final class Sandbox {
-    let root: String
+    private let scratch: Scratch
+    var root: String { scratch.path }
     var home: String { root + "/home" }
     var program: String { root + "/build/manna" }
     var textDatabase: String { root + "/build/bible.sqlite" }
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("manna-install-\(UUID())").path
+        scratch = try Scratch("install")
         try FileManager.default.createDirectory(atPath: root + "/build", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/home", withIntermediateDirectories: true)
         try "#!/bin/sh\n".write(toFile: program, atomically: false, encoding: .utf8)
         try "not really sqlite".write(toFile: textDatabase, atomically: false, encoding: .utf8)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// Every file and link under the home folder, relative to it.
     func filesInHome() -> [String] {

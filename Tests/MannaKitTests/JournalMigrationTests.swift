@@ -19,8 +19,7 @@ import Testing
 
     @Test(arguments: 0..<Journal.migrations.count)
     func everyEarlierSchemaIsMigratedWithItsLedgerKept(version: Int) throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let path = try journal(atVersion: version, in: scratch) { database in
             if version >= 1 { try database.execute("INSERT INTO deliveries VALUES ('verse', '', '2026-03-08', 100, 0)") }
         }
@@ -35,8 +34,7 @@ import Testing
     }
 
     @Test func schemaTwoNotesAndBookmarksAreKeptAsTheirVerse() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let path = try journal(atVersion: 2, in: scratch) { database in
             try database.execute("""
                 INSERT INTO notes (uuid, short_id, verse_id, text, created_at, updated_at)

@@ -2,21 +2,9 @@ import Foundation
 import Testing
 @testable import MannaKit
 
-/// A folder of its own for one test's journals, removed at the end.
-struct Scratch {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-marks-\(UUID().uuidString)")
-
-    func path(_ name: String = "journal") -> String { directory.appendingPathComponent("\(name)/journal.sqlite").path }
-    func journal(_ name: String = "journal") throws -> Journal { try Journal(path: path(name)) }
-    func remove() { try? FileManager.default.removeItem(at: directory) }
-}
-
-func ref(_ text: String) -> Reference { try! Reference(parsing: text) }
-
 @Suite struct MarksTests {
     @Test func notesAreOnAPassageFoundAtItsFirstVerse() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let journal = try scratch.journal()
         let first = try journal.addNote("The gospel in one verse", on: ref("John 3:16"), at: 100)
         let second = try journal.addNote("Line one\nline two", on: ref("jn 3:16-18"), at: 200)
@@ -41,8 +29,7 @@ func ref(_ text: String) -> Reference { try! Reference(parsing: text) }
     }
 
     @Test func aNoteNeedsTextAndHasALimit() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let journal = try scratch.journal()
         #expect(throws: MarkError.emptyText) { try journal.addNote(" \n ", on: ref("John 3:16"), at: 1) }
         let long = String(repeating: "a", count: Journal.maxTextBytes + 1)
@@ -51,8 +38,7 @@ func ref(_ text: String) -> Reference { try! Reference(parsing: text) }
     }
 
     @Test func highlightingAHighlightedVerseChangesItsColour() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let journal = try scratch.journal()
         let added = try journal.highlight(ref("Ps 23:1-2"), color: .green, at: 100)
         guard case .added(let one) = added[0], case .added(let two) = added[1] else { Issue.record("not added: \(added)"); return }
@@ -71,8 +57,7 @@ func ref(_ text: String) -> Reference { try! Reference(parsing: text) }
     }
 
     @Test func aVerseHasOneBookmarkWhosePassageCanChange() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let journal = try scratch.journal()
         guard case .added(let mark) = try journal.bookmark(ref("John 3:16"), at: 100) else { Issue.record(); return }
         #expect(try journal.bookmark(ref("Jn 3:16"), at: 200) == .unchanged(mark))
@@ -86,8 +71,7 @@ func ref(_ text: String) -> Reference { try! Reference(parsing: text) }
     }
 
     @Test func marksOnAPassageComeVerseByVerse() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let journal = try scratch.journal()
         let note = try journal.addNote("n", on: ref("John 3:16-18"), at: 1)
         _ = try journal.highlight(ref("John 3:16-17"), color: .pink, at: 2)
@@ -102,8 +86,7 @@ func ref(_ text: String) -> Reference { try! Reference(parsing: text) }
 
     /// `read` must cost the passage, not the journal: every part of its query is an index range.
     @Test func theMarksQueryReadsIndexRangesOnly() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let journal = try scratch.journal()
         let plan = try journal.database.prepare("EXPLAIN QUERY PLAN " + Journal.marksQuery)
         try plan.bind(43_003_016, at: 1)
@@ -117,8 +100,7 @@ func ref(_ text: String) -> Reference { try! Reference(parsing: text) }
     }
 
     @Test func searchHistoryKeepsTheNewestHundred() throws {
-        let scratch = Scratch()
-        defer { scratch.remove() }
+        let scratch = try Scratch()
         let journal = try scratch.journal()
         for number in 1...105 {
             try journal.recordSearch(SearchRecord(query: "q\(number)", translation: "KJV", searchedAt: 1000 + number))

@@ -5,10 +5,6 @@ import Testing
 /// Prayers in the journal: the rotation rule, edits that keep reminders, the scheduler's
 /// queries, and migration 3 from a schema-2 journal.
 @Suite struct PrayerJournalTests {
-    func temporaryJournalPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("manna-journal-\(UUID())/journal.sqlite").path
-    }
-
     @Test func theRotationMovesOnByItsSizeAndComesRoundToEveryone() {
         let start = LocalDate(year: 2026, month: 3, day: 8)
         #expect(PrayerRotation.positions(on: start, open: 0) == [])
@@ -24,8 +20,8 @@ import Testing
     }
 
     @Test func editingRemindersKeepsTheOnesGivenAgain() throws {
-        let path = temporaryJournalPath()
-        defer { try? FileManager.default.removeItem(atPath: Files.parent(of: path)) }
+        let scratch = try Scratch()
+        let path = scratch.path()
         let journal = try Journal(path: path)
         let specs = try Prayer.reminders(["07:30", "sun 09:00"])
         let prayer = try journal.addPrayer(title: "t", body: "", tags: [], reminders: specs, at: 100)
@@ -40,8 +36,8 @@ import Testing
     }
 
     @Test func onlyOpenPrayersRemindAndSnooze() throws {
-        let path = temporaryJournalPath()
-        defer { try? FileManager.default.removeItem(atPath: Files.parent(of: path)) }
+        let scratch = try Scratch()
+        let path = scratch.path()
         let journal = try Journal(path: path)
         let open = try journal.addPrayer(title: "open", body: "", tags: [], reminders: try Prayer.reminders(["07:00"]), at: 1)
         let answered = try journal.addPrayer(title: "answered", body: "", tags: [], reminders: try Prayer.reminders(["08:00"]), at: 1)
@@ -58,8 +54,8 @@ import Testing
     }
 
     @Test func theReminderMarkIsKept() throws {
-        let path = temporaryJournalPath()
-        defer { try? FileManager.default.removeItem(atPath: Files.parent(of: path)) }
+        let scratch = try Scratch()
+        let path = scratch.path()
         let journal = try Journal(path: path)
         #expect(try journal.remindersHandledThrough() == nil)
         try journal.setRemindersHandled(through: 500)
@@ -68,8 +64,8 @@ import Testing
     }
 
     @Test func aSchemaTwoJournalMigratesWithItsPrayers() throws {
-        let path = temporaryJournalPath()
-        defer { try? FileManager.default.removeItem(atPath: Files.parent(of: path)) }
+        let scratch = try Scratch()
+        let path = scratch.path()
         try Files.makeDirectories(Files.parent(of: path), mode: 0o700)
         do {
             let old = try Database(path: path, mode: .readWriteCreate)

@@ -70,9 +70,8 @@ import Testing
     }
 
     @Test func aGroupIsClaimedOnceAndGivenBackWhenItCannotBeShown() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-journal-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("journal.sqlite").path
+        let scratch = try Scratch()
+        let path = scratch.path()
         let now = at("2026-06-04T16:00:00Z")
         let due = Scheduler.prayerReminders([try reminder("07:00", uuid: "a"), try reminder("08:00", uuid: "b")],
                                             snoozes: [], after: now - 86_400, now: now, zone: newYork).missed

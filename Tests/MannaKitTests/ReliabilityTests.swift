@@ -7,18 +7,11 @@ import Testing
 @Suite struct ReliabilityTests {
     static let scale = Int(ProcessInfo.processInfo.environment["MANNA_RELIABILITY_SCALE"] ?? "") ?? 1
 
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("manna-reliability-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// A reader parses the timeline 10,000 times while it is rewritten 1,000 times: every read
     /// is a whole timeline (temp file, fsync, rename).
     @Test func readersNeverSeeAPartialTimeline() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("timeline.json").path
+        let scratch = try Scratch("reliability")
+        let path = scratch.file("timeline.json")
         let database = BuiltTexts.database
         let zone = try Zone(identifier: "Europe/London")
         let inputs = TimelineInputs(zone: zone, translation: try database.translation(code: "KJV"),
@@ -47,14 +40,7 @@ import Testing
             parsed += 1
         }
         #expect(entryDates == ["2026-03-28", "2026-03-29"])
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
         #expect(leftovers == ["timeline.json"])
     }
-}
-
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }

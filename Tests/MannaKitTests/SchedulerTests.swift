@@ -26,9 +26,8 @@ import Testing
     }
 
     @Test func eachOccurrenceIsShownExactlyOnceAcrossTicksAndProcesses() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-journal-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("journal.sqlite").path
+        let scratch = try Scratch()
+        let path = scratch.path()
         let due = Scheduler.morningVerse(now: at("2026-03-08T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
         var shown = 0
         // The server is down: the claim is given back.
@@ -50,32 +49,22 @@ import Testing
     }
 
     @Test func theJournalIsPrivateAndVersioned() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-journal-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("data/manna/journal.sqlite").path
+        let scratch = try Scratch()
+        let path = scratch.file("data/manna/journal.sqlite")
         let journal = try Journal(path: path)
         #expect(journal.schemaVersion == Journal.migrations.count)
         let fileMode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
-        let folderMode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("data/manna").path)[.posixPermissions] as? Int
+        let folderMode = try FileManager.default.attributesOfItem(atPath: scratch.file("data/manna"))[.posixPermissions] as? Int
         #expect(fileMode == 0o600)
         #expect(folderMode == 0o700)
     }
 
     @Test func aDamagedJournalIsReportedAndLeftUntouched() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-journal-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("journal.sqlite").path
+        let scratch = try Scratch()
+        let path = scratch.file("journal.sqlite")
         let garbage = Data(repeating: 0x5A, count: 8192)
         try garbage.write(to: URL(fileURLWithPath: path))
         #expect(throws: JournalError.damaged(path: path)) { try Journal(path: path) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
     }
-}
-
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

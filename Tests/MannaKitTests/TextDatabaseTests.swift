@@ -2,26 +2,6 @@ import Foundation
 import Testing
 @testable import MannaKit
 
-/// One text database per test process, built from the checkout's curated/ by the real builder.
-enum BuiltTexts {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    /// Rebuilt on every run, in the checkout's build folder (so nothing piles up in /tmp).
-    static let path: String = {
-        let directory = URL(fileURLWithPath: root + "/.build/tests")
-        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("bible.sqlite").path
-        try! TextDatabaseBuilder.build(curatedDirectory: root + "/curated", outputPath: path) { _ in }
-        return path
-    }()
-
-    static var database: TextDatabase { try! TextDatabase(path: path) }
-}
-
 @Suite struct TextDatabaseTests {
     @Test(arguments: [("KJV", 31_102), ("ASV", 31_086), ("WBS", 31_098), ("WEB", 31_098)])
     func everyTranslationHasItsVerses(code: String, verses: Int) throws {
@@ -100,9 +80,9 @@ enum BuiltTexts {
     }
 
     @Test func aBadSourceLineIsReportedWithFileAndLine() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-bad-\(UUID())")
+        let scratch = try Scratch("bad")
+        let directory = scratch.directory
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("translations"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         try "code\tname\tyear\tlicence\tsource\nKJV\tKing James\t1769\tPD\ttest\n"
             .write(to: directory.appendingPathComponent("translations/translations.tsv"), atomically: true, encoding: .utf8)
         try "book\tchapter\tverse\ttext\nGen\t1\t1\tIn the beginning\nJude\t2\t1\tNo such verse\n"

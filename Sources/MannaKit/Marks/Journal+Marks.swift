@@ -316,10 +316,10 @@ extension Journal {
     }
 }
 
-private extension Statement {
+extension Statement {
     /// Runs the statement once per range of `reference`, with the range's first and last verse
     /// ids bound to ?1 and ?2, calling `row` at each row: the marks found at a passage's verses.
-    func forEachRow(in reference: Reference, _ row: () throws -> Void) throws {
+    fileprivate func forEachRow(in reference: Reference, _ row: () throws -> Void) throws {
         for range in reference.ranges {
             try reset()
             try bind(range.first.rawValue, at: 1)

@@ -1,0 +1,355 @@
+// What the end-to-end tests share: running the built `manna` as users do, temporary homes and
+// folders (one per test, removed after it), the machine's tools and what each test needs of them.
+// The private session bus with its notification servers is its own fixture, in TestBus.swift.
+import Foundation
+import Testing
+
+// MARK: - Running manna
+
+/// One finished run of `manna`.
+struct Run {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+enum Manna {
+    /// The package root, found from this file's path.
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// The `manna` binary built beside this test bundle.
+    static let binary: String = {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = bundle.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("manna").path) && directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("manna").path
+    }()
+
+    /// Builds the checkout's text database once, before the first test that needs it,
+    /// so parallel tests do not all build it at once.
+    static let textDatabaseReady: Bool = {
+        let result = run(["build-db"])
+        precondition(result.status == 0, "manna build-db failed: \(result.stderr)")
+        return true
+    }()
+
+    /// `manna-notify`, built beside `manna`.
+    static let helper = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("manna-notify").path
+
+    /// Runs manna (or another `executable`) with `arguments` and an environment of
+    /// `environment` over a clean base (HOME and XDG folders in a fresh temporary
+    /// directory, TZ=UTC), and `input` on stdin.
+    @discardableResult
+    static func run(_ arguments: [String], environment: [String: String] = [:], executable: String = binary,
+                    input: String? = nil) -> Run {
+        let scratch = try! Scratch("run")
+        var base = ["HOME": scratch.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
+        base.merge(environment) { $1 }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = base
+        // Output goes to files, not pipes: a large output cannot fill a pipe and stall the run.
+        let outURL = scratch.url.appendingPathComponent(".stdout")
+        let errURL = scratch.url.appendingPathComponent(".stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try! FileHandle(forWritingTo: outURL)
+        let err = try! FileHandle(forWritingTo: errURL)
+        defer { try? out.close(); try? err.close() }
+        process.standardOutput = out
+        process.standardError = err
+        var inputFile: FileHandle?
+        defer { try? inputFile?.close() }
+        if let input {
+            let inURL = scratch.url.appendingPathComponent(".stdin")
+            _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(input.utf8))
+            inputFile = try! FileHandle(forReadingFrom: inURL)
+        }
+        process.standardInput = inputFile ?? FileHandle.nullDevice
+        try! process.run()
+        process.waitUntilExit()
+        let outData = (try? Data(contentsOf: outURL)) ?? Data()
+        let errData = (try? Data(contentsOf: errURL)) ?? Data()
+        return Run(status: process.terminationStatus,
+                   stdout: String(decoding: outData, as: UTF8.self),
+                   stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func json(_ run: Run) -> Any? {
+        try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+    }
+}
+
+/// Runs `manna ARGUMENTS...` with the checkout's text database ready.
+@discardableResult
+func manna(_ arguments: String..., environment: [String: String] = [:]) -> Run {
+    precondition(Manna.textDatabaseReady)
+    return Manna.run(arguments, environment: environment)
+}
+
+// MARK: - Temporary folders and homes
+
+/// A folder of its own under the system's temporary folder, made now and removed with all it
+/// holds when the test lets go of it (at the end of the test that made it).
+final class Scratch {
+    let url: URL
+    var path: String { url.path }
+
+    /// - Parameter label: a word in the folder's name, to tell what left it behind if anything does.
+    init(_ label: String = "scratch") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("manna-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A HOME of its own for the runs of one test, with a config file when given, removed when the
+/// test lets go of it. `environment` is what every run through `run` gets: HOME, and anything
+/// else given (a TZ, a bus address).
+final class TemporaryHome {
+    private let scratch: Scratch
+    var environment: [String: String]
+    var url: URL { scratch.url }
+    var path: String { scratch.path }
+    /// Where Manna keeps the journal in this home.
+    var journal: String { path + "/.local/share/manna/journal.sqlite" }
+    /// Where `manna timeline` and the tick write the timeline in this home.
+    var timeline: URL { url.appendingPathComponent(".cache/manna/timeline.json") }
+
+    init(config: String? = nil, environment: [String: String] = [:]) throws {
+        scratch = try Scratch("home")
+        try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent(".config/manna"), withIntermediateDirectories: true)
+        if let config {
+            try config.write(to: scratch.url.appendingPathComponent(".config/manna/config"), atomically: true, encoding: .utf8)
+        }
+        self.environment = environment.merging(["HOME": scratch.path]) { $1 }
+    }
+
+    /// Runs `manna ARGUMENTS...` in this home, with the text database ready.
+    @discardableResult
+    func run(_ arguments: String..., input: String? = nil) -> Run {
+        run(arguments, input: input)
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], input: String? = nil) -> Run {
+        precondition(Manna.textDatabaseReady)
+        return Manna.run(arguments, environment: environment, input: input)
+    }
+}
+
+// MARK: - What the machine has
+
+/// The machine the tests run on, asked once for each thing.
+enum TestEnvironment {
+    /// MANNA_REQUIRE_ALL_TESTS=1 (set by .ci/run): a test whose prerequisite is missing fails
+    /// instead of being skipped, so that CI cannot pass having silently skipped it.
+    static let requiresAllTests = ProcessInfo.processInfo.environment["MANNA_REQUIRE_ALL_TESTS"] == "1"
+
+    /// The folders of this process's PATH.
+    static let searchPath: [String] = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+
+    /// `name` as PATH finds it, or nil.
+    static func path(of name: String) -> String? {
+        searchPath.lazy.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func hasCommand(_ name: String) -> Bool { path(of: name) != nil }
+
+    /// Whether `executable ARGUMENTS...` runs and exits 0, its output thrown away.
+    static func succeeds(_ executable: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationReason == .exit && process.terminationStatus == 0
+    }
+
+    /// A python3 that runs `script` (imports, say) without error: Debian's /usr/bin/python3
+    /// first, where Debian's python3-* packages are (a pyenv python3 earlier on PATH has none of
+    /// them), then the one on PATH.
+    static func python(running script: String) -> String? {
+        var candidates = ["/usr/bin/python3"]
+        if let onPath = path(of: "python3"), onPath != candidates[0] { candidates.append(onPath) }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) && succeeds($0, ["-c", script]) }
+    }
+
+    /// A python3 with python-dbusmock's notification server and dbus-python to read its calls.
+    static let dbusmockPython = python(running: "import dbus, dbusmock.templates.notification_daemon")
+    /// A python3 with PyGObject's Gio, for a server that never answers.
+    static let gioPython = python(running: "from gi.repository import Gio, GLib")
+    /// A python3 with jsonschema's Draft 2020-12 validator (python3-jsonschema 4 or later).
+    static let jsonschemaPython = python(running: "from jsonschema import Draft202012Validator")
+
+    /// Whether this process may make a network namespace with no network (`unshare -n`): as
+    /// root, or with CAP_SYS_ADMIN.
+    static let canUnshareNetwork: Bool = path(of: "unshare").map { succeeds($0, ["-n", "true"]) } ?? false
+}
+
+/// Something a test needs from the machine beyond the toolchain: a program, a Python module, a
+/// privilege, or a group of them. A test or suite that needs one says so with `.needs(...)`;
+/// where it is missing the test is skipped saying why, or, under MANNA_REQUIRE_ALL_TESTS=1,
+/// fails saying why.
+struct Prerequisite: Sendable, CustomStringConvertible {
+    /// What the test needs and where it comes from: "crontab on PATH (Debian: apt-get install cron)".
+    let description: String
+    /// The program's name, for a program found on PATH.
+    let command: String?
+    private let check: @Sendable () -> Bool
+    private let parts: [Prerequisite]
+
+    init(_ description: String, command: String? = nil, _ check: @escaping @Sendable () -> Bool) {
+        self.description = description
+        self.command = command
+        self.check = check
+        parts = []
+    }
+
+    /// Several, each checked: `missing` names only those that are.
+    init(group description: String, _ parts: [Prerequisite]) {
+        self.description = description + ": " + parts.map(\.description).joined(separator: ", ")
+        command = nil
+        check = { parts.allSatisfy(\.isMet) }
+        self.parts = parts
+    }
+
+    /// Each check reads a value found once: a program's path when its Prerequisite is first
+    /// named, anything dearer (a Python import, `unshare`) when first checked.
+    var isMet: Bool { check() }
+
+    /// What is missing, each said as in `description`; empty when this is met.
+    var missing: [String] {
+        if parts.isEmpty { return isMet ? [] : [description] }
+        return parts.flatMap(\.missing)
+    }
+
+    /// A program found on PATH, and the Debian package that has it.
+    static func command(_ name: String, package: String) -> Prerequisite {
+        let found = TestEnvironment.hasCommand(name)
+        return Prerequisite("\(name) on PATH (Debian: apt-get install \(package))", command: name) { found }
+    }
+
+    static let dbusDaemon = command("dbus-daemon", package: "dbus-daemon")
+    static let gdbus = command("gdbus", package: "libglib2.0-bin")
+    static let dbusmock = Prerequisite("python3 with dbusmock and dbus (Debian: apt-get install python3-dbusmock python3-dbus)") {
+        TestEnvironment.dbusmockPython != nil
+    }
+    static let gio = Prerequisite("python3 with Gio (Debian: apt-get install python3-gi)") { TestEnvironment.gioPython != nil }
+    static let networkNamespace = Prerequisite("a network namespace: 'unshare -n' (util-linux), which needs root") {
+        TestEnvironment.canUnshareNetwork
+    }
+    static let systemdAnalyze = command("systemd-analyze", package: "systemd")
+    static let crontab = command("crontab", package: "cron")
+    static let zsh = command("zsh", package: "zsh")
+    static let fish = command("fish", package: "fish")
+    static let script = command("script", package: "bsdutils")
+    static let jsonschema = Prerequisite("python3 with jsonschema 4 or later (Debian: apt-get install python3-jsonschema)") {
+        TestEnvironment.jsonschemaPython != nil
+    }
+
+    /// A private session bus (TestBus) with nothing on it.
+    static let testBus = Prerequisite(group: "a private session bus", [dbusDaemon])
+    /// A private session bus with python-dbusmock's recording notification server on it.
+    static let recordingServer = Prerequisite(group: "a private session bus with a recording notification server",
+                                              [dbusDaemon, gdbus, dbusmock])
+    /// A private session bus with a notification server that never answers.
+    static let silentServer = Prerequisite(group: "a private session bus with a server that never answers", [dbusDaemon, gdbus, gio])
+
+    /// Throws PrerequisiteMissing when this is missing: for fixtures, so that a test run without
+    /// it fails saying what is missing, not somewhere deeper.
+    func require() throws {
+        let missing = missing
+        if !missing.isEmpty { throw PrerequisiteMissing(missing: missing) }
+    }
+}
+
+struct PrerequisiteMissing: Error, CustomStringConvertible {
+    let missing: [String]
+    var description: String {
+        "missing " + missing.joined(separator: "; ")
+            + (TestEnvironment.requiresAllTests ? " (MANNA_REQUIRE_ALL_TESTS=1: every test must run here)" : "")
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test or suite only where every prerequisite is met, else skips it saying what it
+    /// needs. Under MANNA_REQUIRE_ALL_TESTS=1 a missing prerequisite is an error instead: the
+    /// condition throws, and Swift Testing records that as a failure of the test.
+    static func needs(_ prerequisites: Prerequisite..., sourceLocation: SourceLocation = #_sourceLocation) -> Self {
+        let reason = "needs " + prerequisites.map(\.description).joined(separator: "; ")
+        return .enabled(if: try {
+            let missing = prerequisites.flatMap(\.missing)
+            if missing.isEmpty { return true }
+            if TestEnvironment.requiresAllTests { throw PrerequisiteMissing(missing: missing) }
+            return false
+        }(), Comment(rawValue: reason), sourceLocation: sourceLocation)
+    }
+}
+
+// MARK: - The machine's tools
+
+/// Runs a program that `prerequisite` finds on PATH (systemd-analyze, crontab) with `arguments`
+/// and `environment`; a missing one throws PrerequisiteMissing.
+func tool(_ prerequisite: Prerequisite, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"]) throws -> Run {
+    try prerequisite.require()
+    let path = try #require(prerequisite.command.flatMap(TestEnvironment.path(of:)), "\(prerequisite) is not a program")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.environment = environment
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+}
+
+/// `diff -u` of two texts, to show what changed when a golden comparison fails.
+func diff(_ expected: String, _ actual: String) -> String {
+    guard let scratch = try? Scratch("diff") else { return "" }
+    let a = scratch.url.appendingPathComponent("expected"), b = scratch.url.appendingPathComponent("actual")
+    try? expected.write(to: a, atomically: true, encoding: .utf8)
+    try? actual.write(to: b, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/diff")
+    process.arguments = ["-u", a.path, b.path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try? process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self)
+}
+
+// MARK: - Small helpers
+
+/// Exit statuses collected from concurrent runs.
+final class Statuses: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int32] = []
+    func append(_ value: Int32) { lock.lock(); values.append(value); lock.unlock() }
+    var all: [Int32] { lock.lock(); defer { lock.unlock() }; return values }
+}
+
+/// The short id in an "added note k7m2 on John 3:16" style line.
+func shortID(_ line: String, after word: String) -> String {
+    let words = line.split(separator: " ")
+    guard let index = words.firstIndex(of: Substring(word)), index + 1 < words.count else { return "?" }
+    return String(words[index + 1])
+}
