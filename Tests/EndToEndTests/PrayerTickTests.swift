@@ -2,22 +2,19 @@ import Foundation
 import Testing
 
 /// Prayer reminders through `manna tick`, against a real session bus and a recording server:
-/// exactly once (re-run, four at once), DST nights, a three-day suspend, text escaped on its
-/// way to the server and kept out of the timeline, and a click on "Prayed" or "Snooze 10 min"
-/// reaching Manna after the tick has ended. Explicit `--now` and `TZ` throughout.
+/// exactly once (re-run, four processes at once), text escaped on its way to the server and
+/// kept out of the timeline, and a click on "Prayed" or "Snooze 10 min" reaching Manna after
+/// the tick has ended. Explicit `--now` and `TZ` throughout. DST nights, suspends, zone changes
+/// and failures are the tick's rules, tested in-process (MannaAppTests/TickTests.swift).
 @Suite(.needs(.recordingServer)) struct PrayerTickTests {
     final class Setup {
         let bus: TestBus
         let home: TemporaryHome
-        /// `TZ` for every run: a test may move it, as a traveller does.
-        var zone: String { didSet { home.environment["TZ"] = zone } }
-
         /// The morning verse is moved to 23:59 so that only prayers are shown.
         init(capabilities: String = "body", zone: String = "America/New_York") throws {
             bus = try TestBus()
             try bus.startRecordingServer(capabilities: capabilities)
             home = try TemporaryHome(config: "notify_at = 23:59\n", environment: ["TZ": zone, "DBUS_SESSION_BUS_ADDRESS": bus.address])
-            self.zone = zone
         }
 
         var environment: [String: String] { home.environment }
@@ -83,81 +80,6 @@ import Testing
         }
         #expect(statuses.all == [0, 0, 0, 0])
         #expect(try setup.shown().dropFirst(3) == ["While you were away | Prayer 1 (07:31)\nPrayer 2 (07:32)\nPrayer 3 (07:33)"])
-    }
-
-    @Test(arguments: [
-        // New York springs forward: 02:30 does not exist on 2026-03-08 and comes at 03:00 EDT.
-        ("America/New_York", "02:30", "2026-03-07T12:00", ["2026-03-08T01:59:00-05:00"], "2026-03-08T03:00:00-04:00",
-         ["2026-03-08T03:01:00-04:00", "2026-03-08T04:00:00-04:00"]),
-        // New York falls back: 01:30 happens twice on 2026-11-01 and comes once, the first time.
-        ("America/New_York", "01:30", "2026-10-31T12:00", ["2026-11-01T01:29:00-04:00"], "2026-11-01T01:30:00-04:00",
-         ["2026-11-01T01:31:00-04:00", "2026-11-01T01:29:00-05:00", "2026-11-01T01:30:00-05:00", "2026-11-01T01:31:00-05:00"]),
-        // London springs forward at 01:00 on 2026-03-29: 01:30 comes at 02:00 BST.
-        ("Europe/London", "01:30", "2026-03-28T12:00", ["2026-03-29T00:59:00+00:00"], "2026-03-29T02:00:00+01:00",
-         ["2026-03-29T02:01:00+01:00", "2026-03-29T03:00:00+01:00"]),
-        // London falls back at 02:00 on 2026-10-25: 01:30 comes once, at 01:30 BST.
-        ("Europe/London", "01:30", "2026-10-24T12:00", ["2026-10-25T01:29:00+01:00"], "2026-10-25T01:30:00+01:00",
-         ["2026-10-25T01:31:00+01:00", "2026-10-25T01:29:00+00:00", "2026-10-25T01:30:00+00:00", "2026-10-25T01:31:00+00:00"]),
-    ] as [(String, String, String, [String], String, [String])])
-    func onDSTNightsAReminderComesExactlyOnce(zone: String, time: String, added: String, before: [String], at: String, after: [String]) throws {
-        let setup = try Setup(zone: zone)
-        _ = try setup.add("Night watch", reminders: [time], now: added)
-        for now in before { setup.tick(now) }
-        #expect(try setup.shown().isEmpty)
-        setup.tick(at)
-        #expect(try setup.shown() == ["Night watch | "])
-        for now in after { setup.tick(now) }
-        #expect(try setup.shown() == ["Night watch | "])
-    }
-
-    @Test func remindersFollowTheZoneTheTickRunsInOncePerLocalDate() throws {
-        let setup = try Setup(zone: "Europe/London")
-        _ = try setup.add("Wherever", reminders: ["07:30"], now: "2026-06-01T06:00")
-        setup.tick("2026-06-01T07:30")
-        #expect(try setup.shown() == ["Wherever | "])
-        // Flown to New York the same day: 07:30 there is the same local date and time, so not again.
-        setup.zone = "America/New_York"
-        setup.tick("2026-06-01T07:30")
-        #expect(try setup.shown().count == 1)
-        // The next morning at 07:30 New York time, not London's.
-        setup.tick("2026-06-02T02:30")
-        setup.tick("2026-06-02T07:29")
-        #expect(try setup.shown().count == 1)
-        setup.tick("2026-06-02T07:30")
-        #expect(try setup.shown() == ["Wherever | ", "Wherever | "])
-    }
-
-    @Test func afterAThreeDaySuspendOneNotificationNamesFiveAndNothingOlderThanADay() throws {
-        let setup = try Setup()
-        for hour in [8, 9, 10, 11, 12, 13, 15] {
-            _ = try setup.add("At \(hour)", reminders: ["\(hour):00"], now: "2026-06-01T06:00")
-        }
-        _ = try setup.add("Once on the 2nd", reminders: ["2026-06-02 09:00"], now: "2026-06-01T06:00")
-        setup.tick("2026-06-01T07:00")
-        #expect(try setup.shown().isEmpty)
-        // Suspended from 07:00 on June 1st until 14:00 on June 4th.
-        setup.tick("2026-06-04T14:00")
-        setup.tick("2026-06-04T14:00")
-        setup.tick("2026-06-04T14:01")
-        #expect(try setup.shown() == [
-            "While you were away | At 15 (yesterday 15:00)\nAt 8 (08:00)\nAt 9 (09:00)\nAt 10 (10:00)\nAt 11 (11:00)\nand 2 more",
-        ])
-        // Each was claimed once: they are not named again, and the day goes on as usual.
-        setup.tick("2026-06-04T15:00")
-        #expect(try setup.shown().dropFirst() == ["At 15 | "])
-    }
-
-    @Test func aReminderThatCouldNotBeShownComesWhenTheServerIsBack() throws {
-        let setup = try Setup()
-        _ = try setup.add("Patient", reminders: ["07:30"], now: "2026-06-01T06:00")
-        let runtime = try Scratch("runtime")
-        precondition(Manna.textDatabaseReady)
-        let noBus = Manna.run(["tick", "--now", "2026-06-01T07:30"],
-                              environment: ["HOME": setup.home.path, "TZ": setup.zone, "XDG_RUNTIME_DIR": runtime.path])
-        #expect(noBus.status == 69)
-        #expect(noBus.stderr.hasSuffix(" (the next tick tries again)\n"))
-        setup.tick("2026-06-01T07:31")
-        #expect(try setup.shown() == ["Patient | "])
     }
 
     @Test func markupAndControlCharactersReachTheServerEscapedAndNeverTheTimeline() throws {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-/// `manna tick` against a real session bus and a recording notification server.
+/// `manna tick` against a real session bus and a recording notification server: the wiring
+/// (the verse reaches the server, processes at once, no bus at all). The tick's rules are
+/// tested in-process in MannaAppTests (TickTests, TickReplayTests).
 @Suite(.needs(.recordingServer)) struct TickTests {
     /// A HOME and a bus with a recording server; ticks run in America/New_York.
     struct Setup {
@@ -53,15 +55,6 @@ import Testing
         #expect(Set(try setup.summaries()).count == 5)
     }
 
-    @Test func sleptThroughTheMorningItComesOnceMarkedLateUnlessTheDayIsOver() throws {
-        let setup = try Setup(config: "notify_at = 06:30\n")
-        // Dec 23 on time; then asleep until noon on Dec 25: Dec 24's verse is gone, Dec 25's comes late, once.
-        #expect(setup.tick("2026-12-23T06:30").status == 0)
-        #expect(setup.tick("2026-12-25T12:00").status == 0)
-        #expect(setup.tick("2026-12-25T12:01").status == 0)
-        #expect(try setup.summaries() == ["John 1:14 (KJV)", "Luke 2:11 (KJV) · missed at 06:30"])
-    }
-
     @Test func withNoServerTheTickSaysSoAndTheNextTickShowsIt() throws {
         let home = try TemporaryHome()
         let runtime = try Scratch("runtime")
@@ -78,39 +71,5 @@ import Testing
         let later = Manna.run(["tick", "--now", "2026-12-25T07:01"], environment: ["HOME": home.path, "TZ": "UTC", "DBUS_SESSION_BUS_ADDRESS": bus.address])
         #expect(later.status == 0)
         #expect(try bus.notifyCalls().compactMap { $0[3] as? String } == ["Luke 2:11 (KJV)"])
-    }
-
-    @Test func thePlanReminderComesOnDaysWithNothingReadYet() throws {
-        let setup = try Setup(config: "notify_at = 06:00\n")
-        precondition(Manna.textDatabaseReady)
-        let start = Manna.run(["plan", "start", "nt-90", "--remind", "20:00", "--now", "2026-11-01T08:00"], environment: setup.environment)
-        #expect(start.status == 0)
-        #expect(setup.tick("2026-11-01T06:00").status == 0)   // the verse
-        #expect(setup.tick("2026-11-01T20:00").status == 0)   // the reading reminder
-        #expect(setup.tick("2026-11-01T20:01").status == 0)   // nothing more
-        // The next day the reading is done before 20:00: no reminder.
-        #expect(Manna.run(["plan", "done", "--now", "2026-11-02T12:00"], environment: setup.environment).status == 0)
-        #expect(setup.tick("2026-11-02T20:00").status == 0)
-        let calls = try setup.bus.notifyCalls()
-        let summaries = calls.compactMap { $0[3] as? String }
-        #expect(summaries.count == 3)
-        #expect(summaries[1] == "The New Testament in 90 Days: day 1 of 90")
-        #expect(calls[1][4] as? String == "Matthew 1-4")
-        #expect((calls[1][6] as? [String: Any])?["category"] as? String == "x-manna.plan")
-        // Nov 1's verse, the reading reminder, Nov 2's verse; no reminder once the day's reading is done.
-        #expect(summaries[0].hasSuffix("(KJV)") && summaries[2].hasSuffix("(KJV) · missed at 06:00") && summaries[0] != summaries[2])
-    }
-
-    @Test func aDamagedJournalStopsTheTickAndIsLeftAlone() throws {
-        let setup = try Setup()
-        let journal = URL(fileURLWithPath: setup.home.journal)
-        try FileManager.default.createDirectory(at: journal.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let garbage = Data(repeating: 0x21, count: 4096)
-        try garbage.write(to: journal)
-        let run = setup.tick("2026-12-25T07:00")
-        #expect(run.status == 74)
-        #expect(run.stderr == "manna: the journal \(journal.path) is damaged and was left untouched: move it aside (mv \(journal.path) \(journal.path).damaged) to start a new one, or restore it from a backup\n")
-        #expect(try Data(contentsOf: journal) == garbage)
-        #expect(try setup.summaries().isEmpty)
     }
 }
