@@ -36,11 +36,13 @@ let package = Package(
         // The in-process search benchmark that bench/run runs (not installed).
         .executableTarget(name: "manna-bench", dependencies: ["MannaKit"]),
 
-        .testTarget(name: "MannaKitTests", dependencies: ["MannaKit"], resources: [.copy("Fixtures")]),
+        // The text database the test targets share, built once per test run.
+        .target(name: "TestSupport", dependencies: ["MannaKit"], path: "Tests/TestSupport"),
+        .testTarget(name: "MannaKitTests", dependencies: ["MannaKit", "TestSupport"], resources: [.copy("Fixtures")]),
         // The commands and the tick in-process: a temporary home, a fixed clock, captured
         // output and a recording notifier; no bus, no root, milliseconds each.
-        .testTarget(name: "MannaAppTests", dependencies: ["MannaApp", "MannaKit"]),
+        .testTarget(name: "MannaAppTests", dependencies: ["MannaApp", "MannaKit", "TestSupport"]),
         // Runs the built `manna` binary as users do: output, exit codes, error text.
-        .testTarget(name: "EndToEndTests", dependencies: ["manna", "manna-notify"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["manna", "manna-notify", "TestSupport"]),
     ]
 )

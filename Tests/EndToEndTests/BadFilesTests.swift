@@ -40,3 +40,17 @@ import Testing
         #expect(run.stderr == "manna: cannot write the timeline \(home.path)/.cache/manna: Not a directory\n")
     }
 }
+
+/// `manna build-db` as a maintainer runs it. (The build itself, by the same builder, makes the
+/// text database every test reads: TestSupport's BuiltTexts.)
+@Suite struct BuildDatabaseTests {
+    @Test func aMissingSourceFolderIsNamedAndNothingIsWritten() throws {
+        let scratch = try Scratch("build-db")
+        let output = scratch.path + "/bible.sqlite"
+        let run = Manna.run(["build-db", "--curated", scratch.path + "/nowhere", "--output", output])
+        #expect(run.status == 74)
+        #expect(run.stderr.hasSuffix("manna: cannot read \(scratch.path)/nowhere/translations/translations.tsv: no such file\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+        #expect(Manna.run(["build-db", "now"]).stderr == "manna: build-db takes no arguments; see 'manna build-db --help'\n")
+    }
+}

@@ -2,6 +2,7 @@
 // folders (one per test, removed after it), the machine's tools and what each test needs of them.
 // The private session bus with its notification servers is its own fixture, in TestBus.swift.
 import Foundation
+import TestSupport
 import Testing
 
 // MARK: - Running manna
@@ -31,11 +32,17 @@ enum Manna {
         return directory.appendingPathComponent("manna").path
     }()
 
-    /// Builds the checkout's text database once, before the first test that needs it,
-    /// so parallel tests do not all build it at once.
+    /// Puts the test run's text database (TestSupport's BuiltTexts, built by the real builder)
+    /// in the checkout's place, once, before the first test that needs it: the binary finds it
+    /// there as a user's checkout would, up to date, and does not build its own (in a debug
+    /// build that is seconds of the suite). Copied beside it and renamed, so a manna already
+    /// running never reads half a file.
     static let textDatabaseReady: Bool = {
-        let result = run(["build-db"])
-        precondition(result.status == 0, "manna build-db failed: \(result.stderr)")
+        let target = root + "/.build/bible.sqlite"
+        let copy = target + ".tests.\(getpid())"
+        try? FileManager.default.removeItem(atPath: copy)
+        try! FileManager.default.copyItem(atPath: BuiltTexts.path, toPath: copy)
+        precondition(rename(copy, target) == 0, "cannot install the test text database at \(target)")
         return true
     }()
 

@@ -1,29 +1,12 @@
-// What the in-process tests share: the text database built once, a notifier that records,
+// What the in-process tests share: a notifier that records,
 // and a user's home in which commands run as `manna` would run them, with a fixed clock and
 // captured output.
 import Foundation
 import MannaKit
+import TestSupport
 import Testing
 
 @testable import MannaApp
-
-/// The checkout's texts, built once per test run into the build folder.
-enum AppTexts {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    /// Its own file: the other test targets build theirs, possibly at the same time.
-    static let path: String = {
-        let directory = root + "/.build/tests/app"
-        try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = directory + "/bible.sqlite"
-        try! TextDatabaseBuilder.build(curatedDirectory: root + "/curated", outputPath: path) { _ in }
-        return path
-    }()
-}
 
 /// A notifier that keeps what it shows, and can be told to fail as a desktop without a
 /// notification server does. Shared by the ticks of one test, which may run at once.
@@ -51,6 +34,14 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {
     func probe() throws(NotifyError) -> NotificationServer {
         NotificationServer(name: "recording", vendor: "Manna tests", version: "1", specVersion: "1.2", capabilities: ["body", "actions"])
     }
+}
+
+/// Lines that threads add to, read when they are done.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
 }
 
 /// One finished command.
@@ -90,7 +81,7 @@ final class TestHome: @unchecked Sendable {
         var environment: Environment = [:]
         environment["HOME"] = url.path
         environment["TZ"] = zone
-        environment["MANNA_TEXT_DB"] = AppTexts.path
+        environment["MANNA_TEXT_DB"] = BuiltTexts.path
         return environment
     }
 

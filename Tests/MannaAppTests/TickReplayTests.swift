@@ -3,6 +3,7 @@
 // same code `manna tick` runs), with a recording notifier, so nothing here re-implements it.
 import Foundation
 import MannaKit
+import TestSupport
 import Testing
 
 @testable import MannaApp
@@ -12,7 +13,7 @@ import Testing
 
     /// The tick over `journal` in `zone`, with the morning verse at 07:00.
     static func tick(_ journal: Journal, zone: Zone, plan: (Plan, PlanRun)? = nil, notifier: RecordingNotifier) throws -> Tick {
-        let database = try TextDatabase(path: AppTexts.path)
+        let database = try TextDatabase(path: BuiltTexts.path)
         let inputs = TimelineInputs(zone: zone, translation: try database.translation(code: "KJV"),
                                     notifyAt: LocalTime(hour: 7, minute: 0), days: 1, plan: plan)
         return Tick(journal: journal, database: database, inputs: inputs, notifier: notifier, manna: TestHome.manna)

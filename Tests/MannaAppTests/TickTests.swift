@@ -3,6 +3,7 @@
 // and notification server is tested end to end (Tests/EndToEndTests/TickTests.swift).
 import Foundation
 import MannaKit
+import TestSupport
 import Testing
 
 @testable import MannaApp
@@ -67,6 +68,39 @@ import Testing
         #expect(summaries.filter { $0 == "Together" }.count == 5)
         #expect(Set(summaries.filter { $0 != "Together" }).count == 5)
         #expect(summaries.count == 10)
+    }
+
+    /// Four ticks at once, round after round (200; MANNA_RELIABILITY_SCALE=N for N times more),
+    /// each round with the verse and a reminder due: each shown exactly once. Each tick opens
+    /// its own journal connection, as four processes would (the timeline is left out: it is
+    /// not what is shown).
+    @Test func fourTicksAtOnceRoundAfterRound() throws {
+        let scale = Int(ProcessInfo.processInfo.environment["MANNA_RELIABILITY_SCALE"] ?? "") ?? 1
+        let home = try TestHome(zone: "Europe/London", config: "notify_at = 07:30\n")
+        _ = try home.addPrayer("Every day", reminders: ["07:30"], now: "2026-01-01T06:00")
+        let zone = try Zone(identifier: "Europe/London")
+        let rounds = 200 * scale
+        let start = LocalDate(parsing: "2026-01-02")!
+        let failures = Counter()
+        for round in 0..<rounds {
+            let now = zone.firstInstant(on: start.adding(days: round), at: LocalTime(hour: 7, minute: 30))
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do {
+                    let database = try TextDatabase(path: BuiltTexts.path)
+                    let inputs = TimelineInputs(zone: zone, translation: try database.translation(code: "KJV"),
+                                                notifyAt: LocalTime(hour: 7, minute: 30), days: 1, plan: nil)
+                    let tick = Tick(journal: try home.journal(), database: database, inputs: inputs, notifier: home.notifier, manna: TestHome.manna)
+                    for case .failed(_, let reason) in try tick.run(at: now) { throw Failure.unavailable(reason) }
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        #expect(failures.all.isEmpty)
+        let summaries = home.notifier.shown.map(\.summary)
+        #expect(summaries.filter { $0 == "Every day" }.count == rounds)
+        #expect(summaries.count == 2 * rounds)
+        #expect(Set(summaries.filter { $0 != "Every day" }).count == min(rounds, 366))  // a verse a day
     }
 
     // MARK: The reading plan

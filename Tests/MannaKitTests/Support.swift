@@ -1,29 +1,9 @@
-// What the MannaKit tests share: the text database built once from the checkout, a folder of
-// its own for each test (journals, timelines, stand-in programs), removed after it, and small
+// What the MannaKit tests share (besides the text database, TestSupport's BuiltTexts): a folder
+// of its own for each test (journals, timelines, stand-in programs), removed after it, and small
 // thread-safe helpers for tests that race threads. These tests need nothing of the machine but
 // /bin/sh and coreutils: no root, no bus, no network.
 import Foundation
 @testable import MannaKit
-
-/// One text database per test process, built from the checkout's curated/ by the real builder.
-enum BuiltTexts {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    /// Rebuilt on every run, in the checkout's build folder (so nothing piles up in /tmp).
-    static let path: String = {
-        let directory = URL(fileURLWithPath: root + "/.build/tests")
-        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("bible.sqlite").path
-        try! TextDatabaseBuilder.build(curatedDirectory: root + "/curated", outputPath: path) { _ in }
-        return path
-    }()
-
-    static var database: TextDatabase { try! TextDatabase(path: path) }
-}
 
 /// A folder of its own for one test, under the system's temporary folder: made now, removed
 /// with all it holds when the test lets go of it (at the end of the test that made it).
