@@ -32,27 +32,4 @@ extension TextDatabase {
         let text = verses.compactMap(\.text).joined(separator: " ")
         return DailyVerse(date: date, reference: reference, translation: translation.code, text: text)
     }
-
-    /// One shipped plan's JSON text, or nil.
-    func shippedPlan(id: String) throws(TextDatabaseError) -> String? {
-        do {
-            let statement = try database.prepare("SELECT json FROM plans WHERE id = ?1")
-            try statement.bind(id, at: 1)
-            return try statement.step() ? statement.string(0) : nil
-        } catch {
-            throw .damaged(path: path)
-        }
-    }
-
-    /// The shipped plans as (id, JSON text).
-    func shippedPlans() throws(TextDatabaseError) -> [(String, String)] {
-        do {
-            let statement = try database.prepare("SELECT id, json FROM plans ORDER BY id")
-            var plans: [(String, String)] = []
-            while try statement.step() { plans.append((statement.string(0), statement.string(1))) }
-            return plans
-        } catch {
-            throw .damaged(path: path)
-        }
-    }
 }

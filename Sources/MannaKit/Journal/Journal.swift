@@ -1,7 +1,7 @@
-// The journal: the user's own database (journal.sqlite, WAL, 0600 in a 0700 folder), with
-// versioned migrations. Created by the scheduler for its delivery ledger; the journal issue
-// adds prayers, reminders, plan progress, notes, highlights and bookmarks as new migrations.
-// The prayer records and the scheduler's reminder queries are in Journal+Prayers.swift.
+// The journal: the user's own database (journal.sqlite, WAL, 0600 in a 0700 folder), opened,
+// created and migrated here. Each feature's queries are an extension beside this file:
+// +Deliveries (the scheduler's ledger), +Prayers, +Plans, +Marks, +SearchHistory, +Identity,
+// +Export and +Import.
 #if canImport(Glibc)
 import Glibc
 #endif
