@@ -144,7 +144,7 @@ public final class Context {
         switch found {
         case .none: return nil
         case .success(let plan): return plan
-        case .failure(let problem): throw Failure(problem.message, .dataError)
+        case .failure(let problem): throw Failure.data(problem.message)
         }
     }
 

@@ -44,13 +44,12 @@ enum ConfigCommand {
             do { try PromptFormat(format: value).validate() } catch { throw Failure.usage(error.message) }
         }
         let path = context.paths.config
-        let existing: String?
-        do { existing = try Files.readText(path) } catch { throw Failure(error.message, .ioError) }
+        let existing = try Files.readText(path)
         do {
             try Files.makeDirectories(context.paths.configDirectory, mode: 0o700)
             try Files.writeAtomically(Config.updating(existing ?? "", key: key, value: value), to: path, mode: 0o600)
         } catch {
-            throw Failure("cannot write \(error.message)", .ioError)
+            throw Failure.io("cannot write \(error.message)")
         }
     }
 }

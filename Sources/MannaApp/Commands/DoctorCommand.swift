@@ -28,7 +28,7 @@ enum DoctorCommand {
         }
         let failed = findings.filter { !$0.ok }.count
         if failed > 0 {
-            throw Failure("\(failed) of \(findings.count) checks failed", .unavailable)
+            throw Failure.unavailable("\(failed) of \(findings.count) checks failed")
         }
     }
 
@@ -71,10 +71,10 @@ enum DoctorCommand {
         check("scheduler") { try schedulerStatus(context) }
         check("timeline") {
             let path = context.paths.timeline
-            guard let zone else { throw Failure("no time zone to check it against", .usage) }
-            guard let text = try Files.readText(path) else { throw Failure("\(path) is missing: run 'manna timeline' (each tick rewrites it)", .unavailable) }
+            guard let zone else { throw Failure.usage("no time zone to check it against") }
+            guard let text = try Files.readText(path) else { throw Failure.unavailable("\(path) is missing: run 'manna timeline' (each tick rewrites it)") }
             guard ShownDay.fromTimeline(text, now: try context.now(option, zone: zone), zone: zone.identifier) != nil else {
-                throw Failure("\(path) does not cover now in \(zone.identifier): run 'manna timeline'; if it goes stale again, the timer is not running", .unavailable)
+                throw Failure.unavailable("\(path) does not cover now in \(zone.identifier): run 'manna timeline'; if it goes stale again, the timer is not running")
             }
             return path + " covers today"
         }
@@ -92,6 +92,6 @@ enum DoctorCommand {
            crontab.status == 0, crontab.output.contains(" tick") && crontab.output.contains("manna") {
             return "crontab line: " + (crontab.output.split(separator: "\n").first { $0.contains("manna") && $0.contains(" tick") }.map(String.init) ?? "")
         }
-        throw Failure("nothing runs 'manna tick': run 'manna install' (systemd timer) or 'manna install --cron'", .unavailable)
+        throw Failure.unavailable("nothing runs 'manna tick': run 'manna install' (systemd timer) or 'manna install --cron'")
     }
 }

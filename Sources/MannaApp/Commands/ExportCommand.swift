@@ -22,7 +22,7 @@ enum ExportCommand {
             return
         }
         do { try Files.writeAtomically(text, to: file, mode: 0o600) } catch {
-            throw Failure("cannot write \(error.message)", .ioError)
+            throw Failure.io("cannot write \(error.message)")
         }
     }
 }

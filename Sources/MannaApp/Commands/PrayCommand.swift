@@ -301,7 +301,7 @@ enum PrayCommand {
         while true {
             let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw Failure("cannot read the body from stdin: " + String(cString: strerror(errno)), .ioError) }
+            if count < 0 { throw Failure.io("cannot read the body from stdin: " + String(cString: strerror(errno))) }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[..<count])
         }

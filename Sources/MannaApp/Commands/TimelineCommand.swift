@@ -32,7 +32,7 @@ enum TimelineCommand {
         do {
             try Timeline.write(entries: entries, zone: zone, now: now, to: context.paths.timeline)
         } catch {
-            throw Failure("cannot write the timeline \(error.message)", .ioError)
+            throw Failure.io("cannot write the timeline \(error.message)")
         }
     }
 }

@@ -29,7 +29,7 @@ public struct Failure: UserError, Equatable, Sendable {
     public let message: String
     public let exitStatus: ExitStatus
 
-    public init(_ message: String, _ exitStatus: ExitStatus) {
+    private init(_ message: String, _ exitStatus: ExitStatus) {
         self.message = message
         self.exitStatus = exitStatus
     }
