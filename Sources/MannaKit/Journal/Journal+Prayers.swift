@@ -186,10 +186,11 @@ extension Journal {
                 """)
             try select.bind(tag.map { "," + $0 + "," }, at: 1)
             var found: [PrayerSummary] = []
+            // By position, in the SELECT's order: a list of 10,000 prayers reads 60,000 cells, and
+            // finding each by name cost `pray list` a seventh more instructions.
             while try select.step() {
-                try found.append(PrayerSummary(shortID: select.string("short_id"), title: select.string("title"),
-                                               tags: Journal.tags(select.string("tags")), createdAt: select.int("created_at"),
-                                               answeredAt: select.optionalInt("answered_at"), deletedAt: select.optionalInt("deleted_at")))
+                found.append(PrayerSummary(shortID: select.string(0), title: select.string(1), tags: Journal.tags(select.string(2)),
+                                           createdAt: select.int(3), answeredAt: select.optionalInt(4), deletedAt: select.optionalInt(5)))
             }
             return found
         }
@@ -265,12 +266,11 @@ extension Journal {
                 SELECT r.uuid, r.prayer_uuid, r.spec, r.created_at FROM reminders r JOIN prayers p ON p.uuid = r.prayer_uuid
                 WHERE r.deleted_at IS NULL AND p.deleted_at IS NULL AND p.answered_at IS NULL
                 """) { select in
+                // By position, in the SELECT's order: every tick reads every active reminder.
                 var found: [ActiveReminder] = []
                 while try select.step() {
-                    let text = try select.string("spec")
-                    guard let spec = try? ReminderSpec(parsing: text) else { continue }
-                    try found.append(ActiveReminder(uuid: select.string("uuid"), prayerUUID: select.string("prayer_uuid"), spec: spec,
-                                                    createdAt: select.int("created_at")))
+                    guard let spec = try? ReminderSpec(parsing: select.string(2)) else { continue }
+                    found.append(ActiveReminder(uuid: select.string(0), prayerUUID: select.string(1), spec: spec, createdAt: select.int(3)))
                 }
                 return found
             }
