@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Files that are not what Manna expects: one clear line, a sysexits status, originals untouched.
 @Suite struct BadFilesTests {

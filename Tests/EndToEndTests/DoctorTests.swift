@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct DoctorTests {
     @Test(.needs(.recordingServer)) func allIsWellWhenEverythingIsInPlace() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MannaKit
+import TestSupport
 
 @Suite struct ExchangeCommandTests {
     @Test func exportThenImportIntoAFreshHomeGivesTheSameExport() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A temporary home for `manna install`, with stand-ins for systemctl and crontab (shell
 /// scripts that record each call, the crontab kept in a file) first on PATH.

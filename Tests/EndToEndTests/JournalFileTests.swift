@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The journal file as a backup sees it: when no manna runs, journal.sqlite alone holds
 /// everything (the write-ahead log is checkpointed when a command closes the journal), so

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `manna notify` and `manna-notify` against a real session bus and a recording server: each
 /// test has its own bus, so they run in parallel.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Airplane mode: Manna's commands in a network namespace with no network at all
 /// (`unshare -n`, as root in CI), including a tick that notifies over the session bus.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Reading plans and progress: start, today, done, status, catch-up, streaks, stop.
 @Suite struct PlanTests {

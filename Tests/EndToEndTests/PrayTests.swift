@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `manna pray`: every subcommand's output and error text, word for word, in a HOME of its own
 /// (America/New_York, explicit `--now` and `--date`). The journal needs no text database.

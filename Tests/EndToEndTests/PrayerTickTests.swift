@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Prayer reminders through `manna tick`, against a real session bus and a recording server:
 /// exactly once (re-run, four processes at once), text escaped on its way to the server and

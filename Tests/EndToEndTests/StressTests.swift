@@ -1,6 +1,7 @@
 import Foundation
 import MannaKit
 import Testing
+import TestSupport
 
 /// The reliability suite's heavier runs, at sizes that fit CI. MANNA_RELIABILITY_SCALE=N
 /// multiplies them (N=5: 2,500 kills, 250 rounds of four tick processes).

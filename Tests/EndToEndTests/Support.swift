@@ -103,21 +103,6 @@ func manna(_ arguments: String..., environment: [String: String] = [:]) -> Run {
 
 // MARK: - Temporary folders and homes
 
-/// A folder of its own under the system's temporary folder, made now and removed with all it
-/// holds when the test lets go of it (at the end of the test that made it).
-final class Scratch {
-    let url: URL
-    var path: String { url.path }
-
-    /// - Parameter label: a word in the folder's name, to tell what left it behind if anything does.
-    init(_ label: String = "scratch") throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("manna-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 /// A HOME of its own for the runs of one test, with a config file when given, removed when the
 /// test lets go of it. `environment` is what every run through `run` gets: HOME, and anything
 /// else given (a TZ, a bus address).

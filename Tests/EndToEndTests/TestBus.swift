@@ -5,6 +5,7 @@
 // says so with `.needs(...)`.
 import Foundation
 import Testing
+import TestSupport
 
 final class TestBus {
     /// This bus's folder: its config, and its socket `bus`, so the folder can stand in for

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `manna tick` against a real session bus and a recording notification server: the wiring
 /// (the verse reaches the server, processes at once, no bus at all). The tick's rules are

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Timelines for fixed moments and zones, compared with golden files in Golden/.
 /// To regenerate after an intended change: MANNA_UPDATE_GOLDEN=1 swift test --skip-build --filter TimelineTests

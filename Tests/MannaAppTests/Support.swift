@@ -54,7 +54,8 @@ struct Outcome {
 /// A user's home in a temporary directory (HOME and the XDG folders under it), with the zone
 /// the commands run in and one recording notifier. Removed when the test lets go of it.
 final class TestHome: @unchecked Sendable {
-    let url: URL
+    private let scratch: Scratch
+    var url: URL { scratch.url }
     var zone: String
     let notifier = RecordingNotifier()
     /// The instant commands without `--now` act at.
@@ -63,17 +64,14 @@ final class TestHome: @unchecked Sendable {
     static let manna = "/opt/manna/bin/manna"
 
     init(zone: String = "UTC", config: String? = nil) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("manna-app-\(UUID().uuidString)")
+        scratch = try Scratch("app")
         self.zone = zone
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         if let config {
             let folder = url.appendingPathComponent(".config/manna")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try config.write(to: folder.appendingPathComponent("config"), atomically: true, encoding: .utf8)
         }
     }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 
     var paths: Paths { Paths(environment: environment) }
 

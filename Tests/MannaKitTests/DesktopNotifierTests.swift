@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MannaKit
 
 /// Running the helper: where it is looked for, what it is given, how its exit is read, and

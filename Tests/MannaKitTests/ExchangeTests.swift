@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MannaKit
 
 /// Export, import and the merge of two machines' journals.

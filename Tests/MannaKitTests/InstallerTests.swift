@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MannaKit
 
 /// A stand-in for systemctl and crontab: answers from a table and records each call.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MannaKit
 
 /// Prayers in the journal: the rotation rule, edits that keep reminders, the scheduler's

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MannaKit
 
 /// The scheduler's prayer reminders: the window a tick looks at, on time against missed,

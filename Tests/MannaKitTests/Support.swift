@@ -3,25 +3,10 @@
 // thread-safe helpers for tests that race threads. These tests need nothing of the machine but
 // /bin/sh and coreutils: no root, no bus, no network.
 import Foundation
+import TestSupport
 @testable import MannaKit
 
-/// A folder of its own for one test, under the system's temporary folder: made now, removed
-/// with all it holds when the test lets go of it (at the end of the test that made it).
-final class Scratch {
-    let directory: URL
-    var path: String { directory.path }
-
-    /// - Parameter label: a word in the folder's name, to tell what left it behind if anything does.
-    init(_ label: String = "scratch") throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("manna-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    /// `NAME` in this folder.
-    func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
+extension Scratch {
     /// A journal's path in a folder of its own, `NAME/journal.sqlite`, not made yet.
     func path(_ name: String = "journal") -> String { file("\(name)/journal.sqlite") }
 

@@ -82,7 +82,7 @@ import Testing
 
     @Test func aBadSourceLineIsReportedWithFileAndLine() throws {
         let scratch = try Scratch("bad")
-        let directory = scratch.directory
+        let directory = scratch.url
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("translations"), withIntermediateDirectories: true)
         try "code\tname\tyear\tlicence\tsource\nKJV\tKing James\t1769\tPD\ttest\n"
             .write(to: directory.appendingPathComponent("translations/translations.tsv"), atomically: true, encoding: .utf8)
