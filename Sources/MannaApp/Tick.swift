@@ -13,20 +13,32 @@ struct Tick {
     let notifier: any Notifier
     /// The `manna` a notification's buttons run (`pray prayed UUID`), by absolute path.
     let manna: String
+    /// Seconds on a monotonic clock: how much of the time budget is spent.
+    var secondsElapsed: () -> Double = monotonicSeconds
+
+    /// The most a tick spends on notifications, whatever is due: what is left waits for the
+    /// next minute. A server that does not answer costs one helper deadline (3 s), since the
+    /// tick stops calling it; the rest of the budget is for a backlog of servers that answer.
+    static let budgetSeconds = 8.0
 
     /// Shows everything due at `now` that no tick has shown, each exactly once however many
-    /// ticks run, and returns what became of each. A notification that cannot be shown gives
-    /// its claim back (`.failed`), so the next tick tries again.
+    /// ticks run, and returns what became of each. A notification that could not be shown
+    /// gives its claim back (`.failed`), so the next tick tries again; one handed to a server
+    /// that did not confirm it is not sent again (`.unconfirmed`).
     func run(at now: Instant) throws -> [DeliveryOutcome] {
         let zone = inputs.zone
+        let session = Session(notifier: notifier, started: secondsElapsed(), secondsElapsed: secondsElapsed)
         var outcomes: [DeliveryOutcome] = []
-        if let verse = Scheduler.morningVerse(now: now, zone: zone, at: inputs.notifyAt) {
-            outcomes += try Scheduler.deliver([verse], journal: journal, now: now, show: show(verseOf:))
+        if let notifyAt = inputs.notifyAt, let verse = Scheduler.morningVerse(now: now, zone: zone, at: notifyAt) {
+            outcomes += try Scheduler.deliver([verse], journal: journal, now: now) { session.show(notification(verseOf: $0)) }
         }
         if let (plan, run) = inputs.plan, let reading = Scheduler.planReminder(now: now, zone: zone, run: run, plan: plan) {
-            outcomes += try Scheduler.deliver([reading], journal: journal, now: now, show: show(planReminder:))
+            outcomes += try Scheduler.deliver([reading], journal: journal, now: now) { item in
+                // No step left on that date (the plan is read to its end): nothing to show.
+                notification(planReminder: item, plan: plan, run: run).map(session.show) ?? .shown
+            }
         }
-        outcomes += try remindPrayers(now: now)
+        outcomes += try remindPrayers(now: now, session: session)
         return outcomes
     }
 
@@ -34,23 +46,23 @@ struct Tick {
     /// those on time one by one, those missed together; then, if every one was shown (or
     /// another tick had it), records that reminders are handled up to `now`. A tick with
     /// nothing due writes nothing.
-    private func remindPrayers(now: Instant) throws -> [DeliveryOutcome] {
+    private func remindPrayers(now: Instant, session: Session) throws -> [DeliveryOutcome] {
         let zone = inputs.zone
         let window = Scheduler.reminderWindow(handledThrough: try journal.remindersHandledThrough(), now: now)
         let due = Scheduler.prayerReminders(try journal.activeReminders(), snoozes: try journal.snoozes(after: window.after, upTo: now),
                                             after: window.after, now: now, zone: zone)
         guard !due.isEmpty else { return [] }
         var outcomes = try Scheduler.deliver(due.onTime, journal: journal, now: now) { item in
-            guard let prayer = try? journal.prayer(id: item.prayerUUID) else { return "the journal \(journal.path) could not be read" }
-            return show(DesktopNotification(prayer: prayer.title, firstLine: prayer.firstLine, prayerUUID: prayer.uuid, manna: manna))
+            guard let prayer = try? journal.prayer(id: item.prayerUUID) else { return .notShown("the journal \(journal.path) could not be read") }
+            return session.show(DesktopNotification(prayer: prayer.title, firstLine: prayer.firstLine, prayerUUID: prayer.uuid, manna: manna))
         }
         outcomes += try Scheduler.deliverTogether(due.missed, journal: journal, now: now) { items in
             var missed: [(title: String, due: Instant)] = []
             for item in items {
-                guard let prayer = try? journal.prayer(id: item.prayerUUID) else { return "the journal \(journal.path) could not be read" }
+                guard let prayer = try? journal.prayer(id: item.prayerUUID) else { return .notShown("the journal \(journal.path) could not be read") }
                 missed.append((prayer.title, item.scheduled))
             }
-            return show(DesktopNotification(missed: missed, now: now, zone: zone))
+            return session.show(DesktopNotification(missed: missed, now: now, zone: zone))
         }
         if !outcomes.contains(where: { if case .failed = $0 { true } else { false } }) {
             try journal.setRemindersHandled(through: now)
@@ -59,30 +71,58 @@ struct Tick {
     }
 
     /// The morning verse of the occurrence's date; late ones say when they were due.
-    private func show(verseOf item: Due) -> String? {
-        guard let date = LocalDate(parsing: item.occurrence.label) else { return "bad occurrence \(item.occurrence.label)" }
-        let verse: DailyVerse
-        do { verse = try database.dailyVerse(for: date, in: inputs.translation, source: inputs.daily) } catch { return error.message }
-        var notification = DesktopNotification(dailyVerse: verse)
-        if item.late { notification.summary += " · missed at \(inputs.notifyAt)" }
-        return show(notification)
+    private func notification(verseOf item: Due) -> Result<DesktopNotification, TextDatabaseError> {
+        Result { () throws(TextDatabaseError) in
+            let date = LocalDate(parsing: item.occurrence.label) ?? inputs.zone.local(item.scheduled).date
+            var notification = DesktopNotification(dailyVerse: try database.dailyVerse(for: date, in: inputs.translation, source: inputs.daily))
+            if item.late, let notifyAt = inputs.notifyAt { notification.summary += " · missed at \(notifyAt)" }
+            return notification
+        }
     }
 
     /// "The New Testament in 90 Days: day 12 of 90" with the day's readings.
-    private func show(planReminder item: Due) -> String? {
-        guard let (plan, run) = inputs.plan, let date = LocalDate(parsing: item.occurrence.label),
-              let step = run.step(for: date, today: date, plan: plan) else { return nil }
-        return show(DesktopNotification(summary: "\(plan.name): day \(step.day) of \(step.days)",
-                                        body: step.readings.map(\.description).joined(separator: "; "), category: .plan))
+    private func notification(planReminder item: Due, plan: Plan, run: PlanRun) -> DesktopNotification? {
+        let date = LocalDate(parsing: item.occurrence.label) ?? inputs.zone.local(item.scheduled).date
+        guard let step = run.step(for: date, today: date, plan: plan) else { return nil }
+        return DesktopNotification(summary: "\(plan.name): day \(step.day) of \(step.days)",
+                                   body: step.readings.map(\.description).joined(separator: "; "), category: .plan)
     }
 
-    /// Shows a notification; nil when shown, else why not.
-    private func show(_ notification: DesktopNotification) -> String? {
-        do {
-            try notifier.show(notification)
-            return nil
-        } catch {
-            return error.message
+    /// One tick's calls to the notifier: within the time budget, and none after a failure (a
+    /// server that did not answer once will not in the same minute; the rest waits for the
+    /// next tick, its claims given back).
+    final class Session {
+        let notifier: any Notifier
+        let started: Double
+        let secondsElapsed: () -> Double
+        private var stopped: String?
+
+        init(notifier: any Notifier, started: Double, secondsElapsed: @escaping () -> Double) {
+            self.notifier = notifier
+            self.started = started
+            self.secondsElapsed = secondsElapsed
+        }
+
+        func show(_ notification: Result<DesktopNotification, TextDatabaseError>) -> ShowResult {
+            switch notification {
+            case .success(let notification): show(notification)
+            case .failure(let error): .notShown(error.message)
+            }
+        }
+
+        func show(_ notification: DesktopNotification) -> ShowResult {
+            if let stopped { return .notShown(stopped) }
+            if secondsElapsed() - started > Tick.budgetSeconds {
+                stopped = "not tried: this tick's \(Int(Tick.budgetSeconds)) s for notifications were spent"
+                return .notShown(stopped!)
+            }
+            do {
+                try notifier.show(notification)
+                return .shown
+            } catch {
+                stopped = error.message
+                return error.mayHaveBeenShown ? .unconfirmed(error.message) : .notShown(error.message)
+            }
         }
     }
 }

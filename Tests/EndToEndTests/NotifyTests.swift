@@ -132,7 +132,7 @@ import TestSupport
         try bus.startSilentServer(answersProbes: true)
         let (run, elapsed) = seconds { manna("notify", "--date", "2026-12-25", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]) }
         #expect(run.status == 69)
-        #expect(run.stderr == "manna: the notification server did not answer within 3 s\n")
+        #expect(run.stderr == "manna: the notification server did not answer within 3 s (it may still show the notification)\n")
         #expect(elapsed > 2.9)
         #expect(elapsed < 15)
     }

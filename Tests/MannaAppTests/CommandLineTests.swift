@@ -1,7 +1,7 @@
 // The command line in-process: the one edge where errors become a line and a status, the
 // clock every write takes its time from, and reads that never write.
 import Foundation
-import MannaKit
+@testable import MannaKit
 import Testing
 
 @testable import MannaApp
@@ -64,7 +64,7 @@ import Testing
             #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(arguments): \(outcome.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.paths.journal)) == before)
-        #expect(try home.journal().schemaVersion == 5)
+        #expect(try home.journal().schemaVersion == Journal.migrations.count)
     }
 
     @Test func readingWithoutAJournalCreatesNone() throws {

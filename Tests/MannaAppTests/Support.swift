@@ -14,6 +14,12 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {
     private let lock = NSLock()
     private var notifications: [DesktopNotification] = []
     private var failure: NotifyError?
+    private var attempts = 0
+    /// Called at each attempt to show, before it succeeds or fails: a test's clock moves on.
+    var onShow: (@Sendable () -> Void)?
+
+    /// How many times `show` was called, shown or not.
+    var calls: Int { lock.withLock { attempts } }
 
     /// Every notification shown, in order.
     var shown: [DesktopNotification] { lock.withLock { notifications } }
@@ -25,8 +31,10 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {
     func fail(with error: NotifyError?) { lock.withLock { failure = error } }
 
     func show(_ notification: DesktopNotification) throws(NotifyError) {
+        onShow?()
         lock.lock()
         defer { lock.unlock() }
+        attempts += 1
         if let failure { throw failure }
         notifications.append(notification)
     }

@@ -48,7 +48,8 @@ import Testing
         home.notifier.fail(with: .noServer("org.freedesktop.Notifications has no owner"))
         let failed = home.run("tick", "--now", "2026-12-25T07:00")
         #expect(failed.status == 69)
-        #expect(failed.stderr == "manna: " + NotifyError.noServer("org.freedesktop.Notifications has no owner").message + " (the next tick tries again)\n")
+        #expect(failed.stderr == "manna: " + NotifyError.noServer("org.freedesktop.Notifications has no owner").message
+            + " (every tick tries again, quietly until tomorrow; see 'manna doctor')\n")
         // The timeline is written either way.
         #expect(FileManager.default.fileExists(atPath: home.paths.timeline))
         #expect(try home.journal().claimed(from: "2026-12-25").isEmpty)
@@ -245,7 +246,7 @@ import Testing
         let home = try TestHome()
         home.tick("2026-12-25T07:00")
         let database = try Database(path: home.paths.journal, mode: .readWrite)
-        try database.execute("INSERT INTO deliveries VALUES ('sermon', '', '2026-12-25', 0, 0)")
+        try database.execute("INSERT INTO deliveries VALUES ('sermon', '', '2026-12-25', 0, 0, 0)")
         #expect(throws: JournalError.unwritable(path: home.paths.journal,
                                                 reason: "the delivery ledger has an occurrence of unknown kind 'sermon'")) {
             try home.journal().claimed(from: "2026-12-25")

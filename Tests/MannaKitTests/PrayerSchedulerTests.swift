@@ -77,7 +77,7 @@ import TestSupport
         let due = Scheduler.prayerReminders([try reminder("07:00", uuid: "a"), try reminder("08:00", uuid: "b")],
                                             snoozes: [], after: now - 86_400, now: now, zone: newYork).missed
         #expect(due.count == 2)
-        let failed = try Scheduler.deliverTogether(due, journal: try Journal(path: path), now: now) { _ in "no server" }
+        let failed = try Scheduler.deliverTogether(due, journal: try Journal(path: path), now: now) { _ in .notShown("no server") }
         #expect(failed == due.map { .failed($0, reason: "no server") })
         let counter = Counter()
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
@@ -85,13 +85,13 @@ import TestSupport
             _ = try! Scheduler.deliverTogether(due, journal: journal, now: now) { items in
                 #expect(items.count == 2)
                 counter.increment()
-                return nil
+                return .shown
             }
         }
         #expect(counter.value == 1)
         let again = try Scheduler.deliverTogether(due, journal: try Journal(path: path), now: now) { _ in
             Issue.record("shown twice")
-            return nil
+            return .shown
         }
         #expect(again == due.map(DeliveryOutcome.alreadyClaimed))
     }

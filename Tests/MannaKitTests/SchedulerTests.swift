@@ -32,11 +32,11 @@ import TestSupport
         let due = Scheduler.morningVerse(now: at("2026-03-08T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
         var shown = 0
         // The server is down: the claim is given back.
-        let first = try Scheduler.deliver([due], journal: try Journal(path: path), now: 1) { _ in "no server" }
+        let first = try Scheduler.deliver([due], journal: try Journal(path: path), now: 1) { _ in .notShown("no server") }
         #expect(first == [.failed(due, reason: "no server")])
         // Then it is up: shown once, and never again by any later tick (a new connection each).
         for _ in 0..<5 {
-            _ = try Scheduler.deliver([due], journal: try Journal(path: path), now: 2) { _ in shown += 1; return nil }
+            _ = try Scheduler.deliver([due], journal: try Journal(path: path), now: 2) { _ in shown += 1; return .shown }
         }
         #expect(shown == 1)
         // Threads racing, each with its own connection, as separate processes would.
@@ -44,9 +44,46 @@ import TestSupport
         let counter = Counter()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let journal = try! Journal(path: path)
-            _ = try! Scheduler.deliver([other], journal: journal, now: 3) { _ in counter.increment(); return nil }
+            _ = try! Scheduler.deliver([other], journal: journal, now: 3) { _ in counter.increment(); return .shown }
         }
         #expect(counter.value == 1)
+    }
+
+    /// A tick that dies between claiming and showing (kill -9, logout, the unit's timeout)
+    /// leaves a claim without `shown_at`: within the lease it belongs to that tick, after it a
+    /// later tick takes it over and shows it, once.
+    @Test func aClaimLeftUnshownByADeadTickIsTakenOverAfterTheLease() throws {
+        let scratch = try Scratch()
+        let journal = try Journal(path: scratch.path())
+        let due = Scheduler.morningVerse(now: at("2026-03-08T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
+        let killedAt = at("2026-03-08T12:00:00Z")
+        #expect(try journal.claim(due.occurrence, at: killedAt, late: false))  // and then the tick died
+        var shown = 0
+        let early = try Scheduler.deliver([due], journal: journal, now: killedAt + Journal.claimLease - 1) { _ in shown += 1; return .shown }
+        #expect(early == [.alreadyClaimed(due)] && shown == 0)
+        let later = try Scheduler.deliver([due], journal: journal, now: killedAt + Journal.claimLease) { _ in shown += 1; return .shown }
+        #expect(later == [.shown(due)] && shown == 1)
+        for minute in 2...5 {
+            _ = try Scheduler.deliver([due], journal: try Journal(path: scratch.path()), now: killedAt + 60 * minute) { _ in shown += 1; return .shown }
+        }
+        #expect(shown == 1)
+    }
+
+    /// Handed to a server that did not confirm it (slow, not dead): recorded as shown, so no
+    /// later tick sends it again.
+    @Test func anUnconfirmedNotificationIsNeverSentAgain() throws {
+        let scratch = try Scratch()
+        let journal = try Journal(path: scratch.path())
+        let due = Scheduler.morningVerse(now: at("2026-03-08T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
+        let first = try Scheduler.deliver([due], journal: journal, now: at("2026-03-08T12:00:00Z")) { _ in .unconfirmed("slow") }
+        #expect(first == [.unconfirmed(due, reason: "slow")])
+        for minute in 1...5 {
+            let again = try Scheduler.deliver([due], journal: journal, now: at("2026-03-08T12:00:00Z") + 60 * minute) { _ in
+                Issue.record("sent again")
+                return .shown
+            }
+            #expect(again == [.alreadyClaimed(due)])
+        }
     }
 
     @Test func theJournalIsPrivateAndVersioned() throws {

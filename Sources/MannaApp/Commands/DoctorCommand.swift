@@ -69,6 +69,13 @@ enum DoctorCommand {
                 + server.capabilities.joined(separator: " ")
         }
         check("scheduler") { try schedulerStatus(context) }
+        check("notifications") {
+            guard let journal = try context.existingJournal(), let (instant, reason) = try journal.notifyFailure() else {
+                return "no tick has failed to show one since the last was shown"
+            }
+            let when = (try? context.zone()).map { $0.local(instant).iso8601 } ?? "\(instant)"
+            throw Failure.unavailable("a tick could not show one at \(when): \(reason); every tick tries again")
+        }
         check("timeline") {
             let path = context.paths.timeline
             guard let zone else { throw Failure.usage("no time zone to check it against") }

@@ -10,8 +10,10 @@ enum TickCommand {
         run: run)
 
     /// Idempotent: run it again, or four at once, and each occurrence is still shown once.
-    /// A notification that cannot be shown (no bus, no server) is retried by the next tick;
-    /// the timeline is written either way, and the tick then exits 69 with the reason.
+    /// A notification that cannot be shown (no bus, no server) is retried by every tick; the
+    /// timeline is written either way. The first failure of a local day exits 69 with the
+    /// reason; later ones that day exit 0 quietly (cron mails, and the journal logs, whatever
+    /// a tick prints, every minute), and `manna doctor` says how it stands.
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("tick takes no arguments; see 'manna tick --help'") }
         let zone = try context.zone()
@@ -24,9 +26,34 @@ enum TickCommand {
 
         let entries = try Timeline.entries(now: now, inputs: inputs, database: database)
         try TimelineCommand.write(entries, zone: zone, now: now, context)
+        try report(outcomes, journal: journal, now: now, zone: zone)
+    }
 
-        for case .failed(_, let reason) in outcomes {
-            throw Failure.unavailable(reason + " (the next tick tries again)")
+    /// Records a failure to show a notification (or a server that did not confirm one) for
+    /// `doctor`, and says it once a local day; forgets it once one is shown.
+    static func report(_ outcomes: [DeliveryOutcome], journal: Journal, now: Instant, zone: Zone) throws {
+        var problem: String?
+        var failed = false
+        var shown = false
+        for outcome in outcomes {
+            switch outcome {
+            case .shown: shown = true
+            case .alreadyClaimed: break
+            case .unconfirmed(_, let reason): problem = problem ?? reason
+            case .failed(_, let reason):
+                if !failed { problem = reason }
+                failed = true
+            }
+        }
+        guard let problem else {
+            if shown, try journal.notifyFailure() != nil { try journal.clearNotifyFailure() }
+            return
+        }
+        let last = try journal.notifyFailure()
+        try journal.recordNotifyFailure(problem, at: now)
+        let saidToday = last.map { zone.local($0.instant).date == zone.local(now).date } ?? false
+        if failed && !saidToday {
+            throw Failure.unavailable(problem + " (every tick tries again, quietly until tomorrow; see 'manna doctor')")
         }
     }
 }

@@ -12,7 +12,8 @@ public struct ConfigError: Error, Equatable, Sendable {
 /// The user's settings. A missing file, or a missing key, means the default.
 public struct Config: Equatable, Sendable {
     public var translation: String? = nil
-    public var notifyAt = LocalTime(hour: 7, minute: 0)
+    /// When the morning notification comes; nil (`off`): never (the timeline and prompt still show the verse).
+    public var notifyAt: LocalTime? = LocalTime(hour: 7, minute: 0)
     /// Read from files written before plans moved into the journal (`manna plan start`), to
     /// move them there once; no longer listed or set.
     public var plan: String? = nil
@@ -31,7 +32,7 @@ public struct Config: Equatable, Sendable {
     /// Every key, its meaning, and what it accepts (the order `config list` prints).
     public static let keys: [(name: String, allowed: String)] = [
         ("translation", "a translation code: KJV, ASV, WBS or WEB"),
-        ("notify_at", "a time HH:MM (24-hour), like 07:00"),
+        ("notify_at", "a time HH:MM (24-hour), like 07:00, or off"),
         ("prompt_format", "a prompt format, like '{reference}: {text:60}'"),
         ("timeline_days", "a whole number of days from 1 to 31"),
         ("daily_source", "curated (the shipped list) or bookmarks (your bookmarked passages)"),
@@ -81,8 +82,12 @@ public struct Config: Equatable, Sendable {
             guard !value.isEmpty, value.utf8.allSatisfy({ (0x41...0x5A).contains($0 & ~0x20) || (0x30...0x39).contains($0) }) else { throw bad() }
             translation = value.uppercased()
         case "notify_at":
-            guard let time = LocalTime(parsing: value) else { throw bad() }
-            notifyAt = time
+            if value.lowercased() == "off" {
+                notifyAt = nil
+            } else {
+                guard let time = LocalTime(parsing: value) else { throw bad() }
+                notifyAt = time
+            }
         case "plan":
             guard Plan.isValidID(value) else { throw bad("a plan id from 'manna plan list', like bible-in-a-year") }
             plan = value
@@ -107,7 +112,7 @@ public struct Config: Equatable, Sendable {
     public func value(of key: String) -> String? {
         switch key {
         case "translation": return translation
-        case "notify_at": return notifyAt.description
+        case "notify_at": return notifyAt?.description ?? "off"
         case "prompt_format": return promptFormat
         case "timeline_days": return String(timelineDays)
         case "daily_source": return dailySource.rawValue

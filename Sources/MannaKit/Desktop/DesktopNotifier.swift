@@ -40,11 +40,11 @@ public struct DesktopNotifier: Sendable {
             switch try runHelper(scope.program, arguments: scope.arguments + [helper], input: input) {
             // systemd-run's own failures (no user manager, no bus) exit 1, which the helper never does.
             case .exited(status: 1, _, _): break
-            case let outcome: _ = try DesktopNotifier.result(of: outcome, timeoutMilliseconds: timeoutMilliseconds)
+            case let outcome: _ = try result(of: outcome, sending: true)
                 return
             }
         }
-        _ = try runHelper(arguments: [], input: input)
+        _ = try runHelper(arguments: [], input: input, sending: true)
     }
 
     /// `systemd-run` and its arguments to put the helper in a scope of its own, when Manna runs
@@ -59,7 +59,7 @@ public struct DesktopNotifier: Sendable {
 
     /// Asks the notification server who it is and what it can do (`manna doctor`).
     public func probe() throws(NotifyError) -> NotificationServer {
-        let output = try runHelper(arguments: ["--probe"], input: "")
+        let output = try runHelper(arguments: ["--probe"], input: "", sending: false)
         guard let json = try? JSON(parsing: output.trimmingSpaces), let name = json["name"]?.stringValue,
               let vendor = json["vendor"]?.stringValue, let version = json["version"]?.stringValue,
               let specVersion = json["spec_version"]?.stringValue,
@@ -70,9 +70,9 @@ public struct DesktopNotifier: Sendable {
     }
 
     /// Runs the helper on the session bus and returns what it printed; its failures become errors.
-    private func runHelper(arguments: [String], input: String) throws(NotifyError) -> String {
+    private func runHelper(arguments: [String], input: String, sending: Bool) throws(NotifyError) -> String {
         let outcome = try runHelper(try helperPath(), arguments: arguments, input: input)
-        return try DesktopNotifier.result(of: outcome, timeoutMilliseconds: timeoutMilliseconds)
+        return try result(of: outcome, sending: sending)
     }
 
     /// Runs `program` (the helper, or systemd-run starting it) with the session bus address set.
@@ -88,14 +88,18 @@ public struct DesktopNotifier: Sendable {
     }
 
     /// What the helper printed, or its failure as an error.
-    private static func result(of outcome: Subprocess.Outcome, timeoutMilliseconds: Int) throws(NotifyError) -> String {
+    ///
+    /// - Parameter sending: the helper was showing a notification. Killed at the deadline, it
+    ///   may have handed it to a slow server already (the probes it makes first have their own,
+    ///   shorter timeout): `.unconfirmed`, which the scheduler does not send again.
+    private func result(of outcome: Subprocess.Outcome, sending: Bool) throws(NotifyError) -> String {
         switch outcome {
         case .exited(status: NotifyError.HelperStatus.shown.rawValue, let stdout, _): return stdout
         case .exited(let status, _, let stderr): throw NotifyError(helperStatus: status, stderr: stderr)
         case .killedBySignal(let signal, let stderr):
             let detail = stderr.split(separator: "\n").last.map { ": " + $0 } ?? ""
             throw .failed("manna-notify was killed by signal \(signal)" + detail)
-        case .timedOut: throw .timedOut(milliseconds: timeoutMilliseconds)
+        case .timedOut: throw sending ? .unconfirmed(milliseconds: timeoutMilliseconds) : .timedOut(milliseconds: timeoutMilliseconds)
         }
     }
 

@@ -7,12 +7,22 @@ public enum NotifyError: Error, Equatable, Sendable {
     case noBus(String)
     /// A bus, but nobody owns `org.freedesktop.Notifications` (or it could not be started).
     case noServer(String)
-    /// The server (or the helper) did not answer within the time Manna gives it.
+    /// The server did not answer the helper's first questions in time: nothing was sent, so
+    /// nothing is on screen.
     case timedOut(milliseconds: Int)
+    /// The notification was handed over but the server did not confirm it before Manna's
+    /// deadline for the helper: a slow server may still show it, so it is not sent again.
+    case unconfirmed(milliseconds: Int)
     /// `manna-notify` is not installed where `manna` looks for it.
     case helperMissing([String])
     /// Anything else: the server refused the notification, the helper failed.
     case failed(String)
+
+    /// True when the server may have shown the notification although it did not say so.
+    public var mayHaveBeenShown: Bool {
+        if case .unconfirmed = self { return true }
+        return false
+    }
 
     /// How long the helper waits for each of the server's first answers.
     public static let probeTimeoutMilliseconds = 1500
@@ -24,6 +34,8 @@ public enum NotifyError: Error, Equatable, Sendable {
         case .timedOut(let milliseconds):
             let seconds = milliseconds % 1000 == 0 ? String(milliseconds / 1000) : String(Double(milliseconds) / 1000)
             return "the notification server did not answer within \(seconds) s"
+        case .unconfirmed(let milliseconds):
+            return NotifyError.timedOut(milliseconds: milliseconds).message + " (it may still show the notification)"
         case .helperMissing(let paths):
             return "the notification helper is not installed: no executable " + paths.joined(separator: " or ")
         case .failed(let reason): return NotifyError.failedPrefix + reason
@@ -54,7 +66,7 @@ extension NotifyError {
         switch self {
         case .noBus: return .noBus
         case .noServer: return .noServer
-        case .timedOut: return .timedOut
+        case .timedOut, .unconfirmed: return .timedOut
         case .helperMissing, .failed: return .failed
         }
     }

@@ -1,6 +1,8 @@
 // The delivery ledger: one row per occurrence ever claimed. The primary key (kind, key,
 // occurrence) makes a second claim of the same occurrence fail, which is how two ticks at once,
-// or a tick re-run, never show one twice.
+// or a tick re-run, never show one twice. A claim is recorded shown (`shown_at`) once shown; one
+// left unshown by a tick that died is taken over by a later tick after `Journal.claimLease`,
+// so a kill at any instant loses nothing (docs/ARCHITECTURE.md, "The journal and the ledger").
 
 /// What an occurrence is of: the kinds the scheduler shows.
 public enum OccurrenceKind: String, Sendable, CaseIterable {
@@ -39,11 +41,22 @@ extension Journal {
         }
     }
 
-    /// True when the occurrence has been claimed: cheap, and no write, for the common tick.
-    public func isClaimed(_ item: Occurrence) throws(JournalError) -> Bool {
+    /// How long a claim not yet shown belongs to the tick that made it: longer than any tick
+    /// takes (its time budget, `Tick.budgetSeconds`, with room to spare), so a claim this old
+    /// was left by a tick that died (killed, logged out, shut down), and the next minute's tick
+    /// takes it over.
+    public static let claimLease = 60
+
+    /// True when the occurrence needs nothing from this tick: shown, or claimed moments ago by
+    /// a tick still at work. Cheap, and no write, for the common tick.
+    public func isHandled(_ item: Occurrence, at now: Instant) throws(JournalError) -> Bool {
         try reading {
-            try database.withCachedStatement("SELECT 1 FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3") { statement in
+            try database.withCachedStatement("""
+                SELECT 1 FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3
+                    AND (shown_at IS NOT NULL OR claimed_at > ?4)
+                """) { statement in
                 try bind(item, to: statement)
+                try statement.bind(now - Journal.claimLease, at: 4)
                 return try statement.step()
             }
         }
@@ -55,17 +68,41 @@ extension Journal {
         try claim([(item, late)], at: instant)[0]
     }
 
-    /// Claims the occurrences in one transaction: for each, true if this call claimed it.
+    /// Claims the occurrences in one transaction: for each, true if this call claimed it, or
+    /// took over a claim left unshown for longer than `claimLease`.
     public func claim(_ items: [(occurrence: Occurrence, late: Bool)], at instant: Instant) throws(JournalError) -> [Bool] {
         try writing {
-            try database.withCachedStatement("INSERT OR IGNORE INTO deliveries VALUES (?1, ?2, ?3, ?4, ?5)") { statement in
-                try items.map { item in
-                    try statement.reset()
+            try items.map { item in
+                let inserted = try database.withCachedStatement("INSERT OR IGNORE INTO deliveries VALUES (?1, ?2, ?3, ?4, ?5, NULL)") { statement in
                     try bind(item.occurrence, to: statement)
                     try statement.bind(instant, at: 4)
                     try statement.bind(item.late ? 1 : 0, at: 5)
                     try statement.run()
                     return database.changes == 1
+                }
+                if inserted { return true }
+                return try database.withCachedStatement("""
+                    UPDATE deliveries SET claimed_at = ?4 WHERE kind = ?1 AND key = ?2 AND occurrence = ?3
+                        AND shown_at IS NULL AND claimed_at <= ?5
+                    """) { statement in
+                    try bind(item.occurrence, to: statement)
+                    try statement.bind(instant, at: 4)
+                    try statement.bind(instant - Journal.claimLease, at: 5)
+                    try statement.run()
+                    return database.changes == 1
+                }
+            }
+        }
+    }
+
+    /// Records the occurrences shown: no tick takes them over any more.
+    public func markShown(_ items: [Occurrence], at instant: Instant) throws(JournalError) {
+        try writing {
+            for item in items {
+                try database.withCachedStatement("UPDATE deliveries SET shown_at = ?4 WHERE kind = ?1 AND key = ?2 AND occurrence = ?3") { statement in
+                    try bind(item, to: statement)
+                    try statement.bind(instant, at: 4)
+                    try statement.run()
                 }
             }
         }
@@ -104,5 +141,35 @@ extension Journal {
         try statement.bind(item.kind.rawValue, at: 1)
         try statement.bind(item.key, at: 2)
         try statement.bind(item.label, at: 3)
+    }
+}
+
+// MARK: What the scheduler says once
+
+extension Journal {
+    /// The last time a tick could not show a notification, and why (`scheduler_events`); nil
+    /// when every notification since was shown.
+    public func notifyFailure() throws(JournalError) -> (instant: Instant, reason: String)? {
+        try reading {
+            try database.withCachedStatement("SELECT instant, detail FROM scheduler_events WHERE name = 'notify-failed'") { statement in
+                try statement.step() ? (statement.int(0), statement.string(1)) : nil
+            }
+        }
+    }
+
+    /// Records that a tick could not show a notification at `instant`.
+    public func recordNotifyFailure(_ reason: String, at instant: Instant) throws(JournalError) {
+        try writing {
+            try database.withCachedStatement("INSERT OR REPLACE INTO scheduler_events VALUES ('notify-failed', ?1, ?2)") { statement in
+                try statement.bind(instant, at: 1)
+                try statement.bind(reason, at: 2)
+                try statement.run()
+            }
+        }
+    }
+
+    /// Forgets the last failure: a notification has been shown since.
+    public func clearNotifyFailure() throws(JournalError) {
+        try writing { try database.execute("DELETE FROM scheduler_events WHERE name = 'notify-failed'") }
     }
 }

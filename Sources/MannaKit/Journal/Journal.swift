@@ -164,6 +164,20 @@ public final class Journal {
         // plan_runs, once. No schema changes: `migrate` inserts the run (`LegacyPlan`) in the
         // same transaction, so no read of the journal ever writes it later.
         "",
+        // 6: a claim is recoverable. `shown_at` is set once the notification was shown (or
+        // handed to a server that may yet show it); a claim without it, older than
+        // `Journal.claimLease`, was left by a tick that died, and a later tick takes it over.
+        // Claims made before were shown. `scheduler_events` keeps what the scheduler has to
+        // tell once, not every minute: the last failure to show a notification.
+        """
+        ALTER TABLE deliveries ADD COLUMN shown_at INTEGER;
+        UPDATE deliveries SET shown_at = claimed_at;
+        CREATE TABLE scheduler_events (
+            name TEXT PRIMARY KEY,              -- 'notify-failed'
+            instant INTEGER NOT NULL,           -- Unix seconds
+            detail TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).

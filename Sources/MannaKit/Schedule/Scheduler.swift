@@ -18,8 +18,20 @@ public enum DeliveryOutcome: Equatable, Sendable {
     case shown(Due)
     /// Another tick (or an earlier one) had claimed it.
     case alreadyClaimed(Due)
+    /// This tick claimed it and handed it to a server that did not confirm it in time: a slow
+    /// server may yet show it, so it is recorded as shown and never sent again.
+    case unconfirmed(Due, reason: String)
     /// This tick claimed it but could not show it; the claim was given back for a later tick.
     case failed(Due, reason: String)
+}
+
+/// What became of one attempt to show a notification.
+public enum ShowResult: Equatable, Sendable {
+    case shown
+    /// Handed over, not confirmed: it may be on screen (see `DeliveryOutcome.unconfirmed`).
+    case unconfirmed(String)
+    /// Not shown, and known not to be (no bus, no server, nothing sent): try again later.
+    case notShown(String)
 }
 
 public enum Scheduler {
@@ -53,10 +65,8 @@ public enum Scheduler {
 
     /// Shows each due occurrence that no tick has claimed: claim (committed), then `show`.
     /// A failed `show` gives the claim back so that a later tick tries again.
-    ///
-    /// - Parameter show: shows one occurrence; returns nil on success, else the reason.
     public static func deliver(_ due: [Due], journal: Journal, now: Instant,
-                               show: (Due) -> String?) throws(JournalError) -> [DeliveryOutcome] {
+                               show: (Due) -> ShowResult) throws(JournalError) -> [DeliveryOutcome] {
         var outcomes: [DeliveryOutcome] = []
         for item in due {
             outcomes += try deliverTogether([item], journal: journal, now: now) { _ in show(item) }
@@ -65,24 +75,30 @@ public enum Scheduler {
     }
 
     /// Shows the due occurrences that no tick has claimed as one notification: claims them
-    /// all in one transaction, then calls `show` once with those this call claimed (not at all
-    /// when another tick had them). A failed `show` gives every claim back.
-    ///
-    /// - Parameter show: shows the claimed occurrences; returns nil on success, else the reason.
+    /// all in one transaction (taking over claims that a dead tick left unshown), then calls
+    /// `show` once with those this call claimed (not at all when another tick had them), then
+    /// records them shown. A `show` that knows nothing was shown gives every claim back.
     public static func deliverTogether(_ due: [Due], journal: Journal, now: Instant,
-                                       show: ([Due]) -> String?) throws(JournalError) -> [DeliveryOutcome] {
+                                       show: ([Due]) -> ShowResult) throws(JournalError) -> [DeliveryOutcome] {
         // Reading first keeps the common tick (already shown) free of writes.
-        var unclaimed: [Due] = []
-        for item in due where !(try journal.isClaimed(item.occurrence)) { unclaimed.append(item) }
-        let won = unclaimed.isEmpty ? [] : try journal.claim(unclaimed.map { ($0.occurrence, $0.late) }, at: now)
-        let claimed = zip(unclaimed, won).filter(\.1).map(\.0)
+        var unhandled: [Due] = []
+        for item in due where !(try journal.isHandled(item.occurrence, at: now)) { unhandled.append(item) }
+        let won = unhandled.isEmpty ? [] : try journal.claim(unhandled.map { ($0.occurrence, $0.late) }, at: now)
+        let claimed = zip(unhandled, won).filter(\.1).map(\.0)
         var outcomes = due.filter { item in !claimed.contains(item) }.map(DeliveryOutcome.alreadyClaimed)
         guard !claimed.isEmpty else { return outcomes }
-        if let reason = show(claimed) {
+        switch show(claimed) {
+        case .shown:
+            // A kill between showing and this commit shows it again later: the one window in
+            // which Manna prefers a repeat to a loss (docs/ARCHITECTURE.md).
+            try journal.markShown(claimed.map(\.occurrence), at: now)
+            outcomes += claimed.map(DeliveryOutcome.shown)
+        case .unconfirmed(let reason):
+            try journal.markShown(claimed.map(\.occurrence), at: now)
+            outcomes += claimed.map { .unconfirmed($0, reason: reason) }
+        case .notShown(let reason):
             for item in claimed { try journal.release(item.occurrence) }
             outcomes += claimed.map { .failed($0, reason: reason) }
-        } else {
-            outcomes += claimed.map(DeliveryOutcome.shown)
         }
         return outcomes
     }

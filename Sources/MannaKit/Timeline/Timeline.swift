@@ -45,7 +45,7 @@ public struct TimelineReminder: Equatable, Sendable {
 public struct TimelineInputs {
     public let zone: Zone
     public let translation: Translation
-    public let notifyAt: LocalTime
+    public let notifyAt: LocalTime?
     public let days: Int
     /// The running plan and its progress, if any.
     public let plan: (plan: Plan, run: PlanRun)?
@@ -54,7 +54,7 @@ public struct TimelineInputs {
     /// The open prayers' reminders: their times go in each day's entry (never their text).
     public let prayerReminders: [ReminderSpec]
 
-    public init(zone: Zone, translation: Translation, notifyAt: LocalTime, days: Int, plan: (plan: Plan, run: PlanRun)?,
+    public init(zone: Zone, translation: Translation, notifyAt: LocalTime?, days: Int, plan: (plan: Plan, run: PlanRun)?,
                 daily: DailySource = .curated, prayerReminders: [ReminderSpec] = []) {
         self.prayerReminders = prayerReminders
         self.zone = zone
@@ -84,10 +84,10 @@ public enum Timeline {
         return entries
     }
 
-    /// The day's reminder times in order: the verse, the plan's reading (while it has days to
+    /// The day's reminder times in order: the verse (unless `notify_at = off`), the plan's reading (while it has days to
     /// read), and each prayer reminder that comes that day (one entry per time and kind).
     static func reminders(on date: LocalDate, inputs: TimelineInputs) -> [TimelineReminder] {
-        var reminders = [TimelineReminder(time: inputs.notifyAt, kind: "verse")]
+        var reminders = inputs.notifyAt.map { [TimelineReminder(time: $0, kind: "verse")] } ?? []
         if let (plan, run) = inputs.plan, let time = run.remindAt, run.status(days: plan.days.count, today: date).nextUnread != nil {
             reminders.append(TimelineReminder(time: time, kind: "plan"))
         }

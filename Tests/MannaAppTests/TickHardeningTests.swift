@@ -1,0 +1,115 @@
+// The tick when things go wrong: a server that is slow or gone, a tick that dies, a tick
+// with much due, a machine with no desktop at all. In-process, with a recording notifier.
+import Foundation
+import MannaKit
+import TestSupport
+import Testing
+
+@testable import MannaApp
+
+@Suite struct TickHardeningTests {
+    static let noServer = NotifyError.noServer("org.freedesktop.Notifications has no owner")
+
+    /// A tick killed after claiming and before showing (the claim stays, unshown): the next
+    /// minute's tick shows it.
+    @Test func aTickKilledAfterClaimingLosesNothing() throws {
+        let home = try TestHome()
+        #expect(try home.journal().claim(Journal.Occurrence(kind: .verse, key: "", label: "2027-06-02"),
+                                         at: instant("2027-06-02T07:00:00Z"), late: false))
+        home.tick("2027-06-02T07:00:30")
+        #expect(home.notifier.shown.isEmpty)  // still that tick's, for all anyone knows
+        home.tick("2027-06-02T07:01")
+        home.tick("2027-06-02T07:02")
+        #expect(home.notifier.shown.map(\.summary) == ["Haggai 1:13 (KJV)"])
+    }
+
+    /// A server that takes longer than the helper's deadline may still show it: it is never
+    /// sent again, and the tick says nothing (its exit is 0); `doctor` tells.
+    @Test func aSlowServerIsNotSentTheSameNotificationAgain() throws {
+        let home = try TestHome()
+        home.notifier.fail(with: .unconfirmed(milliseconds: 3000))
+        let slow = home.run("tick", "--now", "2027-06-02T07:00")
+        #expect(slow.status == 0 && slow.stderr.isEmpty, "\(slow.stderr)")
+        home.notifier.fail(with: nil)
+        for minute in ["07:01", "07:02", "07:30"] { home.tick("2027-06-02T" + minute) }
+        #expect(home.notifier.shown.isEmpty)
+        #expect(home.notifier.calls == 1)
+        let doctor = home.run("doctor", "--now", "2027-06-02T07:31")
+        #expect(doctor.stdout.contains("FAIL  notifications: a tick could not show one at 2027-06-02T07:00:00+00:00: "
+            + NotifyError.unconfirmed(milliseconds: 3000).message))
+    }
+
+    /// A server that does not answer is asked once a tick, not once per reminder due; what is
+    /// left comes with the next tick that reaches a server.
+    @Test func aTickStopsCallingAServerThatDidNotAnswer() throws {
+        let home = try TestHome(config: "notify_at = 07:00\n")
+        for index in 1...12 { _ = try home.addPrayer("Prayer \(index)", reminders: ["07:00"], now: "2027-06-01T06:00") }
+        home.notifier.fail(with: .timedOut(milliseconds: 1500))
+        #expect(home.run("tick", "--now", "2027-06-01T07:00").status == 69)
+        #expect(home.notifier.calls == 1)
+        home.notifier.fail(with: nil)
+        home.tick("2027-06-01T07:01")
+        #expect(home.notifier.shown.count == 13)  // the verse and twelve reminders, each once
+    }
+
+    /// A tick spends at most `Tick.budgetSeconds` on notifications, however much is due; the
+    /// rest comes with the next tick, still on time.
+    @Test func aTickWithMuchDueKeepsToItsTimeBudget() throws {
+        let home = try TestHome(config: "notify_at = 23:59\n")
+        for index in 1...12 { _ = try home.addPrayer("Prayer \(index)", reminders: ["07:00"], now: "2027-06-01T06:00") }
+        let clock = Counter()  // one line per second spent
+        home.notifier.onShow = { clock.add("1 s") }
+        let database = try TextDatabase(path: BuiltTexts.path)
+        let zone = Zone.utc
+        let inputs = TimelineInputs(zone: zone, translation: try database.translation(code: "KJV"), notifyAt: nil, days: 1, plan: nil,
+                                    prayerReminders: [])
+        var tick = Tick(journal: try home.journal(), database: database, inputs: inputs, notifier: home.notifier, manna: TestHome.manna)
+        tick.secondsElapsed = { Double(clock.all.count) }
+        let first = try tick.run(at: instant("2027-06-01T07:00:00Z"))
+        #expect(home.notifier.shown.count == 9)  // at 0, 1, ... 8 s; at 9 s the budget is spent
+        #expect(first.filter { if case .failed = $0 { true } else { false } }.count == 3)
+        _ = try tick.run(at: instant("2027-06-01T07:01:00Z"))
+        #expect(home.notifier.shown.count == 12)
+        #expect(Set(home.notifier.shown.map(\.summary)).count == 12)
+        #expect(home.notifier.shown.allSatisfy { $0.summary != "While you were away" })
+    }
+
+    /// No desktop (a server, a bus, or a logged-in user missing): the first failure of a local
+    /// day is said (exit 69), the rest of the day's ticks retry quietly (exit 0, nothing on
+    /// stderr for cron to mail); `doctor` says what happened; a notification shown forgets it.
+    @Test func aHeadlessMachineHearsOfItOnceADay() throws {
+        let home = try TestHome(zone: "Europe/London", config: "notify_at = 07:00\n")
+        home.notifier.fail(with: Self.noServer)
+        let first = home.run("tick", "--now", "2027-06-01T07:00")
+        #expect(first.status == 69)
+        #expect(first.stderr == "manna: " + Self.noServer.message + " (every tick tries again, quietly until tomorrow; see 'manna doctor')\n")
+        for minute in ["07:01", "12:00", "23:59"] {
+            let quiet = home.run("tick", "--now", "2027-06-01T" + minute)
+            #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(minute): \(quiet.stderr)")
+        }
+        let doctor = home.run("doctor", "--now", "2027-06-01T23:59")
+        #expect(doctor.stdout.contains("FAIL  notifications: a tick could not show one at 2027-06-01T23:59:00+01:00: " + Self.noServer.message))
+        // The next local day, said again once.
+        #expect(home.run("tick", "--now", "2027-06-02T00:00").status == 0)  // nothing due yet
+        #expect(home.run("tick", "--now", "2027-06-02T07:00").status == 69)
+        #expect(home.run("tick", "--now", "2027-06-02T07:01").status == 0)
+        home.notifier.fail(with: nil)
+        home.tick("2027-06-02T07:02")
+        #expect(home.notifier.shown.map(\.summary) == ["Haggai 1:13 (KJV)"])
+        #expect(home.run("doctor", "--now", "2027-06-02T07:03").stdout.contains("ok    notifications: "))
+    }
+
+    /// `notify_at = off`: no morning notification; the timeline and prompt still show the verse.
+    @Test func notifyAtOffTurnsTheMorningNotificationOff() throws {
+        let home = try TestHome(config: "notify_at = off\n")
+        #expect(home.run("config", "get", "notify_at").stdout == "off\n")
+        for minute in ["07:00", "12:00", "23:59"] { home.tick("2027-06-02T" + minute) }
+        #expect(home.notifier.calls == 0)
+        let timeline = try String(contentsOfFile: home.paths.timeline, encoding: .utf8)
+        #expect(timeline.contains("\"reference\": \"Haggai 1:13\""))
+        #expect(!timeline.contains("\"kind\": \"verse\""))
+        #expect(home.run("prompt", "--now", "2027-06-02T12:00").stdout.hasPrefix("Haggai 1:13"))
+        #expect(home.run("config", "set", "notify_at", "06:45").status == 0)
+        #expect(home.run("config", "get", "notify_at").stdout == "06:45\n")
+    }
+}
