@@ -81,4 +81,61 @@ import TestSupport
         #expect(shown.count == rounds)
         #expect(Set(shown) == ["Every day"])
     }
+
+    /// kill -9 at random instants during ticks, 200 rounds (MANNA_RELIABILITY_SCALE=5: 1,000),
+    /// each a new day's 07:00 with the verse and a prayer reminder due, the tick meeting a
+    /// server that answers, one that never confirms, or no bus at all (a third each); then the
+    /// next minute's tick, with a server that answers, not killed. Every occurrence reaches the
+    /// server at least once, and twice only in the documented window (a kill between the
+    /// server's answer and the commit that records it), which is counted and must stay rare.
+    @Test(.needs(.recordingServer, .silentServer)) func killedTicksLoseNothingAndRepeatOnlyInTheWindow() throws {
+        precondition(Manna.textDatabaseReady)
+        let bus = try TestBus()
+        try bus.startRecordingServer(capabilities: "body")
+        let silent = try TestBus()
+        try silent.startSilentServer(answersProbes: true)
+        let absent = try Scratch("runtime")
+        let home = try TemporaryHome(config: "notify_at = 07:00\n", environment: ["TZ": "UTC"])
+        #expect(home.run("pray", "add", "Every morning", "--remind", "07:00", "--now", "2026-01-01T06:00").status == 0)
+        func environment(_ server: Int) -> Environment {
+            var environment: Environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
+            switch server {
+            case 0: environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+            case 1: environment["DBUS_SESSION_BUS_ADDRESS"] = silent.address
+            default: environment["XDG_RUNTIME_DIR"] = absent.path
+            }
+            return environment
+        }
+        func tick(_ now: String, server: Int, killAfter milliseconds: Int) throws -> Subprocess.Outcome {
+            try Subprocess.run(Manna.binary, arguments: ["tick", "--now", now], environment: environment(server), input: "",
+                               timeoutMilliseconds: milliseconds)
+        }
+        // How long a tick that shows both takes here: kill anywhere from its start to a little after.
+        let started = Date()
+        _ = try tick("2026-01-01T07:00", server: 0, killAfter: 30_000)
+        let span = max(Int(Date().timeIntervalSince(started) * 1300), 2)
+        let rounds = 200 * Self.scale
+        let first = LocalDate(parsing: "2026-01-02")!
+        var killed = 0
+        for round in 0..<rounds {
+            let day = first.adding(days: round)
+            if case .timedOut = try tick("\(day)T07:00", server: round % 3, killAfter: Int.random(in: 0...span)) { killed += 1 }
+            guard case .exited(0, _, _) = try tick("\(day)T07:01", server: 0, killAfter: 30_000) else {
+                Issue.record("the tick after round \(round) failed")
+                continue
+            }
+        }
+        #expect(killed > rounds / 3, "the kills must land")
+        let shown = try bus.notifyCalls().compactMap { $0[3] as? String }
+        let reminders = shown.filter { $0 == "Every morning" }.count
+        let verses = shown.count - reminders
+        // Every round's two occurrences at least once (the calibration tick's two as well).
+        #expect(reminders >= rounds + 1 && verses >= rounds + 1, "\(reminders) reminders and \(verses) verses for \(rounds + 1) days")
+        // The window is a few milliseconds of a tick's ~30 (docs/ARCHITECTURE.md), and these
+        // kills all land inside ticks: about one in twelve lands in it. A helper outliving a
+        // killed manna (it once did) made it one in four; a claim never recorded shown, all.
+        let repeats = shown.count - 2 * (rounds + 1)
+        #expect(repeats >= 0 && repeats <= killed / 6, "\(repeats) shown twice of \(killed) kills: more than the window explains")
+        print("killedTicksLoseNothing: \(rounds) rounds, \(killed) killed, \(repeats) shown twice (reminders \(reminders - rounds - 1), verses \(verses - rounds - 1))")
+    }
 }

@@ -77,8 +77,11 @@ final class TestBus {
 
     /// The Notify calls the recording server received, each as its eight arguments: app name,
     /// replaces id, icon, summary, body, actions, hints, expire timeout.
-    func notifyCalls() throws -> [[Any]] {
-        let run = Manna.run(["-c", TestBus.readNotifyCalls], environment: ["DBUS_SESSION_BUS_ADDRESS": address],
+    func notifyCalls() throws -> [[Any]] { try calls(of: "Notify") }
+
+    /// The arguments of each call of `method` the recording server got, in order.
+    private func calls(of method: String) throws -> [[Any]] {
+        let run = Manna.run(["-c", TestBus.readCalls, method], environment: ["DBUS_SESSION_BUS_ADDRESS": address],
                             executable: try #require(TestEnvironment.dbusmockPython))
         guard run.status == 0, let calls = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[Any]] else {
             throw TestBusError("could not read the server's calls: \(run.stderr)")
@@ -119,11 +122,11 @@ final class TestBus {
         guard wait.status == 0 else { throw TestBusError("the test server did not appear on the bus: \(wait.stderr)") }
     }
 
-    private static let readNotifyCalls = """
-        import dbus, json
+    private static let readCalls = """
+        import dbus, json, sys
         server = dbus.SessionBus().get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications")
         calls = server.GetCalls(dbus_interface="org.freedesktop.DBus.Mock")
-        print(json.dumps([list(arguments) for (_, method, arguments) in calls if method == "Notify"]))
+        print(json.dumps([list(arguments) for (_, method, arguments) in calls if method == sys.argv[1]]))
         """
 
     private static let silentServer = """
