@@ -111,7 +111,9 @@ public final class Context {
     func timelineInputs(database: TextDatabase, zone: Zone, now: Instant) throws -> TimelineInputs {
         let config = try config()
         let translation = try translation(nil, in: database)
-        let plan = try runningPlan(database: database)
+        // A plan that cannot be loaded leaves the rest of the timeline as it is.
+        var plan: (Plan, PlanRun)?
+        if case .loaded(let loaded, let run) = try runningPlan(database: database) { plan = (loaded, run) }
         var prayerReminders: [ReminderSpec] = []
         if let journal = try existingJournal() {
             prayerReminders = try journal.activeReminders().map(\.spec)
@@ -149,14 +151,20 @@ public final class Context {
     }
 
     /// The running plan and its progress; nil when none runs. No journal is created for it,
-    /// unless an older config file names a plan: then the journal is made to take it in.
-    func runningPlan(database: TextDatabase) throws -> (plan: Plan, run: PlanRun)? {
-        guard try Files.exists(paths.journal) || config().plan != nil else { return nil }
+    /// unless an older config file names a plan: then the journal is made to take it in. A
+    /// plan that cannot be loaded (its file deleted or broken, or an imported journal running a
+    /// plan this machine lacks) is `.broken`, not an error: the verse, the reminders and the
+    /// timeline go on without it, and `plan stop` still stops it.
+    func runningPlan(database: TextDatabase) throws -> RunningPlan? {
+        // A config file that cannot be read names no old plan here: its own check says why.
+        guard Files.exists(paths.journal) || (try? config())?.plan != nil else { return nil }
         guard let run = try journal().runningPlan() else { return nil }
-        guard let plan = try plan(id: run.planID, database: database) else {
-            throw Failure.data("the running plan '\(run.planID)' is not a known plan any more; see 'manna plan list'")
+        let stop = "; stop it with 'manna plan stop'"
+        switch try PlanLibrary(database: database, userDirectory: paths.userPlans).plan(id: run.planID) {
+        case .success(let plan): return .loaded(plan, run)
+        case .failure(let problem): return .broken(run, reason: problem.message + stop)
+        case .none: return .broken(run, reason: "the running plan '\(run.planID)' is not a known plan any more (see 'manna plan list')" + stop)
         }
-        return (plan, run)
     }
 
     /// The user's files (XDG directories).
@@ -227,4 +235,10 @@ func monotonicSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// The running plan as the journal names it: loaded, or a run whose plan cannot be loaded.
+enum RunningPlan {
+    case loaded(Plan, PlanRun)
+    case broken(PlanRun, reason: String)
 }

@@ -112,4 +112,32 @@ import Testing
         #expect(home.run("config", "set", "notify_at", "06:45").status == 0)
         #expect(home.run("config", "get", "notify_at").stdout == "06:45\n")
     }
+
+    /// A running plan whose file is deleted: the verse, the reminders, the timeline and the
+    /// prompt go on; `plan status` and `doctor` say what is wrong; `plan stop` stops it.
+    @Test func aRunningPlanThatCannotBeLoadedSilencesNothing() throws {
+        let home = try TestHome(config: "notify_at = 07:00\n")
+        let plans = home.url.appendingPathComponent(".config/manna/plans")
+        try FileManager.default.createDirectory(at: plans, withIntermediateDirectories: true)
+        let file = plans.appendingPathComponent("mine.json")
+        try #"{"format": 1, "id": "mine", "name": "Mine", "description": "", "days": [{"day": 1, "readings": ["Mark 1"]}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        #expect(home.run("plan", "start", "mine", "--remind", "07:00", "--now", "2027-06-01T06:00").status == 0)
+        _ = try home.addPrayer("Still here", reminders: ["07:00"], now: "2027-06-01T06:00")
+        try FileManager.default.removeItem(at: file)
+        home.tick("2027-06-02T07:00")
+        #expect(home.notifier.shown.map(\.summary) == ["Haggai 1:13 (KJV)", "Still here"])
+        #expect(home.run("prompt", "--now", "2027-06-02T08:00").stdout.hasPrefix("Haggai 1:13"))
+        let reason = "the running plan 'mine' is not a known plan any more (see 'manna plan list'); stop it with 'manna plan stop'"
+        let status = home.run("plan", "status", "--now", "2027-06-02T08:00")
+        #expect(status.status == 65 && status.stderr == "manna: \(reason)\n")
+        #expect(home.run("doctor", "--now", "2027-06-02T08:00").stdout.contains("FAIL  reading plan: \(reason)\n"))
+        // A broken file is the same: named, and nothing else stops.
+        try "{ not json".write(to: file, atomically: true, encoding: .utf8)
+        home.tick("2027-06-03T07:00")
+        #expect(home.notifier.shown.count == 4)
+        let stop = home.run("plan", "stop", "--now", "2027-06-03T08:00")
+        #expect(stop.status == 0 && stop.stdout == "stopped mine with 0 days read; its progress stays in the journal\n", "\(stop.stderr)")
+        #expect(home.run("plan", "status").status == 64)
+    }
 }

@@ -69,6 +69,13 @@ enum DoctorCommand {
                 + server.capabilities.joined(separator: " ")
         }
         check("scheduler") { try schedulerStatus(context) }
+        check("reading plan") {
+            switch try context.runningPlan(database: context.openTextDatabase()) {
+            case .none: return "none running"
+            case .broken(_, let reason): throw Failure.data(reason)
+            case .loaded(let plan, _): return "\(plan.name) (\(plan.id))"
+            }
+        }
         check("notifications") {
             guard let journal = try context.existingJournal(), let (instant, reason) = try journal.notifyFailure() else {
                 return "no tick has failed to show one since the last was shown"

@@ -49,10 +49,11 @@ enum PlanCommand {
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
         let today = zone.local(now).date
-        guard let (plan, run) = try context.runningPlan(database: context.openTextDatabase()) else {
-            throw PlanProgressError.noRunningPlan
+        switch try context.runningPlan(database: context.openTextDatabase()) {
+        case .none: throw PlanProgressError.noRunningPlan
+        case .broken(_, let reason): throw Failure.data(reason)
+        case .loaded(let plan, let run): return (now, today, plan, run)
         }
-        return (now, today, plan, run)
     }
 
     static func start(_ id: String, _ arguments: ParsedArguments, _ context: Context) throws {
@@ -154,12 +155,24 @@ enum PlanCommand {
         context.stdout.line(remindAt.map { "\(plan.name): reminder at \($0) on days with an unread reading" } ?? "\(plan.name): no reminder")
     }
 
+    /// Stops the running plan, even one whose plan can no longer be loaded.
     static func stop(_ arguments: ParsedArguments, _ context: Context) throws {
-        let (now, today, plan, run) = try current(arguments, context)
-        let journal = try context.journal()
-        try journal.stopPlan(run, now: now)
+        let zone = try context.zone()
+        let now = try context.now(arguments.value("now"), zone: zone)
+        let running = try context.runningPlan(database: context.openTextDatabase())
+        let (plan, run): (Plan?, PlanRun)
+        switch running {
+        case .none: throw PlanProgressError.noRunningPlan
+        case .broken(let broken, _): (plan, run) = (nil, broken)
+        case .loaded(let loaded, let loadedRun): (plan, run) = (loaded, loadedRun)
+        }
+        try context.journal().stopPlan(run, now: now)
         try refreshTimeline(now: now, context)
-        let status = run.status(days: plan.days.count, today: today)
+        guard let plan else {
+            context.stdout.line("stopped \(run.planID) with \(run.daysRead.count) days read; its progress stays in the journal")
+            return
+        }
+        let status = run.status(days: plan.days.count, today: zone.local(now).date)
         context.stdout.line("stopped \(plan.name) with \(status.daysRead) of \(status.days) days read; its progress stays in the journal")
     }
 
