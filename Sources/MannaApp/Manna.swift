@@ -112,9 +112,21 @@ public enum Manna {
     }
 
     /// Runs one command line with `context` and returns the exit status. Never throws, never
-    /// traps on bad input: every error a command throws is printed here, once.
+    /// traps on bad input: every error a command throws is printed here, once. Output that
+    /// could not be written (a full disk, a closed stdout) is an I/O error too: a backup
+    /// written to /dev/full must not exit 0.
     public static func run(arguments: [String], context: Context) -> Int32 {
-        defer { context.stdout.flush(); context.stderr.flush() }
+        var status = dispatch(arguments: arguments, context: context)
+        context.stdout.flush()
+        if let failure = context.stdout.failure, status == ExitStatus.ok.rawValue {
+            context.stderr.line("manna: cannot write the output: \(failure)")
+            status = ExitStatus.ioError.rawValue
+        }
+        context.stderr.flush()
+        return status
+    }
+
+    private static func dispatch(arguments: [String], context: Context) -> Int32 {
         guard let name = arguments.first else {
             context.stderr.write(overview)
             return ExitStatus.usage.rawValue

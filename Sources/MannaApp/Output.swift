@@ -10,6 +10,8 @@ public final class Output {
     private var buffer: [UInt8] = []
     /// Everything written so far, for an output that captures (`Output.captured()`).
     public private(set) var text = ""
+    /// Why writing failed (the system's reason), once it has: what follows is dropped.
+    public private(set) var failure: String?
 
     /// Writes to `descriptor`, in 64 KiB pieces and on `flush()`.
     public init(descriptor: Int32) {
@@ -39,7 +41,11 @@ public final class Output {
         while offset < buffer.count {
             let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { break }  // a closed pipe: nothing more can be said
+            if written <= 0 {
+                // A full disk (ENOSPC), a closed descriptor (EBADF): said once, at the end.
+                if failure == nil { failure = written < 0 ? String(cString: strerror(errno)) : "nothing was written" }
+                break
+            }
             offset += written
         }
         buffer.removeAll(keepingCapacity: true)

@@ -55,3 +55,34 @@ import TestSupport
         #expect(Manna.run(["build-db", "now"]).stderr == "manna: build-db takes no arguments; see 'manna build-db --help'\n")
     }
 }
+
+/// Output that cannot be written is an error, not a silent exit 0: a backup to a full disk.
+@Suite struct OutputErrorTests {
+    /// Runs manna with its stdout on `/dev/full` (or closed) and returns the status and stderr.
+    func run(_ arguments: [String], home: TemporaryHome, closed: Bool = false) throws -> (Int32, String) {
+        precondition(Manna.textDatabaseReady)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // sh does the redirection, so manna starts with exactly that stdout.
+        process.arguments = ["-c", "exec \"$0\" \"$@\" " + (closed ? ">&-" : ">/dev/full"), Manna.binary] + arguments
+        process.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, stderr)
+    }
+
+    @Test func aFullDiskOrAClosedStdoutIsAnIOError() throws {
+        let home = try TemporaryHome()
+        #expect(home.run("note", "add", "John 3:16", "Kept").status == 0)
+        for arguments in [["export"], ["read", "John 3"], ["today", "--date", "2026-12-25"], ["search", "love"], ["note", "list"]] {
+            let (status, stderr) = try run(arguments, home: home)
+            #expect(status == 74, "\(arguments)")
+            #expect(stderr == "manna: cannot write the output: No space left on device\n", "\(arguments)")
+        }
+        let (status, stderr) = try run(["read", "John 3:16"], home: home, closed: true)
+        #expect(status == 74 && stderr == "manna: cannot write the output: Bad file descriptor\n")
+    }
+}
