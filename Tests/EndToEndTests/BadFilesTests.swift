@@ -1,4 +1,5 @@
 import Foundation
+import MannaKit
 import Testing
 import TestSupport
 
@@ -84,5 +85,49 @@ import TestSupport
         }
         let (status, stderr) = try run(["read", "John 3:16"], home: home, closed: true)
         #expect(status == 74 && stderr == "manna: cannot write the output: Bad file descriptor\n")
+    }
+}
+
+/// Files that are not files: a device or a FIFO where Manna expects a config, a plan, a
+/// timeline or a backup is refused at once with one line, never read for ever.
+@Suite struct SpecialFileTests {
+    /// Runs manna, killing it if it takes more than 20 s (it hung): the status, or nil.
+    func run(_ arguments: [String], home: TemporaryHome) throws -> (status: Int32?, stdout: String, stderr: String) {
+        precondition(Manna.textDatabaseReady)
+        let environment: Environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+        switch try Subprocess.run(Manna.binary, arguments: arguments, environment: environment, input: "", timeoutMilliseconds: 20_000) {
+        case .exited(let status, let stdout, let stderr): return (status, stdout, stderr)
+        default: return (nil, "", "")
+        }
+    }
+
+    static let refused = "not a regular file (a device, a pipe or a folder): Manna reads only files here"
+
+    @Test func devicesAndFIFOsAreRefusedAndThePromptNeverWaits() throws {
+        let home = try TemporaryHome()
+        let config = home.path + "/.config/manna/config"
+        try FileManager.default.createSymbolicLink(atPath: config, withDestinationPath: "/dev/zero")
+        let today = try run(["today"], home: home)
+        #expect(today.status == 65 && today.stderr == "manna: \(config): \(Self.refused)\n")
+        try FileManager.default.removeItem(atPath: config)
+
+        let timeline = home.timeline.path
+        try FileManager.default.createDirectory(atPath: (timeline as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(mkfifo(timeline, 0o600) == 0)
+        let prompt = try run(["prompt", "--now", "2026-12-01T12:00"], home: home)
+        #expect(prompt.status == 0 && prompt.stdout.hasPrefix("Romans 13:11-12: "), "the prompt computes the verse instead")
+
+        let fifo = home.path + "/backup.json"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for file in [fifo, "/dev/zero"] {
+            let imported = try run(["import", file], home: home)
+            #expect(imported.status == 74 && imported.stderr == "manna: cannot read \(file): \(Self.refused)\n")
+        }
+
+        let plans = home.path + "/.config/manna/plans"
+        try FileManager.default.createDirectory(atPath: plans, withIntermediateDirectories: true)
+        #expect(mkfifo(plans + "/mine.json", 0o600) == 0)
+        let list = try run(["plan", "list"], home: home)
+        #expect(list.status == 0 && list.stderr == "manna: skipped \(plans)/mine.json: \(Self.refused)\n")
     }
 }

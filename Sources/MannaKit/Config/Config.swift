@@ -62,7 +62,7 @@ public struct Config: Equatable, Sendable {
     /// Reads the config at `path`; no file gives the defaults.
     public static func load(_ path: String) throws(ConfigError) -> Config {
         let text: String?
-        do { text = try Files.readText(path) } catch { throw ConfigError(file: path, line: 0, problem: error.reason) }
+        do { text = try Files.readText(path, limit: 1 << 20) } catch { throw ConfigError(file: path, line: 0, problem: error.reason) }
         guard let text else { return Config() }
         return try Config(parsing: text, file: path)
     }

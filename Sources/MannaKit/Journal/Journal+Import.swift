@@ -40,7 +40,7 @@ public struct ImportFile: Sendable {
             throw .invalid(file: path, at: nil, problem: "larger than \(ExportFormat.maxFileBytes >> 20) MiB, more than an export of Manna's ever is")
         }
         let text: String?
-        do { text = try Files.readText(path) } catch { throw .unreadable(file: path, reason: error.reason) }
+        do { text = try Files.readText(path, limit: 1 << 30) } catch { throw .unreadable(file: path, reason: error.reason) }
         guard let text else { throw .unreadable(file: path, reason: "no such file") }
         return try ImportFile(parsing: text, file: path)
     }

@@ -11,18 +11,36 @@ public struct FileError: Error, Equatable, Sendable {
     public var message: String { "\(path): \(reason)" }
 
     static func current(_ path: String) -> FileError { FileError(path: path, reason: String(cString: strerror(errno))) }
+
+    static func tooLarge(_ path: String, limit: Int) -> FileError {
+        FileError(path: path, reason: "larger than the \(limit >> 20) MB Manna reads here")
+    }
 }
 
 public enum Files {
+    /// The most `readText` reads unless told otherwise: far more than any config, plan or
+    /// timeline Manna writes, far less than would exhaust a machine.
+    public static let defaultReadLimit = 64 << 20
+
     /// The whole file as text (invalid UTF-8 is replaced), or nil when it does not exist.
-    public static func readText(_ path: String) throws(FileError) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    ///
+    /// Only a regular file (or a link to one) of at most `limit` bytes is read: `/dev/zero`
+    /// would fill memory, and a FIFO would make the reader (every shell prompt, for the
+    /// timeline) wait for ever. It is opened without blocking, so a FIFO is refused at once.
+    public static func readText(_ path: String, limit: Int = defaultReadLimit) throws(FileError) -> String? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw .current(path)
         }
         defer { close(descriptor) }
-        let bytes = try readAll(descriptor, path: path)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .current(path) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw FileError(path: path, reason: "not a regular file (a device, a pipe or a folder): Manna reads only files here")
+        }
+        guard Int(info.st_size) <= limit else { throw .tooLarge(path, limit: limit) }
+        let bytes = try readAll(descriptor, path: path, limit: limit)
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -122,7 +140,7 @@ public enum Files {
     }
 
     /// Everything from `descriptor`'s position to its end (`path` names it in errors).
-    static func readAll(_ descriptor: Int32, path: String) throws(FileError) -> [UInt8] {
+    static func readAll(_ descriptor: Int32, path: String, limit: Int = .max) throws(FileError) -> [UInt8] {
         // Read straight into the result, sized from fstat (plus room to see the end), rather
         // than through a zeroed chunk: the prompt reads its timeline on every shell prompt.
         var info = stat()
@@ -141,6 +159,8 @@ public enum Files {
             }
             bytes.removeSubrange((start + count)...)
             if count == 0 { return bytes }
+            // A file that grows while it is read is held to the limit too.
+            if bytes.count > limit { throw .tooLarge(path, limit: limit) }
             if bytes.count == capacity { capacity *= 2 }
         }
     }
