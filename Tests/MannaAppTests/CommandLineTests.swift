@@ -75,4 +75,24 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: home.paths.journal))
     }
+
+    /// User text never reaches the terminal as a control: C0 (ESC, BEL), C1 (one-character CSI
+    /// and OSC) or a bidi override, in notes, prayers, search history and user plans' names.
+    @Test func userTextIsNeutralisedOnItsWayToTheTerminal() throws {
+        let home = try TestHome()
+        let hostile = "A\u{1B}]0;pwned\u{07}B\u{9B}31mC\u{9D}0;x\u{9C}D\u{202E}E\u{2066}F"
+        #expect(home.run("note", "add", "John 3:16", hostile).status == 0)
+        #expect(home.run("pray", "add", hostile, "--body", hostile).status == 0)
+        let plans = home.url.appendingPathComponent(".config/manna/plans")
+        try FileManager.default.createDirectory(at: plans, withIntermediateDirectories: true)
+        try #"{"format": 1, "id": "mine", "name": "Mine\u001b[2J\u0007\u009b1m\u202e", "description": "", "days": [{"day": 1, "readings": ["Mark 1"]}]}"#
+            .write(to: plans.appendingPathComponent("mine.json"), atomically: true, encoding: .utf8)
+        let id = home.run("pray", "list").stdout.split(separator: " ").first.map(String.init) ?? "?"
+        for arguments in [["note", "list"], ["read", "John 3:16"], ["pray", "list"], ["pray", "show", id], ["plan", "list"]] {
+            let output = home.run(arguments).stdout
+            #expect(!output.isEmpty, "\(arguments)")
+            let controls = output.unicodeScalars.filter { $0 != "\n" && String.isTerminalControl($0) }
+            #expect(controls.isEmpty, "\(arguments) printed \(controls.map { String($0.value, radix: 16) })")
+        }
+    }
 }

@@ -106,9 +106,9 @@ extension DesktopNotification {
         return out
     }
 
-    /// Drops C0 and C1 control characters (a NUL cannot even cross D-Bus). A tab becomes a
-    /// space; a line break stays when `keepingNewlines`, else becomes a space; CR is dropped,
-    /// so CRLF text keeps one break.
+    /// Drops C0 and C1 control characters (a NUL cannot even cross D-Bus) and the bidi
+    /// embeddings, overrides and isolates. A tab becomes a space; a line break stays when
+    /// `keepingNewlines`, else becomes a space; CR is dropped, so CRLF text keeps one break.
     public static func withoutControlCharacters(_ text: String, keepingNewlines: Bool) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -116,7 +116,7 @@ extension DesktopNotification {
             case "\n": out.append(keepingNewlines ? "\n" : " ")
             case "\t": out.append(" ")
             default:
-                if scalar.properties.generalCategory != .control { out.append(scalar) }
+                if !String.isTerminalControl(scalar) { out.append(scalar) }
             }
         }
         return String(out)

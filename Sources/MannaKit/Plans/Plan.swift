@@ -47,7 +47,8 @@ public struct Plan: Sendable, Equatable {
             parsed.append(references)
         }
         self.id = id
-        self.name = name
+        // A user's plan file is user text: its name reaches terminals and notifications.
+        self.name = name.singleLine
         self.description = description
         self.days = parsed
     }

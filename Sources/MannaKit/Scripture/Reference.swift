@@ -299,12 +299,31 @@ enum ReferenceFormatter {
 
 extension String {
     /// The text on one line: newlines and other control characters become spaces, so text
-    /// from a file can never move a terminal's cursor or end a prompt early.
+    /// from a file can never move a terminal's cursor, end a prompt early, start an escape
+    /// sequence (C1 controls are one-character CSI and OSC) or turn the line around (bidi
+    /// overrides and isolates).
     public var singleLine: String {
-        // Most text has none: check the bytes before rebuilding anything.
-        let hasControl = utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xE2 || $0 == 0xC2 }
-        guard hasControl else { return self }
-        return String(map { $0.isNewline || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) ? " " : $0 })
+        // Most text has none: check the bytes before rebuilding anything (C1 controls start
+        // with 0xC2 in UTF-8, line separators and bidi controls with 0xE2).
+        let suspect = utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xE2 || $0 == 0xC2 }
+        guard suspect else { return self }
+        var out = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for scalar in unicodeScalars {
+            defer { previous = scalar }
+            if scalar == "\n" && previous == "\r" { continue }  // CRLF is one break: one space
+            out.append(String.isTerminalControl(scalar) ? " " : scalar)
+        }
+        return String(out)
+    }
+
+    /// C0 and C1 controls, DEL, the line and paragraph separators, and the bidirectional
+    /// embeddings, overrides and isolates: what must not reach a terminal from user text.
+    public static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// The string without leading and trailing whitespace (FoundationEssentials has no `trimmingCharacters`).
