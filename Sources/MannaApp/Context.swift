@@ -180,6 +180,17 @@ public final class Context {
 
     private var loadedConfig: Config?
 
+    /// The config, or the defaults when the file cannot be used: for what must show something
+    /// whatever the file says (the prompt, panels), while `doctor` and every other command say
+    /// what is wrong. Later `config()` calls in the command get the same.
+    @discardableResult
+    func configOrDefaults() -> Config {
+        if let loadedConfig { return loadedConfig }
+        let config = (try? Config.load(paths.config)) ?? Config()
+        loadedConfig = config
+        return config
+    }
+
     /// The translation to use: the option, else `MANNA_TRANSLATION`, else the config, else KJV.
     func translation(_ option: String?, in database: TextDatabase) throws -> Translation {
         var code = option ?? environment.nonEmpty("MANNA_TRANSLATION")

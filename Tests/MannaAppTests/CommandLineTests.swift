@@ -95,4 +95,22 @@ import Testing
             #expect(controls.isEmpty, "\(arguments) printed \(controls.map { String($0.value, radix: 16) })")
         }
     }
+
+    /// The edges: a one-off reminder already past, a byte-order mark before the first key, a
+    /// timeline at the end of year 9999, and a config line the prompt must not blank on.
+    @Test func edgesAreRefusedOrTakenAsMeant() throws {
+        let home = try TestHome(config: "\u{FEFF}translation = WEB\n")
+        #expect(home.run("config", "get", "translation").stdout == "WEB\n")
+        let past = home.run("pray", "add", "Too late", "--remind", "2026-11-30 18:00", "--now", "2026-12-01T12:00")
+        #expect(past.status == 65)
+        #expect(past.stderr == "manna: reminder '2026-11-30 18:00': that time has passed; give a date and time to come, or a repeating time like 07:30\n")
+        #expect(home.run("pray", "add", "In time", "--remind", "2026-12-01 18:00", "--now", "2026-12-01T12:00").status == 0)
+        let timeline = home.run("timeline", "--print", "--now", "9999-12-30T12:00")
+        #expect(timeline.status == 0 && timeline.stdout.contains("\"date\": \"9999-12-31\"") && !timeline.stdout.contains("10000-"))
+        let broken = try TestHome(config: "translation = WEB\nfoo = bar\n")
+        let prompt = broken.run("prompt", "--now", "2026-12-01T12:00")
+        #expect(prompt.status == 0 && prompt.stdout.hasPrefix("Romans 13:11-12: "), "\(prompt.stderr)")
+        #expect(broken.run("widget", "--format", "plain", "--now", "2026-12-01T12:00").status == 0)
+        #expect(broken.run("today").status == 65)  // everything else says what is wrong
+    }
 }

@@ -24,11 +24,11 @@ import TestSupport
         let scratch = try Scratch()
         let path = scratch.path()
         let journal = try Journal(path: path)
-        let specs = try Prayer.reminders(["07:30", "sun 09:00"])
+        let specs = try Prayer.reminders(["07:30", "sun 09:00"], now: 0, zone: .utc)
         let prayer = try journal.addPrayer(title: "t", body: "", tags: [], reminders: specs, at: 100)
         let before = try journal.reminders(ofPrayer: prayer.uuid)
         try journal.updatePrayer(uuid: prayer.uuid, title: nil, body: nil, tags: nil,
-                                 reminders: try Prayer.reminders(["7:30", "1st 08:00"]), at: 200)
+                                 reminders: try Prayer.reminders(["7:30", "1st 08:00"], now: 0, zone: .utc), at: 200)
         let after = try journal.reminders(ofPrayer: prayer.uuid)
         #expect(after.map(\.text) == ["07:30", "1st 08:00"])
         // 07:30 is the same reminder, so what the ledger says about it still holds.
@@ -40,9 +40,9 @@ import TestSupport
         let scratch = try Scratch()
         let path = scratch.path()
         let journal = try Journal(path: path)
-        let open = try journal.addPrayer(title: "open", body: "", tags: [], reminders: try Prayer.reminders(["07:00"]), at: 1)
-        let answered = try journal.addPrayer(title: "answered", body: "", tags: [], reminders: try Prayer.reminders(["08:00"]), at: 1)
-        let deleted = try journal.addPrayer(title: "deleted", body: "", tags: [], reminders: try Prayer.reminders(["09:00"]), at: 1)
+        let open = try journal.addPrayer(title: "open", body: "", tags: [], reminders: try Prayer.reminders(["07:00"], now: 0, zone: .utc), at: 1)
+        let answered = try journal.addPrayer(title: "answered", body: "", tags: [], reminders: try Prayer.reminders(["08:00"], now: 0, zone: .utc), at: 1)
+        let deleted = try journal.addPrayer(title: "deleted", body: "", tags: [], reminders: try Prayer.reminders(["09:00"], now: 0, zone: .utc), at: 1)
         try journal.markAnswered(uuid: answered.uuid, note: nil, at: 2)
         try journal.setDeleted(uuid: deleted.uuid, true, at: 2)
         for prayer in [open, answered, deleted] { try journal.addSnooze(prayerUUID: prayer.uuid, due: 1000, at: 3) }

@@ -88,9 +88,9 @@ enum PrayCommand {
     static func add(title text: String, _ arguments: ParsedArguments, _ context: Context) throws {
         let title = try Prayer.title(text)
         let tags = try tags(arguments)
-        let reminders = try Prayer.reminders(arguments.values(named: "remind"))
-        let body = try body(arguments, context) ?? ""
         let now = try now(arguments, context)
+        let reminders = try Prayer.reminders(arguments.values(named: "remind"), now: now, zone: try context.zone())
+        let body = try body(arguments, context) ?? ""
         let journal = try context.journal()
         let prayer = try journal.addPrayer(title: title, body: body, tags: tags, reminders: reminders, at: now)
         context.stdout.line("added \(prayer.shortID): \(prayer.title.singleLine)" + remindersSuffix(reminders.map(\.description)))
@@ -194,7 +194,7 @@ enum PrayCommand {
         let specs = arguments.values(named: "remind")
         if arguments.has("no-remind") && !specs.isEmpty { throw Failure.usage("pray edit takes --remind or --no-remind, not both") }
         let reminders: [ReminderSpec]? = arguments.has("no-remind") ? []
-            : specs.isEmpty ? nil : try Prayer.reminders(specs)
+            : specs.isEmpty ? nil : try Prayer.reminders(specs, now: try now(arguments, context), zone: try context.zone())
         let body = try body(arguments, context)
         guard title != nil || body != nil || tags != nil || reminders != nil else {
             throw Failure.usage("pray edit needs something to change: --title, --body, --tag, --no-tag, --remind or --no-remind")

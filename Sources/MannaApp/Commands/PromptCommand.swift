@@ -22,7 +22,7 @@ enum PromptCommand {
         var format = PromptFormat.standard
         if let given = arguments.value("format") {
             format = PromptFormat(format: given)
-        } else if let configured = try context.config().promptFormat {
+        } else if let configured = context.configOrDefaults().promptFormat {
             format = PromptFormat(format: configured)
         }
         do { context.stdout.line(try format.render(day)) } catch { throw Failure.usage(error.message) }
@@ -37,6 +37,9 @@ enum PromptCommand {
         if let text = try? Files.readText(context.paths.timeline), let day = ShownDay.fromTimeline(text, now: now, zone: zone.identifier) {
             return day
         }
+        // A bad line in the config never blanks a prompt or a panel: the defaults stand in
+        // (`doctor` and the other commands say what is wrong).
+        context.configOrDefaults()
         let database = try context.openTextDatabase()
         var inputs = try context.timelineInputs(database: database, zone: zone, now: now)
         inputs = TimelineInputs(zone: zone, translation: inputs.translation, notifyAt: inputs.notifyAt, days: 1, plan: inputs.plan,

@@ -42,6 +42,8 @@ public struct Config: Equatable, Sendable {
     public init(parsing text: String, file: String) throws(ConfigError) {
         self.init()
         var lineNumber = 0
+        // Editors on some systems start a UTF-8 file with a byte-order mark: not part of a key.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
             let line = String(rawLine).trimmingSpaces

@@ -8,6 +8,7 @@ public enum PrayerError: Error, Equatable, Sendable {
     case emptyTitle
     case badTag(String)
     case badSpec(ReminderSpecError)
+    case pastReminder(String)
 
     public var message: String {
         switch self {
@@ -16,6 +17,7 @@ public enum PrayerError: Error, Equatable, Sendable {
         case .emptyTitle: return "a prayer needs a title: give it as the first argument, like manna pray add \"For Anna's exams\""
         case .badTag(let tag): return "tag '\(tag.singleLine)' must be one word without commas, like family or #family"
         case .badSpec(let error): return error.message
+        case .pastReminder(let spec): return "reminder '\(spec)': that time has passed; give a date and time to come, or a repeating time like 07:30"
         }
     }
 }
@@ -60,11 +62,15 @@ public struct Prayer: Equatable, Sendable {
     }
 
     /// Reads the `--remind` SPECs, dropping repeats of the same canonical SPEC.
-    public static func reminders(_ texts: [String]) throws(PrayerError) -> [ReminderSpec] {
+    public static func reminders(_ texts: [String], now: Instant, zone: Zone) throws(PrayerError) -> [ReminderSpec] {
         var specs: [ReminderSpec] = []
         for text in texts {
             let spec: ReminderSpec
             do { spec = try ReminderSpec(parsing: text) } catch { throw .badSpec(error) }
+            // A reminder that can never come is refused, not stored to stay silent.
+            if case .once(let date) = spec.days, zone.firstInstant(on: date, at: spec.time) <= now {
+                throw .pastReminder(spec.description)
+            }
             if !specs.contains(spec) { specs.append(spec) }
         }
         return specs

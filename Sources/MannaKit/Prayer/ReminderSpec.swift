@@ -113,7 +113,7 @@ public struct ReminderSpec: Hashable, Sendable, CustomStringConvertible {
         self.init(days: .weekly(mask), time: time)
     }
 
-    /// "1st" … "31st" (any of st, nd, rd, th is accepted after any number).
+    /// "1st" … "31st", each with its own suffix ("1st", "2nd", "3rd", "11th", "22nd").
     private static func dayOfMonth(_ word: String, spec: String) throws(ReminderSpecError) -> Int {
         let digits = word.prefix { $0.isASCII && $0.isNumber }
         let suffix = word.dropFirst(digits.count)
@@ -123,6 +123,8 @@ public struct ReminderSpec: Hashable, Sendable, CustomStringConvertible {
         guard digits.count <= 2, let day = Int(digits), (1...31).contains(day) else {
             throw .badDayOfMonth(spec: spec, word: word)
         }
+        // "1th" and "2st" are slips, refused rather than guessed at.
+        guard ordinal(day).hasSuffix(suffix) else { throw .badDayOfMonth(spec: spec, word: word) }
         return day
     }
 

@@ -75,6 +75,8 @@ public enum Timeline {
         var entries: [TimelineEntry] = []
         for offset in 0..<inputs.days {
             let date = today.adding(days: offset)
+            // Dates are written YYYY-MM-DD: the calendar Manna speaks ends with 9999.
+            if date.year > 9999 { break }
             let start = inputs.zone.local(inputs.zone.startOfDay(date))
             let verse = try database.dailyVerse(for: date, in: inputs.translation, source: inputs.daily)
             let step = inputs.plan.flatMap { $0.run.step(for: date, today: today, plan: $0.plan) }
