@@ -71,22 +71,24 @@ enum ActionWaiter {
         for name in Files.list("/proc/self/fd") {
             if let descriptor = Int32(name), descriptor > 2, descriptor != report { close(descriptor) }
         }
-        let shown: UnsafeMutablePointer<NotifyNotification>?
+        let shown: UnsafeMutablePointer<NotifyNotification>
+        let hasActions: Bool
         do {
-            shown = try NotificationServerConnection().show(notification)
+            guard let kept = try NotificationServerConnection().show(notification, keeping: true) else { _exit(0) }
+            (shown, hasActions) = kept
         } catch {
             _ = send(report, "\(error.helperStatus.rawValue) \(error.message)")
             _exit(error.helperStatus.rawValue)
         }
         let heard = send(report, "\(NotifyError.HelperStatus.shown.rawValue) ")
         close(report)
-        guard let shown else { _exit(0) }
-        // `manna` gave up on this helper meanwhile (and will try again): take the notification
-        // back rather than leave a second one on screen.
+        // `manna` gave up on this helper meanwhile, or died with it (a later tick will show it
+        // again): take the notification back rather than leave a second one on screen.
         guard heard else {
             notify_notification_close(shown, nil)
             _exit(0)
         }
+        guard hasActions else { _exit(0) }
         ActionWaiter.commands = notification.actions.map { ($0.key, $0.command) }
         ActionWaiter.loop = g_main_loop_new(nil, 0)
         g_signal_connect_data(shown, "closed", unsafeBitCast(onClosed, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))

@@ -51,9 +51,11 @@ struct NotificationServerConnection {
     }
 
     /// Shows `notification`: its body escaped if the server reads markup, and its actions when
-    /// the server shows actions. Returns the notification on screen when it has actions there
-    /// (the caller waits for a click: `ActionWaiter`), else nil.
-    func show(_ notification: DesktopNotification) throws(NotifyError) -> UnsafeMutablePointer<NotifyNotification>? {
+    /// the server shows actions. With `keeping`, returns the notification on screen (the caller
+    /// may wait for a click, or take it back) and whether it has actions there; else nil.
+    @discardableResult
+    func show(_ notification: DesktopNotification, keeping: Bool = false) throws(NotifyError)
+        -> (shown: UnsafeMutablePointer<NotifyNotification>, hasActions: Bool)? {
         let capabilities = try server().capabilities
         let readsMarkup = capabilities.contains("body-markup")
         let withActions = !notification.actions.isEmpty && capabilities.contains("actions")
@@ -76,7 +78,7 @@ struct NotificationServerConnection {
             g_object_unref(shown)
             throw NotificationServerConnection.notifyError(taking: error)
         }
-        if withActions { return shown }
+        if keeping, let shown { return (shown, withActions) }
         g_object_unref(shown)
         return nil
     }

@@ -131,11 +131,13 @@ import TestSupport
         let verses = shown.count - reminders
         // Every round's two occurrences at least once (the calibration tick's two as well).
         #expect(reminders >= rounds + 1 && verses >= rounds + 1, "\(reminders) reminders and \(verses) verses for \(rounds + 1) days")
-        // The window is a few milliseconds of a tick's ~30 (docs/ARCHITECTURE.md), and these
-        // kills all land inside ticks: about one in twelve lands in it. A helper outliving a
+        // The window is a millisecond or two of a tick's ~30 (docs/ARCHITECTURE.md), and these
+        // kills all land inside ticks: 3 to 6 in a hundred land in it. A helper outliving a
         // killed manna (it once did) made it one in four; a claim never recorded shown, all.
-        let repeats = shown.count - 2 * (rounds + 1)
+        // A notification a detached helper took back (its tick was gone) is not on screen.
+        let closed = try bus.closeCalls()
+        let repeats = shown.count - closed - 2 * (rounds + 1)
         #expect(repeats >= 0 && repeats <= killed / 6, "\(repeats) shown twice of \(killed) kills: more than the window explains")
-        print("killedTicksLoseNothing: \(rounds) rounds, \(killed) killed, \(repeats) shown twice (reminders \(reminders - rounds - 1), verses \(verses - rounds - 1))")
+        print("killedTicksLoseNothing: \(rounds) rounds, \(killed) killed, \(repeats) shown twice, \(closed) taken back")
     }
 }

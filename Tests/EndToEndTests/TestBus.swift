@@ -79,6 +79,9 @@ final class TestBus {
     /// replaces id, icon, summary, body, actions, hints, expire timeout.
     func notifyCalls() throws -> [[Any]] { try calls(of: "Notify") }
 
+    /// How many notifications were taken back (CloseNotification).
+    func closeCalls() throws -> Int { try calls(of: "CloseNotification").count }
+
     /// The arguments of each call of `method` the recording server got, in order.
     private func calls(of method: String) throws -> [[Any]] {
         let run = Manna.run(["-c", TestBus.readCalls, method], environment: ["DBUS_SESSION_BUS_ADDRESS": address],
