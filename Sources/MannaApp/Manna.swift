@@ -156,6 +156,7 @@ public enum Manna {
         }
         do {
             let parsed = try ParsedArguments(rest, spec: command)
+            if let problem = Paths.problem(environment: context.environment) { throw Failure.configuration(problem) }
             try command.run(parsed, context)
             return ExitStatus.ok.rawValue
         } catch {

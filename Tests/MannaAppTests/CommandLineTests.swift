@@ -113,4 +113,20 @@ import Testing
         #expect(broken.run("widget", "--format", "plain", "--now", "2026-12-01T12:00").status == 0)
         #expect(broken.run("today").status == 65)  // everything else says what is wrong
     }
+
+    /// No HOME to keep the files under (and no absolute XDG folders): one line and 78, and no
+    /// folder made at / or in the working folder.
+    @Test func withoutAHomeNothingIsMadeAnywhere() throws {
+        for home in [nil, "", "relative/home"] as [String?] {
+            var environment: Environment = [:]
+            environment["HOME"] = home
+            environment["XDG_DATA_HOME"] = "relative/data"
+            let stderr = Output.captured()
+            let context = Context(environment: environment, clock: .fixed(0), stdout: .captured(), stderr: stderr,
+                                  notifier: RecordingNotifier(), executablePath: TestHome.manna, userID: 1000)
+            #expect(Manna.run(arguments: ["note", "add", "John 3:16", "Lost?"], context: context) == 78)
+            #expect(stderr.text.hasPrefix("manna: HOME is ") && stderr.text.contains("XDG_DATA_HOME"), "\(stderr.text)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "relative") && !FileManager.default.fileExists(atPath: "/.local/share/manna"))
+    }
 }

@@ -16,6 +16,18 @@ public struct Paths: Equatable, Sendable {
     public var journal: String { dataDirectory + "/journal.sqlite" }
     public var timeline: String { cacheDirectory + "/timeline.json" }
 
+    /// Why the user's folders cannot be known, or nil: `HOME` unset, empty or relative while an
+    /// XDG variable needs it (Manna would otherwise make folders at `/` or in the working folder).
+    public static func problem(environment: Environment) -> String? {
+        let absolute = { (name: String) in environment[name].map { $0.hasPrefix("/") } ?? false }
+        guard !absolute("HOME") else { return nil }
+        let needing = ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"].filter { !absolute($0) }
+        guard !needing.isEmpty else { return nil }
+        let home = environment.nonEmpty("HOME").map { "HOME is '\($0.singleLine)', not an absolute path" } ?? "HOME is not set"
+        return home + ": Manna keeps your files under it (or under " + needing.joined(separator: ", ")
+            + ", absolute paths; relative ones are ignored, as the XDG spec says)"
+    }
+
     public init(environment: Environment) {
         let home = environment["HOME"] ?? ""
         func base(_ variable: String, _ fallback: String) -> String {

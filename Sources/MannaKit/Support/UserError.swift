@@ -13,6 +13,8 @@ public enum ExitStatus: Int32, Sendable {
     case unavailable = 69
     /// A bug: an error no code path expected (never a user's fault).
     case software = 70
+    /// The environment is wrong: no `HOME` to keep the user's files under.
+    case configuration = 78
     /// A file could not be read or written: a full disk, a damaged journal.
     case ioError = 74
 }
@@ -42,6 +44,8 @@ public struct Failure: UserError, Equatable, Sendable {
     public static func unavailable(_ message: String) -> Failure { Failure(message, .unavailable) }
     /// Reading or writing failed (74).
     public static func io(_ message: String) -> Failure { Failure(message, .ioError) }
+    /// The environment Manna runs in is wrong (78).
+    public static func configuration(_ message: String) -> Failure { Failure(message, .configuration) }
 }
 
 // MARK: Each domain's errors, with the status they mean
