@@ -15,6 +15,9 @@ enum ExportCommand {
         var document = Journal.emptyExport
         if let journal = try context.existingJournal() {
             document = try journal.export()
+        } else if let file = arguments.positionals.first, file != "-", Files.isRegularFile(file) {
+            // An empty document over a backup would lose it: with no journal, nothing to say.
+            throw Failure.data("there is no journal to export (\(context.paths.journal) does not exist); \(file) was left as it is")
         }
         let text = document.prettyText + "\n"
         guard let file = arguments.positionals.first, file != "-" else {

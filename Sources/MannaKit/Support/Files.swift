@@ -55,12 +55,41 @@ public enum Files {
 
     /// Replaces `path` with `text` so that a reader sees the old file or the new one, never
     /// a part: written to a temporary file beside it, flushed to disk, then renamed over it.
+    ///
+    /// The temporary file is made exclusively (`O_EXCL`, a name no one can guess in advance),
+    /// with `mode`, so no other user can have made it first and read what is written. A
+    /// symbolic link is followed: the file it points to is replaced (a synced backup behind a
+    /// link must be updated, not turned into a local file). A destination that is not a
+    /// regular file (a device, a FIFO, `/dev/stdout`) is written directly, never replaced.
     public static func writeAtomically(_ text: String, to path: String, mode: mode_t = 0o644) throws(FileError) {
-        let temporary = temporaryPath(for: path)
-        try create(temporary, mode: mode, exactMode: false) { descriptor throws(FileError) in
+        let destination = try resolvingLinks(path)
+        var info = stat()
+        if stat(destination, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+            let descriptor = open(destination, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .current(path) }
+            defer { close(descriptor) }
+            try writeAll(Array(text.utf8)[...], to: descriptor, path: path)
+            return
+        }
+        let temporary = temporaryPath(for: destination)
+        try create(temporary, mode: mode, exactMode: false, exclusive: true) { descriptor throws(FileError) in
             try writeAll(Array(text.utf8)[...], to: descriptor, path: path)
         }
-        try rename(temporary, to: path)
+        try rename(temporary, to: destination)
+    }
+
+    /// The path a chain of symbolic links at `path` ends at (which may not exist yet); `path`
+    /// itself when it is not a link.
+    static func resolvingLinks(_ path: String) throws(FileError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length > 0 else { return current }
+            let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : parent(of: current) + "/" + target
+        }
+        throw FileError(path: path, reason: "too many levels of symbolic links")
     }
 
     /// Writes `text` to a new file at `path` (replacing any) with exactly `mode` whatever the
@@ -121,8 +150,9 @@ public enum Files {
 
     /// Creates `path` with `mode` (exactly, or less the umask), lets `fill` write it and
     /// flushes it to disk; removes it on any failure.
-    private static func create(_ path: String, mode: mode_t, exactMode: Bool, fill: (Int32) throws(FileError) -> Void) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    private static func create(_ path: String, mode: mode_t, exactMode: Bool, exclusive: Bool = false,
+                               fill: (Int32) throws(FileError) -> Void) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC), mode)
         guard descriptor >= 0 else { throw .current(path) }
         var failure: FileError?
         do throws(FileError) {
@@ -179,6 +209,12 @@ public enum Files {
     }
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// True when `path` is a regular file (following symbolic links).
+    public static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
 
     /// True when `path` is a Unix socket (following symbolic links).
     public static func isSocket(_ path: String) -> Bool {

@@ -1,0 +1,55 @@
+// `manna export FILE` as a careful backup tool writes: through a link to the file it points
+// to, straight into what is not a regular file, and never an empty document over a backup.
+import Foundation
+import MannaKit
+import TestSupport
+import Testing
+
+@testable import MannaApp
+
+@Suite struct ExportFileTests {
+    @Test func aLinkIsFollowedAndTheFileItPointsToReplaced() throws {
+        let home = try TestHome()
+        #expect(home.run("note", "add", "John 3:16", "Kept").status == 0)
+        let synced = try Scratch("synced")
+        let target = synced.file("backup.json")
+        try "old".write(toFile: target, atomically: true, encoding: .utf8)
+        let link = home.url.appendingPathComponent("backup.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        #expect(home.run("export", link).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8).contains("\"text\": \"Kept\""))
+        let attributes = try FileManager.default.attributesOfItem(atPath: target)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: synced.path) == ["backup.json"])
+    }
+
+    @Test func aFIFOIsWrittenIntoNotReplaced() throws {
+        let home = try TestHome()
+        #expect(home.run("note", "add", "John 3:16", "Piped").status == 0)
+        let scratch = try Scratch("fifo")
+        let fifo = scratch.file("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A reader at the other end, as `manna export pipe & gzip < pipe` would have.
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "cat \"$0\" > \"$1\"", fifo, scratch.file("received")]
+        try reader.run()
+        #expect(home.run("export", fifo).status == 0)
+        reader.waitUntilExit()
+        #expect(try String(contentsOfFile: scratch.file("received"), encoding: .utf8).contains("\"text\": \"Piped\""))
+        var info = stat()
+        #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    @Test func withNoJournalABackupIsNotOverwrittenWithNothing() throws {
+        let home = try TestHome()
+        let backup = home.url.appendingPathComponent("backup.json").path
+        try "{\"precious\": true}".write(toFile: backup, atomically: true, encoding: .utf8)
+        let export = home.run("export", backup)
+        #expect(export.status == 65)
+        #expect(export.stderr == "manna: there is no journal to export (\(home.paths.journal) does not exist); \(backup) was left as it is\n")
+        #expect(try String(contentsOfFile: backup, encoding: .utf8) == "{\"precious\": true}")
+        #expect(home.run("export").stdout.contains("\"format\": \"manna-export\""))  // to stdout, the empty document
+    }
+}
