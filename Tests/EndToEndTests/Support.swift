@@ -58,10 +58,6 @@ enum Manna {
         let scratch = try! Scratch("run")
         var base = ["HOME": scratch.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
         base.merge(environment) { $1 }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = base
         // Output goes to files, not pipes: a large output cannot fill a pipe and stall the run.
         let outURL = scratch.url.appendingPathComponent(".stdout")
         let errURL = scratch.url.appendingPathComponent(".stderr")
@@ -70,8 +66,6 @@ enum Manna {
         let out = try! FileHandle(forWritingTo: outURL)
         let err = try! FileHandle(forWritingTo: errURL)
         defer { try? out.close(); try? err.close() }
-        process.standardOutput = out
-        process.standardError = err
         var inputFile: FileHandle?
         defer { try? inputFile?.close() }
         if let input {
@@ -79,8 +73,27 @@ enum Manna {
             _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(input.utf8))
             inputFile = try! FileHandle(forReadingFrom: inURL)
         }
-        process.standardInput = inputFile ?? FileHandle.nullDevice
-        try! process.run()
+        // A program a test has just copied (an installed manna) can be "busy" for a moment:
+        // another test's fork, between fork and exec, still holds the copy's write descriptor.
+        var process = Process()
+        for attempt in 1... {
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.environment = base
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = inputFile ?? FileHandle.nullDevice
+            do {
+                try process.run()
+                break
+            } catch let error as NSError where attempt < 100
+                && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) {
+                usleep(20_000)
+            } catch {
+                fatalError("cannot run \(executable): \(error)")
+            }
+        }
         process.waitUntilExit()
         let outData = (try? Data(contentsOf: outURL)) ?? Data()
         let errData = (try? Data(contentsOf: errURL)) ?? Data()
