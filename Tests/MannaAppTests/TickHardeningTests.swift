@@ -140,4 +140,16 @@ import Testing
         #expect(stop.status == 0 && stop.stdout == "stopped mine with 0 days read; its progress stays in the journal\n", "\(stop.stderr)")
         #expect(home.run("plan", "status").status == 64)
     }
+
+    /// `doctor` knows when a tick last ran (a stamp each tick sets to its moment), and fails
+    /// when none has for a while: a crontab line with no cron daemon is not "ok".
+    @Test func doctorKnowsWhenTheLastTickRan() throws {
+        let home = try TestHome(config: "notify_at = 23:59\n")
+        #expect(home.run("doctor", "--now", "2027-06-02T07:00").stdout.contains(
+            "FAIL  last tick: no tick has run yet: 'manna install' starts them (a systemd timer or a crontab line)\n"))
+        home.tick("2027-06-02T07:00")
+        #expect(home.run("doctor", "--now", "2027-06-02T07:05").stdout.contains("ok    last tick: at 2027-06-02T07:00:00+00:00\n"))
+        #expect(home.run("doctor", "--now", "2027-06-02T09:00").stdout.contains(
+            "FAIL  last tick: the last tick ran at 2027-06-02T07:00:00+00:00, 120 minutes ago: nothing runs 'manna tick' now"))
+    }
 }

@@ -69,6 +69,20 @@ enum DoctorCommand {
                 + server.capabilities.joined(separator: " ")
         }
         check("scheduler") { try schedulerStatus(context) }
+        check("last tick") {
+            let now = try context.now(option, zone: context.zone())
+            guard let last = Files.modified(context.paths.lastTick) else {
+                throw Failure.unavailable("no tick has run yet: 'manna install' starts them (a systemd timer or a crontab line)")
+            }
+            let when = try context.zone().local(last).iso8601
+            let minutes = (now - last) / 60
+            // A minute's timer; a machine just woken catches up at once, so ten is plenty.
+            guard minutes <= 10 else {
+                throw Failure.unavailable("the last tick ran at \(when), \(minutes) minutes ago: nothing runs 'manna tick' now "
+                    + "(see 'systemctl --user status manna.timer', or whether cron runs)")
+            }
+            return "at \(when)"
+        }
         check("reading plan") {
             switch try context.runningPlan(database: context.openTextDatabase()) {
             case .none: return "none running"

@@ -15,6 +15,8 @@ public struct Paths: Equatable, Sendable {
     public var userPlans: String { configDirectory + "/plans" }
     public var journal: String { dataDirectory + "/journal.sqlite" }
     public var timeline: String { cacheDirectory + "/timeline.json" }
+    /// Stamped by every tick with the moment it ran at (its modification time), for `doctor`.
+    public var lastTick: String { cacheDirectory + "/last-tick" }
 
     /// Why the user's folders cannot be known, or nil: `HOME` unset, empty or relative while an
     /// XDG variable needs it (Manna would otherwise make folders at `/` or in the working folder).
