@@ -131,3 +131,14 @@ import TestSupport
         #expect(list.status == 0 && list.stderr == "manna: skipped \(plans)/mine.json: \(Self.refused)\n")
     }
 }
+
+/// Text with a NUL byte is refused where it is typed, never cut short where it is stored.
+@Suite struct NULTests {
+    @Test func aPrayerBodyWithANULIsRefused() throws {
+        let home = try TemporaryHome()
+        let run = home.run(["pray", "add", "Whole", "--body", "-"], input: "before\u{0}after")
+        #expect(run.status == 65)
+        #expect(run.stderr == "manna: the body read from stdin has a NUL character (byte 7); write it without one\n")
+        #expect(home.run("pray", "list").stdout.hasPrefix("no open prayers"))
+    }
+}

@@ -1,26 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MannaKit
 
 /// The SQLite wrapper's own rules, each on a fresh database in its own temporary directory.
 @Suite struct SQLiteTests {
-    /// A temporary directory for one test, removed by `remove()`.
-    struct Folder {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("manna-sqlite-\(UUID().uuidString)")
-
-        init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
-
-        /// A new connection to `name` in the folder, created when missing.
-        func database(_ name: String = "test.sqlite") throws -> Database {
-            try Database(path: url.appendingPathComponent(name).path, mode: .readWriteCreate)
-        }
-
-        func remove() { try? FileManager.default.removeItem(at: url) }
-    }
-
     @Test func resetReportsTheErrorOfTheStepThatFailed() throws {
-        let folder = try Folder()
-        defer { folder.remove() }
+        let folder = try Scratch("sqlite")
         let database = try folder.database()
         try database.execute("CREATE TABLE people (name TEXT NOT NULL UNIQUE)")
         let insert = try database.prepare("INSERT INTO people (name) VALUES (?1)")
@@ -40,8 +26,7 @@ import Testing
     }
 
     @Test func prepareRefusesASecondStatementButNotCommentsAfterTheFirst() throws {
-        let folder = try Folder()
-        defer { folder.remove() }
+        let folder = try Scratch("sqlite")
         let database = try folder.database()
         for sql in ["SELECT 1; SELECT 2", "SELECT 1; -- a comment\nSELECT 2", "SELECT 1 /* a comment */; DELETE FROM t"] {
             let error = try #require(throws: SQLiteError.self) { try database.prepare(sql) }
@@ -58,8 +43,7 @@ import Testing
     }
 
     @Test func aParameterNotBoundSinceTheResetIsAnErrorNamingIt() throws {
-        let folder = try Folder()
-        defer { folder.remove() }
+        let folder = try Scratch("sqlite")
         let database = try folder.database()
         try database.execute("CREATE TABLE people (name TEXT, age INTEGER)")
         let insert = try database.prepare("INSERT INTO people (name, age) VALUES (?1, ?2)")
@@ -87,8 +71,7 @@ import Testing
     }
 
     @Test func columnsAreReadByTheNamesTheSelectGivesThem() throws {
-        let folder = try Folder()
-        defer { folder.remove() }
+        let folder = try Scratch("sqlite")
         let database = try folder.database()
         try database.execute("""
             CREATE TABLE people (name TEXT, age INTEGER, note TEXT);
@@ -111,8 +94,7 @@ import Testing
     /// An unknown column name throws (SQLITE_MISUSE) rather than traps: a mistyped name in a
     /// command's query must not crash the command line.
     @Test func anUnknownColumnNameIsAnError() throws {
-        let folder = try Folder()
-        defer { folder.remove() }
+        let folder = try Scratch("sqlite")
         let database = try folder.database()
         let select = try database.prepare("SELECT 'Ruth' AS name, 30 AS age")
         #expect(try select.step())
@@ -124,8 +106,7 @@ import Testing
     }
 
     @Test func theCacheHandsOutOneStatementPerSQLRewoundWithNothingBound() throws {
-        let folder = try Folder()
-        defer { folder.remove() }
+        let folder = try Scratch("sqlite")
         let database = try folder.database()
         try database.execute("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ruth'), ('Naomi')")
         let sql = "SELECT name FROM people WHERE name <> ?1 ORDER BY name"
@@ -149,8 +130,7 @@ import Testing
     }
 
     @Test func aNestedRequestForALentStatementGetsOneOfItsOwn() throws {
-        let folder = try Folder()
-        defer { folder.remove() }
+        let folder = try Scratch("sqlite")
         let database = try folder.database()
         try database.execute("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ruth'), ('Naomi')")
         let sql = "SELECT name FROM people ORDER BY name"
@@ -175,8 +155,7 @@ import Testing
     /// back, however its user left it.
     @Test func aCachedStatementLeftMidIterationHoldsNoReadTransaction() throws {
         struct Stop: Error {}
-        let folder = try Folder()
-        defer { folder.remove() }
+        let folder = try Scratch("sqlite")
         let writer = try folder.database()
         try writer.execute("PRAGMA journal_mode = WAL; CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ruth'), ('Naomi')")
         let reader = try folder.database()
@@ -209,5 +188,24 @@ import Testing
             }
         }
         #expect(try !checkpointIsBlocked())
+    }
+
+    /// Text is bound by its length: a NUL inside it is stored, never where the text ends.
+    @Test func textIsBoundWholeNULsAndAll() throws {
+        let folder = try Scratch("sqlite")
+        let database = try folder.database()
+        let select = try database.prepare("SELECT length(CAST(?1 AS BLOB)), ?2 = ''")
+        try select.bind("a\u{0}b", at: 1)
+        try select.bind("", at: 2)
+        #expect(try select.step())
+        #expect(select.int(0) == 3)
+        #expect(select.int(1) == 1)  // the empty text is text, not NULL
+    }
+}
+
+extension Scratch {
+    /// A new connection to `name` in the folder, created when missing.
+    func database(_ name: String = "test.sqlite") throws -> Database {
+        try Database(path: file(name), mode: .readWriteCreate)
     }
 }

@@ -305,6 +305,10 @@ enum PrayCommand {
             if count == 0 { break }
             bytes.append(contentsOf: chunk[..<count])
         }
+        // Refused where it is typed, rather than kept to confuse every program that reads it.
+        if let nul = bytes.firstIndex(of: 0) {
+            throw Failure.data("the body read from stdin has a NUL character (byte \(nul + 1)); write it without one")
+        }
         var text = String(decoding: bytes, as: UTF8.self)
         while text.hasSuffix("\n") { text.removeLast() }
         return text

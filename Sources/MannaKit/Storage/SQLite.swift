@@ -265,8 +265,11 @@ public final class Statement {
         try check(rc)
     }
 
+    /// Binds all of `value`, by its length in bytes: a NUL inside it is kept, never the end
+    /// of what is stored (with -1, SQLite would have cut the text there without a word).
     public func bind(_ value: String, at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_text(handle, index, value, -1, transient), bound: index)
+        let length = Int32(value.utf8.count)
+        try check(value.withCString { sqlite3_bind_text(handle, index, $0, length, transient) }, bound: index)
     }
 
     public func bind(_ value: Int, at index: Int32) throws(SQLiteError) {
