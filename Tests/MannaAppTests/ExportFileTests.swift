@@ -53,3 +53,27 @@ import Testing
         #expect(home.run("export").stdout.contains("\"format\": \"manna-export\""))  // to stdout, the empty document
     }
 }
+
+/// An import checks titles, tags and reminder SPECs as the command line does: what `pray add`
+/// refuses, a backup cannot bring in (an ESC in a tag would reach the terminal raw).
+@Suite struct ImportChecksTests {
+    @Test(arguments: [
+        ("\"family\"", "\"fam\\u001bily\"", "$.prayers[0].tags: expected a list of tags, each one lowercase word without '#', commas or control characters"),
+        ("\"mon,wed 21:00\"", "\"Wed, Mon 21:00\"", "$.reminders[0].spec: expected a reminder SPEC as manna writes it, like 'mon,wed,fri 21:00'"),
+        ("\"title\": \"Title\"", "\"title\": \" \"", "$.prayers[0].title: expected a title, not empty, without spaces at its ends"),
+    ])
+    func whatTheCommandLineRefusesABackupCannotBringIn(field: String, tampered: String, problem: String) throws {
+        let home = try TestHome()
+        #expect(home.run("pray", "add", "Title", "--tag", "family", "--remind", "mon,wed 21:00").status == 0)
+        let export = home.run("export").stdout
+        #expect(export.contains(field))
+        let file = home.url.appendingPathComponent("tampered.json").path
+        try export.replacingOccurrences(of: field, with: tampered).write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = home.run("import", file)
+        #expect(imported.status == 65)
+        #expect(imported.stderr == "manna: \(file): \(problem)\n")
+        let file2 = home.url.appendingPathComponent("whole.json").path
+        try export.write(toFile: file2, atomically: true, encoding: .utf8)
+        #expect(home.run("import", file2).status == 0)
+    }
+}

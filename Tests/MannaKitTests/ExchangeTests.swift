@@ -206,7 +206,7 @@ import TestSupport
         (file(#""highlights": [{"uuid": "77777777-2fa1-4d2b-883f-0016d3cca427", "short_id": "h1", "verse_id": 43003016, "reference": "John 3:16", "color": "red", "created_at": "2026-03-08T12:00:00Z", "updated_at": "2026-03-08T12:00:00Z", "deleted_at": null}]"#),
          "f.json: $.highlights[0].color: expected yellow, green, blue, pink or purple"),
         (file(#""prayers": [{"uuid": "88888888-2fa1-4d2b-883f-0016d3cca427", "short_id": "p1", "title": "T", "body": "", "tags": ["a,b"], "answered_at": null, "answer_note": null, "created_at": "2026-03-08T12:00:00Z", "updated_at": "2026-03-08T12:00:00Z", "deleted_at": null}]"#),
-         "f.json: $.prayers[0].tags: expected a list of tags, each a non-empty string without ',' or NUL"),
+         "f.json: $.prayers[0].tags: expected a list of tags, each one lowercase word without '#', commas or control characters"),
         // Checked against the journal, inside the transaction: the prayer before it is rolled back too.
         (file(#""prayers": [{"uuid": "88888888-2fa1-4d2b-883f-0016d3cca427", "short_id": "p1", "title": "T", "body": "", "tags": [], "answered_at": null, "answer_note": null, "created_at": "2026-03-08T12:00:00Z", "updated_at": "2026-03-08T12:00:00Z", "deleted_at": null}], "reminders": [{"uuid": "99999999-2fa1-4d2b-883f-0016d3cca427", "prayer_uuid": "aaaaaaaa-2fa1-4d2b-883f-0016d3cca427", "spec": "07:30", "created_at": "2026-03-08T12:00:00Z", "updated_at": "2026-03-08T12:00:00Z", "deleted_at": null}]"#),
          "f.json: $.reminders[0].prayer_uuid: no prayer with this uuid in the file or the journal"),

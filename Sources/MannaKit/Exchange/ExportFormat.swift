@@ -49,8 +49,12 @@ enum FieldKind: Sendable {
     /// and checked to be the one verse.
     case passage
     case color
-    /// Stored `,a,b,`, written `["a", "b"]`.
+    /// Stored `,a,b,`, written `["a", "b"]`; each tag as `manna pray --tag` makes it.
     case tags
+    /// A prayer's title as `manna pray add` takes it: not empty, no space at either end.
+    case title
+    /// A reminder SPEC in the canonical form `manna pray --remind` stores.
+    case spec
     case planID
     case translation
 }
@@ -93,13 +97,13 @@ struct ExportTable: Sendable {
 
     static let prayers = ExportTable(
         name: "prayers", record: "prayer",
-        fields: [Field(name: "uuid", kind: .uuid), Field(name: "short_id", kind: .shortID), Field(name: "title", kind: .text),
+        fields: [Field(name: "uuid", kind: .uuid), Field(name: "short_id", kind: .shortID), Field(name: "title", kind: .title),
                  Field(name: "body", kind: .text), Field(name: "tags", kind: .tags), Field(name: "answered_at", kind: .optionalInstant),
                  Field(name: "answer_note", kind: .optionalText)] + times,
         identity: .uuid, order: "created_at, uuid")
     static let reminders = ExportTable(
         name: "reminders", record: "reminder",
-        fields: [Field(name: "uuid", kind: .uuid), Field(name: "prayer_uuid", kind: .uuid), Field(name: "spec", kind: .text)] + times,
+        fields: [Field(name: "uuid", kind: .uuid), Field(name: "prayer_uuid", kind: .uuid), Field(name: "spec", kind: .spec)] + times,
         identity: .uuid, order: "created_at, uuid", parent: ("prayer_uuid", "prayers"))
     /// Each time a prayer was marked prayed: a fact that never changes, added when missing.
     static let prayed = ExportTable(
@@ -230,12 +234,16 @@ enum ExportFormat {
             guard let items = value.arrayValue else { return .failure(Problem("a list of tags, like [\"family\"]")) }
             var tags: [String] = []
             for item in items {
-                guard let tag = item.stringValue, !tag.isEmpty, !tag.contains(","), !tag.utf8.contains(0), tag.utf8.count <= 200 else {
-                    return .failure(Problem("a list of tags, each a non-empty string without ',' or NUL"))
+                guard let tag = item.stringValue, tag.utf8.count <= 200, (try? Prayer.tag(tag)) == tag else {
+                    return .failure(Problem("a list of tags, each one lowercase word without '#', commas or control characters"))
                 }
                 tags.append(tag)
             }
             return .success(.text(tags.isEmpty ? "" : "," + tags.joined(separator: ",") + ","))
+        case .title:
+            return text({ (try? Prayer.title($0)) == $0 }, "a title, not empty, without spaces at its ends")
+        case .spec:
+            return text({ (try? ReminderSpec(parsing: $0))?.description == $0 }, "a reminder SPEC as manna writes it, like 'mon,wed,fri 21:00'")
         case .planID:
             return text(Plan.isValidID, "a plan id of 1 to 64 lowercase letters, digits or '-'")
         case .translation:

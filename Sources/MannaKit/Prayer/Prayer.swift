@@ -55,7 +55,8 @@ public struct Prayer: Equatable, Sendable {
     /// A tag as stored: lowercase, without a leading `#`; one word, no commas.
     public static func tag(_ text: String) throws(PrayerError) -> String {
         let tag = (text.hasPrefix("#") ? String(text.dropFirst()) : text).lowercased()
-        guard !tag.isEmpty, !tag.contains(where: { $0 == "," || $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) else {
+        guard !tag.isEmpty, !tag.contains(where: { $0 == "," || $0.isWhitespace }),
+              !tag.unicodeScalars.contains(where: String.isTerminalControl) else {
             throw .badTag(text)
         }
         return tag
