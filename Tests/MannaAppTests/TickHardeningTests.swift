@@ -152,4 +152,19 @@ import Testing
         #expect(home.run("doctor", "--now", "2027-06-02T09:00").stdout.contains(
             "FAIL  last tick: the last tick ran at 2027-06-02T07:00:00+00:00, 120 minutes ago: nothing runs 'manna tick' now"))
     }
+
+    /// A bookmarked whole book as the verse of the day: an excerpt under the full reference in
+    /// the notification, the timeline and the prompt, and a timeline of kilobytes.
+    @Test func aBookmarkedBookIsAnExcerpt() throws {
+        let home = try TestHome(config: "notify_at = 07:00\ndaily_source = bookmarks\n")
+        #expect(home.run("bookmark", "add", "Genesis").status == 0)
+        home.tick("2027-06-02T07:00")
+        let shown = try #require(home.notifier.shown.first)
+        #expect(shown.summary == "Genesis (KJV)")
+        #expect(shown.body.hasPrefix("In the beginning God created the heaven and the earth."))
+        #expect(shown.body.count <= DailySource.excerptLimit && shown.body.hasSuffix("…"))
+        let timeline = try FileManager.default.attributesOfItem(atPath: home.paths.timeline)[.size] as? Int ?? .max
+        #expect(timeline < 20_000)
+        #expect(home.run("widget", "--format", "waybar", "--now", "2027-06-02T08:00").stdout.utf8.count < 4_000)
+    }
 }
