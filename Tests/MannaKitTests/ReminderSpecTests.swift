@@ -58,6 +58,9 @@ import Testing
         ("mon-funday 07:00", "reminder 'mon-funday 07:00': 'mon-funday' is not a day (mon to sun, weekdays, weekends)"),
         ("32nd 08:00", "reminder '32nd 08:00': '32nd' is not a day of the month (1st to 31st)"),
         ("1th 08:00", "reminder '1th 08:00': '1th' is not a day of the month (1st to 31st)"),
+        // Quoted as typed, though read in lowercase.
+        ("Mon,FRY 21:00", "reminder 'Mon,FRY 21:00': 'FRY' is not a day (mon to sun, weekdays, weekends)"),
+        ("32ND 08:00", "reminder '32ND 08:00': '32ND' is not a day of the month (1st to 31st)"),
         ("2st 08:00", "reminder '2st 08:00': '2st' is not a day of the month (1st to 31st)"),
         ("11st 08:00", "reminder '11st 08:00': '11st' is not a day of the month (1st to 31st)"),
         ("23th 08:00", "reminder '23th 08:00': '23th' is not a day of the month (1st to 31st)"),
@@ -67,7 +70,7 @@ import Testing
         ("1st mon 08:00", "reminder '1st mon 08:00': '1st mon' cannot be read"),
         ("2027-02-30 18:00", "reminder '2027-02-30 18:00': '2027-02-30' is not a date (YYYY-MM-DD)"),
         ("2027-5-1 18:00", "reminder '2027-5-1 18:00': '2027-5-1' is not a date (YYYY-MM-DD)"),
-        ("mon\u{1B}[2J 07:00", "reminder 'mon [2J 07:00': '[2j' is not a day (mon to sun, weekdays, weekends)"),
+        ("mon\u{1B}[2J 07:00", "reminder 'mon [2J 07:00': '[2J' is not a day (mon to sun, weekdays, weekends)"),
     ])
     func whatCannotBeMeantGetsOneLineWithTheForms(typed: String, problem: String) {
         #expect(throws: ReminderSpecError.self) { try ReminderSpec(parsing: typed) }

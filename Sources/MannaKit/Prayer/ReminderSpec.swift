@@ -13,6 +13,26 @@ public enum ReminderSpecError: Error, Equatable, Sendable {
     case badDate(spec: String, word: String)
     case unreadable(spec: String, words: String)
 
+    /// The same error with its word as `spec` has it (the parser works on lowercase words).
+    func quoting(_ spec: String) -> ReminderSpecError {
+        func typed(_ word: String) -> String {
+            let characters = Array(spec), length = word.count
+            guard length > 0, characters.count >= length else { return word }
+            for start in 0...(characters.count - length) where String(characters[start..<start + length]).lowercased() == word {
+                return String(characters[start..<start + length])
+            }
+            return word
+        }
+        switch self {
+        case .empty, .noTime: return self
+        case .badTime(let s, let word): return .badTime(spec: s, word: typed(word))
+        case .badDay(let s, let word): return .badDay(spec: s, word: typed(word))
+        case .badDayOfMonth(let s, let word): return .badDayOfMonth(spec: s, word: typed(word))
+        case .badDate(let s, let word): return .badDate(spec: s, word: typed(word))
+        case .unreadable(let s, let words): return .unreadable(spec: s, words: typed(words))
+        }
+    }
+
     /// Every form a SPEC can take, by example.
     public static let forms = "07:30 (daily), mon,wed,fri 21:00, weekdays 12:15, weekends 10:00, "
         + "1st 08:00 (monthly, 1st to 31st) or 2027-05-01 18:00 (once)"
@@ -73,6 +93,15 @@ public struct ReminderSpec: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: `ReminderSpecError`, naming the word that cannot be meant.
     public init(parsing text: String) throws(ReminderSpecError) {
+        do {
+            try self.init(lowercased: text)
+        } catch {
+            // The parser reads lowercase; a message quotes the word as it was typed.
+            throw error.quoting(text.singleLine.trimmingSpaces)
+        }
+    }
+
+    private init(lowercased text: String) throws(ReminderSpecError) {
         let spec = text.singleLine.trimmingSpaces
         let shown = spec.count > 60 ? String(spec.prefix(60)) + "…" : spec
         var words = spec.lowercased().split(whereSeparator: { $0 == " " }).map(String.init)
