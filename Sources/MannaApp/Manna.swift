@@ -30,6 +30,11 @@ struct CommandSpec: Sendable {
     }
 }
 
+extension CommandSpec {
+    /// The help of `--now` for commands that write what the user made (note, highlight, bookmark).
+    static let nowWhenWritten = "act as if it were this moment, like 2026-03-08T07:00 (local): when a change is made"
+}
+
 /// A command line split into positional arguments, option values and flags.
 struct ParsedArguments {
     var positionals: [String] = []

@@ -6,7 +6,7 @@ enum BookmarkCommand {
         name: "bookmark",
         usage: "manna bookmark add REF | list [REF] | delete ID",
         abstract: "Bookmark passages (with daily_source = bookmarks, the verse of the day comes from them)",
-        valueOptions: ["now": "act as if it were this moment, like 2026-03-08T07:00 (local): when a change is made"],
+        valueOptions: ["now": CommandSpec.nowWhenWritten],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

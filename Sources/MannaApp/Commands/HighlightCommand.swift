@@ -8,7 +8,7 @@ enum HighlightCommand {
         abstract: "Highlight verses: manna highlight \"John 3:16\" --color green",
         valueOptions: [
             "color": "\(HighlightColor.allowed) (default yellow); a highlighted verse changes colour",
-            "now": "act as if it were this moment, like 2026-03-08T07:00 (local): when a change is made",
+            "now": CommandSpec.nowWhenWritten,
         ],
         run: run)
 

@@ -6,7 +6,7 @@ enum NoteCommand {
         name: "note",
         usage: "manna note add REF TEXT | list [REF] | delete ID",
         abstract: "Write notes on passages: manna note add \"John 3:16\" \"The gospel in one verse\"",
-        valueOptions: ["now": "act as if it were this moment, like 2026-03-08T07:00 (local): when a change is made"],
+        valueOptions: ["now": CommandSpec.nowWhenWritten],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
