@@ -142,3 +142,22 @@ import TestSupport
         #expect(home.run("pray", "list").stdout.hasPrefix("no open prayers"))
     }
 }
+
+/// What `pray add` takes, a backup restores: a body at the limit goes through export and
+/// import; one byte more is refused where it is typed, with the limit named.
+@Suite struct BackupRestoresTests {
+    @Test func aBodyAtTheLimitRoundTripsAndOneByteMoreIsRefused() throws {
+        let home = try TemporaryHome()
+        let limit = 1 << 20
+        let tooLong = home.run(["pray", "add", "Big", "--body", "-"], input: String(repeating: "a", count: limit + 1))
+        #expect(tooLong.status == 65)
+        #expect(tooLong.stderr == "manna: a prayer's body can be at most \(limit) bytes (what a backup carries); this one is \(limit + 1)\n")
+        #expect(home.run(["pray", "add", "Big", "--body", "-"], input: String(repeating: "a", count: limit)).status == 0)
+        let backup = home.path + "/backup.json"
+        #expect(home.run("export", backup).status == 0)
+        let elsewhere = try TemporaryHome()
+        let imported = elsewhere.run("import", backup)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("prayers: 1 added"))
+    }
+}

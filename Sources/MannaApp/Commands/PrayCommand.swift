@@ -208,7 +208,7 @@ enum PrayCommand {
     static func answered(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
         let now = try now(arguments, context)
-        try journal.markAnswered(uuid: prayer.uuid, note: arguments.value("note"), at: now)
+        try journal.markAnswered(uuid: prayer.uuid, note: try arguments.value("note").map { text throws in try Prayer.checked(text, field: "answer note") }, at: now)
         context.stdout.line("answered \(prayer.shortID): \(prayer.title.singleLine)")
     }
 
@@ -295,7 +295,7 @@ enum PrayCommand {
     /// list, where every user can read a command line); nil when not given.
     static func body(_ arguments: ParsedArguments, _ context: Context) throws -> String? {
         guard let body = arguments.value("body") else { return nil }
-        guard body == "-" else { return body }
+        guard body == "-" else { return try Prayer.checked(body, field: "body") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -311,7 +311,7 @@ enum PrayCommand {
         }
         var text = String(decoding: bytes, as: UTF8.self)
         while text.hasSuffix("\n") { text.removeLast() }
-        return text
+        return try Prayer.checked(text, field: "body")
     }
 
     static func now(_ arguments: ParsedArguments, _ context: Context) throws -> Instant {

@@ -9,6 +9,7 @@ public enum PrayerError: Error, Equatable, Sendable {
     case badTag(String)
     case badSpec(ReminderSpecError)
     case pastReminder(String)
+    case tooLong(field: String, bytes: Int)
 
     public var message: String {
         switch self {
@@ -17,6 +18,8 @@ public enum PrayerError: Error, Equatable, Sendable {
         case .emptyTitle: return "a prayer needs a title: give it as the first argument, like manna pray add \"For Anna's exams\""
         case .badTag(let tag): return "tag '\(tag.singleLine)' must be one word without commas, like family or #family"
         case .badSpec(let error): return error.message
+        case .tooLong(let field, let bytes):
+            return "a prayer's \(field) can be at most \(Journal.maxTextBytes) bytes (what a backup carries); this one is \(bytes)"
         case .pastReminder(let spec): return "reminder '\(spec)': that time has passed; give a date and time to come, or a repeating time like 07:30"
         }
     }
@@ -47,9 +50,16 @@ public struct Prayer: Equatable, Sendable {
 
     /// A title as stored: trimmed, not empty.
     public static func title(_ text: String) throws(PrayerError) -> String {
-        let title = text.trimmingSpaces
+        let title = try checked(text, field: "title").trimmingSpaces
         guard !title.isEmpty else { throw .emptyTitle }
         return title
+    }
+
+    /// `text` when an export can carry it back in (`Journal.maxTextBytes`): what `pray` takes,
+    /// a backup restores.
+    public static func checked(_ text: String, field: String) throws(PrayerError) -> String {
+        guard text.utf8.count <= Journal.maxTextBytes else { throw .tooLong(field: field, bytes: text.utf8.count) }
+        return text
     }
 
     /// A tag as stored: lowercase, without a leading `#`; one word, no commas.
