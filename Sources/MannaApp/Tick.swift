@@ -21,6 +21,9 @@ struct Tick {
     /// tick stops calling it; the rest of the budget is for a backlog of servers that answer.
     static let budgetSeconds = 8.0
 
+    /// Why an occurrence waits for the next tick when the budget is spent: not a failure.
+    static let budgetSpent = "not tried: this tick's \(Int(budgetSeconds)) s for notifications were spent"
+
     /// Shows everything due at `now` that no tick has shown, each exactly once however many
     /// ticks run, and returns what became of each. A notification that could not be shown
     /// gives its claim back (`.failed`), so the next tick tries again; one handed to a server
@@ -113,8 +116,8 @@ struct Tick {
         func show(_ notification: DesktopNotification) -> ShowResult {
             if let stopped { return .notShown(stopped) }
             if secondsElapsed() - started > Tick.budgetSeconds {
-                stopped = "not tried: this tick's \(Int(Tick.budgetSeconds)) s for notifications were spent"
-                return .notShown(stopped!)
+                stopped = Tick.budgetSpent
+                return .notShown(Tick.budgetSpent)
             }
             do {
                 try notifier.show(notification)

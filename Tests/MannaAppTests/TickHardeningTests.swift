@@ -1,7 +1,7 @@
 // The tick when things go wrong: a server that is slow or gone, a tick that dies, a tick
 // with much due, a machine with no desktop at all. In-process, with a recording notifier.
 import Foundation
-import MannaKit
+@testable import MannaKit
 import TestSupport
 import Testing
 
@@ -166,5 +166,21 @@ import Testing
         let timeline = try FileManager.default.attributesOfItem(atPath: home.paths.timeline)[.size] as? Int ?? .max
         #expect(timeline < 20_000)
         #expect(home.run("widget", "--format", "waybar", "--now", "2027-06-02T08:00").stdout.utf8.count < 4_000)
+    }
+
+    /// A backlog left for the next tick because the budget was spent is not a failure: nothing
+    /// is said, nothing recorded for `doctor`.
+    @Test func aSpentBudgetIsNotReportedAsAFailure() throws {
+        let home = try TestHome()
+        let journal = try home.journal()
+        let due = Due(occurrence: Journal.Occurrence(kind: .prayer, key: "r", label: "2027-06-01 07:00"),
+                      scheduled: instant("2027-06-01T07:00:00Z"), late: false)
+        try TickCommand.report([.shown(due), .failed(due, reason: Tick.budgetSpent)], journal: journal,
+                               now: instant("2027-06-01T07:00:00Z"), zone: .utc)
+        #expect(try journal.notifyFailure() == nil)
+        #expect(throws: Failure.self) {
+            try TickCommand.report([.failed(due, reason: "no server")], journal: journal, now: instant("2027-06-01T07:01:00Z"), zone: .utc)
+        }
+        #expect(try journal.notifyFailure()?.reason == "no server")
     }
 }

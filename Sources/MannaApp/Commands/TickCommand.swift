@@ -43,6 +43,8 @@ enum TickCommand {
             case .shown: shown = true
             case .alreadyClaimed: break
             case .unconfirmed(_, let reason): problem = problem ?? reason
+            // A backlog left for the next tick when the budget was spent is not a failure.
+            case .failed(_, Tick.budgetSpent): break
             case .failed(_, let reason):
                 if !failed { problem = reason }
                 failed = true
