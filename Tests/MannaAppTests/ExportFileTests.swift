@@ -76,4 +76,17 @@ import Testing
         try export.write(toFile: file2, atomically: true, encoding: .utf8)
         #expect(home.run("import", file2).status == 0)
     }
+
+    /// Progress beyond a plan's last day could never be read back: the import is refused.
+    @Test func aDayBeyondThePlansLastIsRefused() throws {
+        let home = try TestHome()
+        #expect(home.run("plan", "start", "psalms-proverbs-month", "--now", "2026-12-01T08:00").status == 0)
+        #expect(home.run("plan", "done", "--now", "2026-12-01T09:00").status == 0)
+        let export = home.run("export").stdout
+        let file = home.url.appendingPathComponent("tampered.json").path
+        try export.replacingOccurrences(of: "\"day\": 1,", with: "\"day\": 400,").write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = home.run("import", file)
+        #expect(imported.status == 65)
+        #expect(imported.stderr == "manna: \(file): $.plan_days_read[0].day: a day of plan 'psalms-proverbs-month' from 1 to 31, not 400\n")
+    }
 }

@@ -14,6 +14,9 @@ enum ImportCommand {
             throw Failure.usage("import needs one file from 'manna export', like 'manna import manna-export.json'")
         }
         let file: ImportFile = try ImportFile.load(path)
+        // Progress beyond a plan's last day could never be read back: refused with the rest.
+        let database = try context.openTextDatabase()
+        try file.checkPlanDays { id in (try? context.plan(id: id, database: database))??.days.count }
         let journal = try context.journal()
         let summary: ImportSummary = try journal.merge(file)
         context.stdout.line("imported \(path): \(summary.changed) changed, \(summary.unchanged) unchanged")

@@ -33,6 +33,24 @@ public struct ImportFile: Sendable {
 
     public var recordCount: Int { tables.reduce(0) { $0 + $1.rows.count } }
 
+    /// Refuses a day read beyond its plan's last day: `days` gives a plan's number of days by
+    /// its id (nil for a plan this machine does not have, which is not checked). Only runs in
+    /// the file are looked at: an export carries every run with its days.
+    public func checkPlanDays(_ days: (String) -> Int?) throws(ImportError) {
+        guard let runs = tables.first(where: { $0.table.name == ExportTable.planRuns.name }),
+              let read = tables.first(where: { $0.table.name == ExportTable.planDaysRead.name }),
+              let runUUID = runs.table.index("uuid"), let planID = runs.table.index("plan_id"),
+              let readRun = read.table.index("run_uuid"), let readDay = read.table.index("day") else { return }
+        var plans: [String: String] = [:]
+        for row in runs.rows { if let uuid = row[runUUID].text, let id = row[planID].text { plans[uuid] = id } }
+        for (row, path) in zip(read.rows, read.paths) {
+            guard let run = row[readRun].text, let id = plans[run], let count = days(id), let day = row[readDay].int else { continue }
+            if day > count {
+                throw .invalid(file: file, at: path + ".day", problem: "a day of plan '\(id)' from 1 to \(count), not \(day)")
+            }
+        }
+    }
+
     /// Reads and checks the export at `path` (named `path` in messages).
     public static func load(_ path: String) throws(ImportError) -> ImportFile {
         var info = stat()
