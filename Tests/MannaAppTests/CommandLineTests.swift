@@ -129,4 +129,15 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: "relative") && !FileManager.default.fileExists(atPath: "/.local/share/manna"))
     }
+
+    /// A request for more than the whole Bible, once, is refused with the limit named, not
+    /// gathered into memory (Psalm 119 ten thousand times took 575 MB).
+    @Test func aHugeRequestIsRefusedWithTheLimitNamed() throws {
+        let home = try TestHome()
+        let tooMuch = home.run("read", Array(repeating: "Ps 119", count: 200).joined(separator: "; "))  // 35,200 verses
+        #expect(tooMuch.status == 64)
+        #expect(tooMuch.stderr == "manna: a passage to print can be at most 31102 verses (the whole Bible, once); ask for less\n")
+        #expect(home.run("compare", Array(repeating: "Ps 119", count: 200).joined(separator: "; ")).status == 64)
+        #expect(home.run("read", Array(repeating: "Ps 119", count: 100).joined(separator: "; ")).status == 0)
+    }
 }

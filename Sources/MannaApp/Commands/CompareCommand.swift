@@ -11,6 +11,7 @@ enum CompareCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let reference = try ReadCommand.parseReference(arguments.positionals, command: "compare")
+        try ReadCommand.checkSize(reference)
         let database = try context.openTextDatabase()
         var passages: [JSON] = []
         for (index, translation) in database.translations.enumerated() {

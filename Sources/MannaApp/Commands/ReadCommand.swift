@@ -11,8 +11,13 @@ enum ReadCommand {
         flags: ["json": "print JSON: reference, translation and verses (id, reference, text or null, highlight, bookmarked, notes)"],
         run: run)
 
+    /// The most verses one `read` or `compare` prints: the whole Bible, once. A request for
+    /// more (Psalm 119 ten thousand times over, an 80 KB argument) is refused, not held in memory.
+    static let maxVerses = 31_102
+
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let reference = try parseReference(arguments.positionals, command: "read")
+        try checkSize(reference)
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
         let verses = try database.passage(reference, in: translation)
@@ -40,6 +45,13 @@ enum ReadCommand {
     }
 
     /// Joins the words of a reference given as several arguments ("John" "3:16") and parses it.
+    /// Refuses a passage of more than `maxVerses` verses, with the limit named.
+    static func checkSize(_ reference: Reference) throws {
+        guard reference.verseCount(upTo: maxVerses) <= maxVerses else {
+            throw Failure.usage("a passage to print can be at most \(maxVerses) verses (the whole Bible, once); ask for less")
+        }
+    }
+
     static func parseReference(_ words: [String], command: String) throws -> Reference {
         guard !words.isEmpty else { throw Failure.usage("\(command) needs a reference, like 'manna \(command) John 3:16'") }
         return try Reference(parsing: words.joined(separator: " "))

@@ -51,6 +51,21 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
 
     public var verseIDs: [VerseID] { ranges.flatMap(\.verseIDs) }
 
+    /// How many verses the passage names, counting no further than `limit + 1`: enough to
+    /// tell a request too large to print without building it.
+    public func verseCount(upTo limit: Int) -> Int {
+        var count = 0
+        for range in ranges {
+            var current: VerseID? = range.first
+            while let id = current, id <= range.last {
+                count += 1
+                if count > limit { return count }
+                current = id.next
+            }
+        }
+        return count
+    }
+
     /// The canonical spelling: "John 3:16, 18", "Genesis 1:1-2:3", "Psalm 23", "Matthew 28:5-6; 24:44".
     public var description: String { ReferenceFormatter.format(ranges) }
 }
