@@ -46,9 +46,9 @@ struct Tick {
     }
 
     /// Shows the prayer reminders due since the last tick that handled them (at most a day):
-    /// those on time one by one, those missed together; then, if every one was shown (or
-    /// another tick had it), records that reminders are handled up to `now`. A tick with
-    /// nothing due writes nothing.
+    /// those on time one by one, those missed together; then, if none failed, records that
+    /// reminders are handled up to `now` (or to just before one that another tick holds
+    /// unshown). A tick with nothing due writes nothing.
     private func remindPrayers(now: Instant, session: Session) throws -> [DeliveryOutcome] {
         let zone = inputs.zone
         let window = Scheduler.reminderWindow(handledThrough: try journal.remindersHandledThrough(), now: now)
@@ -67,9 +67,12 @@ struct Tick {
             }
             return session.show(DesktopNotification(missed: missed, now: now, zone: zone))
         }
-        if !outcomes.contains(where: { if case .failed = $0 { true } else { false } }) {
-            try journal.setRemindersHandled(through: now)
-        }
+        guard !outcomes.contains(where: { if case .failed = $0 { true } else { false } }) else { return outcomes }
+        // An occurrence another tick has claimed but not shown may yet be given back, or left
+        // by a tick that died: the mark stops just before it, so a later tick still sees it.
+        var pending: [Instant] = []
+        for case .alreadyClaimed(let item) in outcomes where !(try journal.isShown(item.occurrence)) { pending.append(item.scheduled) }
+        try journal.setRemindersHandled(through: pending.min().map { $0 - 1 } ?? now)
         return outcomes
     }
 

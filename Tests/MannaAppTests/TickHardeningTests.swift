@@ -183,4 +183,18 @@ import Testing
         }
         #expect(try journal.notifyFailure()?.reason == "no server")
     }
+
+    /// A tick that finds a reminder claimed by another (which then dies) does not move the
+    /// reminders' mark past it: the tick that takes the claim over still looks at that time.
+    @Test func aClaimInProgressKeepsTheMarkBeforeIt() throws {
+        let home = try TestHome(config: "notify_at = 23:59\n")
+        _ = try home.addPrayer("Taken over", reminders: ["07:30"], now: "2027-06-01T06:00")
+        let reminder = try #require(try home.journal().activeReminders().first)
+        #expect(try home.journal().claim(Journal.Occurrence(kind: .prayer, key: reminder.uuid, label: "2027-06-01 07:30"),
+                                         at: instant("2027-06-01T07:30:00Z"), late: false))  // and then that tick died
+        home.tick("2027-06-01T07:30:30")  // another tick, within the claim's lease: not its to show
+        #expect(home.notifier.shown.isEmpty)
+        home.tick("2027-06-01T07:31:00")
+        #expect(home.notifier.lines == ["Taken over | "])
+    }
 }

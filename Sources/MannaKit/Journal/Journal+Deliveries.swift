@@ -62,6 +62,18 @@ extension Journal {
         }
     }
 
+    /// True when the occurrence was shown (not merely claimed by a tick still at work, or dead).
+    public func isShown(_ item: Occurrence) throws(JournalError) -> Bool {
+        try reading {
+            try database.withCachedStatement("""
+                SELECT 1 FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3 AND shown_at IS NOT NULL
+                """) { statement in
+                try bind(item, to: statement)
+                return try statement.step()
+            }
+        }
+    }
+
     /// Claims the occurrence for this process: true if this call claimed it, false if some
     /// tick already had. Committed before returning, so it holds across crashes and processes.
     public func claim(_ item: Occurrence, at instant: Instant, late: Bool) throws(JournalError) -> Bool {
