@@ -45,7 +45,7 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {
 }
 
 /// Lines that threads add to, read when they are done.
-final class Counter: @unchecked Sendable {
+final class SharedLines: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
     func add(_ line: String) { lock.withLock { lines.append(line) } }

@@ -57,7 +57,7 @@ import Testing
     @Test func aTickWithMuchDueKeepsToItsTimeBudget() throws {
         let home = try TestHome(config: "notify_at = 23:59\n")
         for index in 1...12 { _ = try home.addPrayer("Prayer \(index)", reminders: ["07:00"], now: "2027-06-01T06:00") }
-        let clock = Counter()  // one line per second spent
+        let clock = SharedLines()  // one line per second spent
         home.notifier.onShow = { clock.add("1 s") }
         let database = try TextDatabase(path: BuiltTexts.path)
         let zone = Zone.utc

@@ -82,7 +82,7 @@ import Testing
         let zone = try Zone(identifier: "Europe/London")
         let rounds = 200 * scale
         let start = LocalDate(parsing: "2026-01-02")!
-        let failures = Counter()
+        let failures = SharedLines()
         for round in 0..<rounds {
             let now = zone.firstInstant(on: start.adding(days: round), at: LocalTime(hour: 7, minute: 30))
             DispatchQueue.concurrentPerform(iterations: 4) { _ in

@@ -40,7 +40,7 @@ public enum Files {
             throw FileError(path: path, reason: "not a regular file (a device, a pipe or a folder): Manna reads only files here")
         }
         guard Int(info.st_size) <= limit else { throw .tooLarge(path, limit: limit) }
-        let bytes = try readAll(descriptor, path: path, limit: limit)
+        let bytes = try readAll(descriptor, path: path, size: Int(info.st_size), limit: limit)
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -170,11 +170,10 @@ public enum Files {
     }
 
     /// Everything from `descriptor`'s position to its end (`path` names it in errors).
-    static func readAll(_ descriptor: Int32, path: String, limit: Int = .max) throws(FileError) -> [UInt8] {
-        // Read straight into the result, sized from fstat (plus room to see the end), rather
-        // than through a zeroed chunk: the prompt reads its timeline on every shell prompt.
-        var info = stat()
-        let size = fstat(descriptor, &info) == 0 && info.st_size > 0 ? Int(info.st_size) : 0
+    static func readAll(_ descriptor: Int32, path: String, size: Int, limit: Int) throws(FileError) -> [UInt8] {
+        // Read straight into the result, sized from the file's size as fstat gave it (plus
+        // room to see the end), rather than through a zeroed chunk: the prompt reads its
+        // timeline on every shell prompt.
         var bytes: [UInt8] = []
         var capacity = max(size + 1, 4096)
         while true {
