@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MannaKit
 import TestSupport
 
 /// A temporary home for `manna install`, with stand-ins for systemctl and crontab (shell
@@ -11,6 +12,7 @@ final class InstallSandbox {
     var fakes: String { root + "/fakes" }
     var crontabFile: String { root + "/crontab" }
     var environment: [String: String] = [:]
+    private var cronDaemon: Process?
 
     /// - Parameters:
     ///   - systemd: whether a systemd user manager seems to run (its private socket exists).
@@ -42,6 +44,25 @@ final class InstallSandbox {
         }
         if let crontab { try crontab.write(toFile: crontabFile, atomically: false, encoding: .utf8) }
         environment = ["HOME": home, "PATH": fakes + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": root + "/run"]
+    }
+
+    deinit {
+        if let cronDaemon {
+            kill(cronDaemon.processIdentifier, SIGKILL)
+            cronDaemon.waitUntilExit()
+        }
+    }
+
+    /// Starts a process named `cron` (a copy of sleep), stopped with the sandbox: a cron daemon
+    /// is what install and doctor look for among the running processes.
+    func startCronDaemon() throws {
+        try FileManager.default.createDirectory(atPath: root + "/sbin", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: root + "/sbin/cron")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: root + "/sbin/cron")
+        process.arguments = ["600"]
+        try process.run()
+        cronDaemon = process
     }
 
     private func script(_ name: String, _ body: String) throws {
@@ -91,11 +112,12 @@ final class InstallSandbox {
         text.replacingOccurrences(of: "%h", with: home)
     }
 
-    static let userData = [".local/share/manna/journal.sqlite": "my prayers", ".config/manna/config": "translation = WEB\n"]
 
     @Test func installWithSystemdThenUninstallLeavesExactlyWhatWasThere() throws {
         let sandbox = try InstallSandbox(systemd: true)
-        for (path, text) in Self.userData { try sandbox.write(text, at: path) }
+        // The user's own data: a config, and a journal with a prayer in it.
+        try sandbox.write("translation = WEB\n", at: ".config/manna/config")
+        #expect(sandbox.manna("pray", "add", "my prayers").status == 0)
         let before = sandbox.filesInHome()
 
         let install = sandbox.manna("install")
@@ -109,8 +131,12 @@ final class InstallSandbox {
             ran systemctl --user daemon-reload
             ran systemctl --user enable --now manna.timer
             note: %h/.local/bin is not on your PATH; add it to run manna by name
+            wrote %h/.cache/manna/timeline.json
 
             """, home: sandbox.home)
+        // The widgets and the prompt have the verse before the first tick.
+        let timeline = try String(contentsOfFile: sandbox.home + "/.cache/manna/timeline.json", encoding: .utf8)
+        #expect(timeline.contains("\"translation\": \"WEB\""))
         #expect(install.stdout == installed)
         #expect(sandbox.calls == ["systemctl --user daemon-reload", "systemctl --user enable --now manna.timer"])
         let units = sandbox.home + "/.config/systemd/user/"
@@ -140,6 +166,7 @@ final class InstallSandbox {
             ran systemctl --user daemon-reload
             removed %h/.local/bin/manna
             \(Self.helperLines?.removed ?? "")removed %h/.local/share/manna/bible.sqlite
+            removed %h/.cache/manna/timeline.json
             \(keptLine)
             """, home: sandbox.home))
         #expect(sandbox.calls.suffix(3) == ["systemctl --user disable --now manna.timer", "systemctl --user daemon-reload", "crontab -l"])
@@ -152,11 +179,13 @@ final class InstallSandbox {
         #expect(sandbox.filesInHome() == before)
     }
 
-    @Test(.needs(.systemdAnalyze)) func withoutSystemdTheUnitsAreInstalledAndSayHowToEnableThem() throws {
+    @Test(.needs(.systemdAnalyze)) func withoutSystemdTheUnitsAreInstalledAndTheExitSaysNothingRunsThem() throws {
         let sandbox = try InstallSandbox(systemd: false)
         let install = sandbox.manna("install")
-        #expect(install.status == 0)
-        #expect(install.stdout.contains("\nsystemd is not running for you here: run 'systemctl --user enable --now manna.timer' where it is, or 'manna install --cron' to use cron\n"))
+        #expect(install.status == 69)
+        #expect(install.stderr == "manna: installed, but systemd is not running for you here, so nothing runs 'manna tick': "
+            + "run 'systemctl --user enable --now manna.timer' where it is, or 'manna install --cron' to use cron\n")
+        #expect(install.stdout.hasSuffix("\nwrote \(sandbox.home)/.cache/manna/timeline.json\n"))
         #expect(sandbox.calls == [])
         // The checked-in units, with %h/.local/bin/manna now there to run.
         let verify = try tool(.systemdAnalyze, ["--user", "verify", Manna.root + "/systemd/manna.service", Manna.root + "/systemd/manna.timer"],
@@ -164,61 +193,6 @@ final class InstallSandbox {
         #expect(verify.status == 0)
         // It exits 0 even on unknown keys and bad calendar specs: those are warnings.
         #expect(verify.stdout + verify.stderr == "")
-    }
-
-    @Test(.needs(.systemdAnalyze, .crontab)) func anOddPrefixIsSpelledSoSystemdAndCronFindTheProgram() throws {
-        let sandbox = try InstallSandbox(systemd: false, crontab: "")
-        let prefix = sandbox.root + "/my apps 100% $x"
-        let install = sandbox.manna("install", "--prefix", prefix)
-        #expect(install.status == 0)
-        let units = sandbox.home + "/.config/systemd/user/"
-        let service = try String(contentsOfFile: units + "manna.service", encoding: .utf8)
-        #expect(service.contains("\nExecStart=\"\(sandbox.root)/my apps 100%% $x/bin/manna\" tick\n"))
-        let verify = try tool(.systemdAnalyze, ["--user", "verify", units + "manna.service", units + "manna.timer"], environment: sandbox.environment)
-        #expect(verify.status == 0)
-        #expect(verify.stdout + verify.stderr == "")
-
-        #expect(sandbox.manna("install", "--cron", "--prefix", prefix).status == 0)
-        #expect(sandbox.crontab?.hasSuffix("\n* * * * * \"\(sandbox.root)/my apps 100\\% \\$x/bin/manna\" tick\n") == true)
-        #expect(try tool(.crontab, ["-n", sandbox.crontabFile]).status == 0)
-
-        let paths = Manna.run(["paths"], environment: sandbox.environment, executable: prefix + "/bin/manna")
-        #expect(paths.stdout.hasPrefix("text_db=\(prefix)/share/manna/bible.sqlite\n"))
-        let uninstall = sandbox.manna("uninstall", "--prefix", prefix)
-        #expect(uninstall.status == 0)
-        #expect(sandbox.crontab == "")
-        #expect(!FileManager.default.fileExists(atPath: prefix + "/bin/manna"))
-    }
-
-    static let usersCrontab = "MAILTO=\"\"\n# nightly backup\n0 3 * * * /usr/bin/backup --all\n"
-    static let cronLine = "* * * * * $HOME/.local/bin/manna tick"
-
-    @Test(.needs(.crontab)) func cronInstallAddsOneLineAndKeepsTheUsersOwn() throws {
-        let sandbox = try InstallSandbox(crontab: Self.usersCrontab)
-        let install = sandbox.manna("install", "--cron")
-        #expect(install.status == 0)
-        #expect(install.stdout.contains("\nadded to your crontab: \(Self.cronLine)\n"))
-        #expect(!install.stdout.contains(".config/systemd"))
-        let withManna = Self.usersCrontab
-            + "# Manna's scheduler, every minute: added by 'manna install --cron', removed by 'manna uninstall'.\n"
-            + Self.cronLine + "\n"
-        #expect(sandbox.crontab == withManna)
-        #expect(try tool(.crontab, ["-n", sandbox.crontabFile]).status == 0)
-
-        let again = sandbox.manna("install", "--cron")
-        #expect(again.status == 0)
-        #expect(again.stdout.contains("\nyour crontab already has: \(Self.cronLine)\n"))
-        #expect(sandbox.crontab == withManna)
-        #expect(sandbox.calls == ["crontab -l", "crontab -", "crontab -l"])
-        #expect(!FileManager.default.fileExists(atPath: sandbox.home + "/.config/systemd"))
-
-        let uninstall = sandbox.manna("uninstall", "--cron")
-        #expect(uninstall.status == 0)
-        #expect(uninstall.stdout.hasPrefix("removed from your crontab: \(Self.cronLine)\nremoved \(sandbox.home)/.local/bin/manna\n"))
-        #expect(sandbox.crontab == Self.usersCrontab)
-        #expect(sandbox.manna("uninstall", "--cron").status == 0)
-        #expect(sandbox.crontab == Self.usersCrontab)
-        #expect(sandbox.calls.suffix(3) == ["crontab -l", "crontab -", "crontab -l"])
     }
 
     @Test func withoutCrontabCronInstallStopsBeforeAnythingIsInstalled() throws {
@@ -278,5 +252,84 @@ final class InstallSandbox {
     @Test(.needs(.crontab)) func theCheckedInCrontabPassesCronsOwnCheck() throws {
         let run = try tool(.crontab, ["-n", Manna.root + "/cron/manna"])
         #expect(run.status == 0)
+    }
+}
+
+/// Install and doctor with cron. One at a time: what they look for, a running cron daemon,
+/// is a process any of them may start.
+@Suite(.serialized) struct CronInstallTests {
+    @Test(.needs(.systemdAnalyze, .crontab)) func anOddPrefixIsSpelledSoSystemdAndCronFindTheProgram() throws {
+        let sandbox = try InstallSandbox(systemd: false, crontab: "")
+        try sandbox.startCronDaemon()
+        let prefix = sandbox.root + "/my apps 100% $x"
+        let install = sandbox.manna("install", "--prefix", prefix)
+        #expect(install.status == 69)
+        let units = sandbox.home + "/.config/systemd/user/"
+        let service = try String(contentsOfFile: units + "manna.service", encoding: .utf8)
+        #expect(service.contains("\nExecStart=\"\(sandbox.root)/my apps 100%% $x/bin/manna\" tick\n"))
+        let verify = try tool(.systemdAnalyze, ["--user", "verify", units + "manna.service", units + "manna.timer"], environment: sandbox.environment)
+        #expect(verify.status == 0)
+        #expect(verify.stdout + verify.stderr == "")
+
+        #expect(sandbox.manna("install", "--cron", "--prefix", prefix).status == 0)
+        #expect(sandbox.crontab?.hasSuffix("\n* * * * * \"\(sandbox.root)/my apps 100\\% \\$x/bin/manna\" tick\n") == true)
+        #expect(try tool(.crontab, ["-n", sandbox.crontabFile]).status == 0)
+
+        let paths = Manna.run(["paths"], environment: sandbox.environment, executable: prefix + "/bin/manna")
+        #expect(paths.stdout.hasPrefix("text_db=\(prefix)/share/manna/bible.sqlite\n"))
+        let uninstall = sandbox.manna("uninstall", "--prefix", prefix)
+        #expect(uninstall.status == 0)
+        #expect(sandbox.crontab == "")
+        #expect(!FileManager.default.fileExists(atPath: prefix + "/bin/manna"))
+    }
+
+    static let usersCrontab = "MAILTO=\"\"\n# nightly backup\n0 3 * * * /usr/bin/backup --all\n"
+    static let cronLine = "* * * * * $HOME/.local/bin/manna tick"
+
+    @Test(.needs(.crontab)) func cronInstallAddsOneLineAndKeepsTheUsersOwn() throws {
+        let sandbox = try InstallSandbox(crontab: Self.usersCrontab)
+        try sandbox.startCronDaemon()
+        let install = sandbox.manna("install", "--cron")
+        #expect(install.status == 0)
+        #expect(install.stdout.contains("\nadded to your crontab: \(Self.cronLine)\n"))
+        #expect(!install.stdout.contains(".config/systemd"))
+        let withManna = Self.usersCrontab
+            + "# Manna's scheduler, every minute: added by 'manna install --cron', removed by 'manna uninstall'.\n"
+            + Self.cronLine + "\n"
+        #expect(sandbox.crontab == withManna)
+        #expect(try tool(.crontab, ["-n", sandbox.crontabFile]).status == 0)
+
+        let again = sandbox.manna("install", "--cron")
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("\nyour crontab already has: \(Self.cronLine)\n"))
+        #expect(sandbox.crontab == withManna)
+        #expect(sandbox.calls == ["crontab -l", "crontab -", "crontab -l"])
+        #expect(!FileManager.default.fileExists(atPath: sandbox.home + "/.config/systemd"))
+
+        let uninstall = sandbox.manna("uninstall", "--cron")
+        #expect(uninstall.status == 0)
+        #expect(uninstall.stdout.hasPrefix("removed from your crontab: \(Self.cronLine)\nremoved \(sandbox.home)/.local/bin/manna\n"))
+        #expect(sandbox.crontab == Self.usersCrontab)
+        #expect(sandbox.manna("uninstall", "--cron").status == 0)
+        #expect(sandbox.crontab == Self.usersCrontab)
+        #expect(sandbox.calls.suffix(3) == ["crontab -l", "crontab -", "crontab -l"])
+    }
+
+    @Test(.needs(.crontab)) func withoutACronDaemonTheLineIsAddedAndTheExitSaysNothingRunsIt() throws {
+        try #require(!Installer.cronIsRunning(environment: [:]), "a cron daemon runs on this machine")
+        let sandbox = try InstallSandbox(crontab: "")
+        let install = sandbox.manna("install", "--cron")
+        #expect(install.status == 69)
+        #expect(install.stderr == "manna: installed, but no cron daemon is running, so nothing runs the crontab line: start one "
+            + "(Debian: apt-get install cron, then systemctl enable --now cron), or leave out --cron to use the systemd timer\n")
+        #expect(install.stdout.contains("\nadded to your crontab: \(Self.cronLine)\n"))
+        #expect(install.stdout.hasSuffix("\nwrote \(sandbox.home)/.cache/manna/timeline.json\n"))
+        #expect(sandbox.crontab?.hasSuffix(Self.cronLine + "\n") == true)
+
+        // doctor: a crontab line is not a scheduler without a daemon to run it.
+        let scheduler = { sandbox.manna("doctor").stdout.split(separator: "\n").first { $0.contains(" scheduler: ") }.map(String.init) }
+        #expect(scheduler() == "FAIL  scheduler: your crontab runs manna, but no cron daemon is running: start one (Debian: systemctl enable --now cron)")
+        try sandbox.startCronDaemon()
+        #expect(scheduler() == "ok    scheduler: crontab line: " + Self.cronLine)
     }
 }

@@ -79,7 +79,7 @@ final class Sandbox {
         #expect(throws: InstallError.noHome) { try InstallLayout(prefix: "/opt/manna", environment: [:]) }
     }
 
-    func installer(_ sandbox: Sandbox, _ programs: FakePrograms, systemd: Bool, lines: Box) throws -> Installer {
+    func installer(_ sandbox: Sandbox, _ programs: FakePrograms, systemd: Bool, lines: Box, processRoot: String = "/proc") throws -> Installer {
         var environment: Environment = ["HOME": sandbox.home, "PATH": "/usr/bin:/bin"]
         if systemd {
             try FileManager.default.createDirectory(atPath: sandbox.root + "/run/systemd", withIntermediateDirectories: true)
@@ -87,7 +87,8 @@ final class Sandbox {
             environment["XDG_RUNTIME_DIR"] = sandbox.root + "/run"
         }
         let layout = try InstallLayout(prefix: nil, environment: environment)
-        return Installer(layout: layout, environment: environment, runner: programs.runner, report: { lines.lines.append($0) })
+        return Installer(layout: layout, environment: environment, runner: programs.runner, report: { lines.lines.append($0) },
+                         processRoot: processRoot)
     }
 
     final class Box { var lines: [String] = [] }
@@ -176,5 +177,45 @@ final class Sandbox {
         #expect(sandbox.filesInHome() == [".local/share/manna/journal.sqlite"])
         #expect(output.lines.first == "ran systemctl --user disable --now manna.timer")
         #expect(output.lines.last == "kept your own data: \(sandbox.home)/.local/share/manna (journal) and \(sandbox.home)/.config/manna (config)")
+    }
+
+    /// A process table like /proc: a folder per process id with its `comm`.
+    func processes(_ names: [String], in sandbox: Sandbox) throws -> String {
+        let root = sandbox.root + "/proc"
+        for (index, name) in names.enumerated() {
+            try FileManager.default.createDirectory(atPath: root + "/\(index + 1)", withIntermediateDirectories: true)
+            try (name + "\n").write(toFile: root + "/\(index + 1)/comm", atomically: false, encoding: .utf8)
+        }
+        // Not a process: a name that is not a number is passed over.
+        try FileManager.default.createDirectory(atPath: root + "/sys", withIntermediateDirectories: true)
+        try "cron\n".write(toFile: root + "/sys/comm", atomically: false, encoding: .utf8)
+        return root
+    }
+
+    @Test func aCronLineWithNoCronDaemonRunningIsInstalledButSaidNotToRun() throws {
+        let sandbox = try Sandbox()
+        let idle = try installer(sandbox, FakePrograms(), systemd: false, lines: Box(), processRoot: processes(["systemd", "bash", "cronjob"], in: sandbox))
+        #expect(!idle.cronIsRunning)
+        let state = try idle.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .cron)
+        guard case .notRunning(let why) = state else { Issue.record("no cron daemon, yet install said the line will run"); return }
+        #expect(why.hasPrefix("installed, but no cron daemon is running"))
+        #expect(sandbox.filesInHome().contains(".local/bin/manna"))
+
+        for daemon in ["cron", "crond", "fcron"] {
+            let other = try Sandbox()
+            let running = try installer(other, FakePrograms(), systemd: false, lines: Box(), processRoot: processes(["systemd", daemon], in: other))
+            #expect(running.cronIsRunning, "\(daemon)")
+            #expect(try running.install(program: other.program, textDatabase: other.textDatabase, scheduler: .cron) == .running)
+        }
+    }
+
+    @Test func unitsInstalledWhereSystemdDoesNotRunAreSaidNotToRun() throws {
+        let sandbox = try Sandbox()
+        let programs = FakePrograms()
+        let state = try installer(sandbox, programs, systemd: false, lines: Box()).install(
+            program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+        #expect(state != .running)
+        #expect(programs.calls == [])
+        #expect(sandbox.filesInHome().contains(".config/systemd/user/manna.timer"))
     }
 }

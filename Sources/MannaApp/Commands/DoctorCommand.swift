@@ -116,9 +116,12 @@ enum DoctorCommand {
             return Files.exists(layout.timerLink) ? "systemd timer \(layout.timer), enabled"
                 : "systemd timer \(layout.timer) is installed but not enabled: systemctl --user enable --now manna.timer"
         }
-        if let crontab = try? Subprocess.run("crontab", ["-l"], input: nil, environment: context.environment),
-           crontab.status == 0, crontab.output.contains(" tick") && crontab.output.contains("manna") {
-            return "crontab line: " + (crontab.output.split(separator: "\n").first { $0.contains("manna") && $0.contains(" tick") }.map(String.init) ?? "")
+        if let crontab = try? Subprocess.run("crontab", ["-l"], input: nil, environment: context.environment), crontab.status == 0,
+           let line = crontab.output.split(separator: "\n").first(where: { $0.contains("manna") && $0.contains(" tick") }) {
+            guard Installer.cronIsRunning(environment: context.environment) else {
+                throw Failure.unavailable("your crontab runs manna, but no cron daemon is running: start one (Debian: systemctl enable --now cron)")
+            }
+            return "crontab line: " + line
         }
         throw Failure.unavailable("nothing runs 'manna tick': run 'manna install' (systemd timer) or 'manna install --cron'")
     }

@@ -1,4 +1,5 @@
-// manna install [--cron] [--prefix DIR]: copies manna and its text database into place and runs it every minute.
+// manna install [--cron] [--prefix DIR]: copies manna and its text database into place, runs it every minute
+// and writes the timeline; exits 69 when the timer or crontab line cannot run here.
 import MannaKit
 
 enum InstallCommand {
@@ -16,7 +17,11 @@ enum InstallCommand {
         // In a checkout the text database is a build product: this makes sure it is built and sound.
         _ = try context.openTextDatabase()
         let textDatabase = try context.textDatabaseLocation().path
-        try installer.install(program: context.executablePath, textDatabase: textDatabase, scheduler: arguments.has("cron") ? .cron : .systemd)
+        let state = try installer.install(program: context.executablePath, textDatabase: textDatabase, scheduler: arguments.has("cron") ? .cron : .systemd)
+        // Widgets and the prompt have a verse at once, not only after the first tick.
+        try TimelineCommand.refresh(now: context.clock.now(), context)
+        context.stdout.line("wrote \(context.paths.timeline)")
+        if case .notRunning(let why) = state { throw Failure.unavailable(why) }
     }
 
     /// The installer for `--prefix` (default ~/.local), running real programs and reporting on stdout.

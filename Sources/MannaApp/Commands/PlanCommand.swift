@@ -179,7 +179,6 @@ enum PlanCommand {
     /// Progress changes what the timeline shows: rewrite it if there is one.
     static func refreshTimeline(now: Instant, _ context: Context) throws {
         guard Files.exists(context.paths.timeline) else { return }
-        let zone = try context.zone()
-        try TimelineCommand.write(try TimelineCommand.entries(now: now, zone: zone, context), zone: zone, now: now, context)
+        try TimelineCommand.refresh(now: now, context)
     }
 }

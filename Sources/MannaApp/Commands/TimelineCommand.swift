@@ -22,6 +22,12 @@ enum TimelineCommand {
         try write(entries, zone: zone, now: now, context)
     }
 
+    /// Writes the timeline as of `now` in the configured zone.
+    static func refresh(now: Instant, _ context: Context) throws {
+        let zone = try context.zone()
+        try write(try entries(now: now, zone: zone, context), zone: zone, now: now, context)
+    }
+
     static func entries(now: Instant, zone: Zone, _ context: Context) throws -> [TimelineEntry] {
         let database = try context.openTextDatabase()
         let inputs = try context.timelineInputs(database: database, zone: zone, now: now)

@@ -26,6 +26,13 @@ public enum InstallError: Error, Equatable, Sendable {
     }
 }
 
+/// Whether what `install` set up will run `manna tick` here.
+public enum SchedulerState: Equatable, Sendable {
+    case running
+    /// Installed, but nothing will run it on this machine now: why, and what to do.
+    case notRunning(String)
+}
+
 /// What runs `manna tick` every minute.
 public enum TickScheduler: Sendable {
     /// The user units manna.service and manna.timer, enabled when a systemd user manager runs.
@@ -76,23 +83,47 @@ public struct Installer {
     private let environment: Environment
     private let run: ProcessRunner
     private let report: (String) -> Void
+    private let processRoot: String
 
     /// - Parameters:
     ///   - environment: for `XDG_RUNTIME_DIR` (is systemd running?), `PATH` (a hint) and the
     ///     user's data folders (named when uninstalling).
     ///   - runner: runs systemctl and crontab.
     ///   - report: gets one line per step done.
-    public init(layout: InstallLayout, environment: Environment, runner: @escaping ProcessRunner, report: @escaping (String) -> Void) {
+    ///   - processRoot: where the running processes are listed (`/proc`), to see whether a cron daemon runs.
+    public init(layout: InstallLayout, environment: Environment, runner: @escaping ProcessRunner, report: @escaping (String) -> Void,
+                processRoot: String = "/proc") {
         self.layout = layout
         self.environment = environment
         self.run = runner
         self.report = report
+        self.processRoot = processRoot
     }
 
     /// True when a systemd user manager runs for this user: its private socket exists.
-    public var systemdIsRunning: Bool {
+    public var systemdIsRunning: Bool { Self.systemdIsRunning(environment: environment) }
+
+    /// True when something will run the lines of a crontab here.
+    public var cronIsRunning: Bool { Self.cronIsRunning(environment: environment, processRoot: processRoot) }
+
+    public static func systemdIsRunning(environment: Environment) -> Bool {
         guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return false }
         return Files.exists(runtime + "/systemd/private")
+    }
+
+    /// The names cron daemons run under: Debian's cron, cronie, busybox and dcron (crond), fcron, bcron.
+    static let cronDaemonNames: Set<String> = ["cron", "crond", "fcron", "bcron-sched"]
+
+    /// True when a cron daemon is among the running processes (listed under `processRoot`), or
+    /// systemd-cron (no daemon: it turns crontabs into timers) is installed and a systemd user
+    /// manager runs.
+    public static func cronIsRunning(environment: Environment, processRoot: String = "/proc") -> Bool {
+        let generator = "/systemd/system-generators/systemd-crontab-generator"
+        if ["/usr/lib", "/lib"].contains(where: { Files.exists($0 + generator) }) && systemdIsRunning(environment: environment) { return true }
+        return Files.list(processRoot).contains { entry in
+            guard entry.allSatisfy(\.isNumber), let name = try? Files.readText(processRoot + "/" + entry + "/comm", limit: 64) else { return false }
+            return cronDaemonNames.contains(name.trimmingSpaces)
+        }
     }
 
     /// Copies `program` (and its helper, if any) and `textDatabase` under the prefix, then sets
@@ -100,8 +131,11 @@ public struct Installer {
     /// destination and renamed into place only once all are written, so no crontab, a full disk
     /// or an unwritable prefix leaves things as they were. When systemctl or crontab fails after
     /// that, the files stay in place and the error names the command. Running it again replaces
-    /// the files and never adds a second crontab line.
-    public func install(program: String, textDatabase: String, scheduler: TickScheduler) throws(InstallError) {
+    /// the files and never adds a second crontab line. Returns whether the scheduler will run
+    /// here: installing where no systemd user manager or no cron daemon runs is allowed (a
+    /// machine being set up), and the caller says so.
+    @discardableResult
+    public func install(program: String, textDatabase: String, scheduler: TickScheduler) throws(InstallError) -> SchedulerState {
         // The crontab with the line added; nil when it has the line already.
         var newCrontab: String?
         if scheduler == .cron {
@@ -118,12 +152,14 @@ public struct Installer {
         }
         try place(files)
 
+        var state = SchedulerState.running
         switch scheduler {
         case .systemd where systemdIsRunning:
             try systemctl("daemon-reload")
             try systemctl("enable", "--now", SchedulerFiles.timerName)
         case .systemd:
-            report("systemd is not running for you here: run 'systemctl --user enable --now \(SchedulerFiles.timerName)' where it is, or 'manna install --cron' to use cron")
+            state = .notRunning("installed, but systemd is not running for you here, so nothing runs 'manna tick': run "
+                + "'systemctl --user enable --now \(SchedulerFiles.timerName)' where it is, or 'manna install --cron' to use cron")
         case .cron:
             if let newCrontab {
                 try writeCrontab(newCrontab)
@@ -131,11 +167,16 @@ public struct Installer {
             } else {
                 report("your crontab already has: \(layout.cronLine)")
             }
+            if !cronIsRunning {
+                state = .notRunning("installed, but no cron daemon is running, so nothing runs the crontab line: start one "
+                    + "(Debian: apt-get install cron, then systemctl enable --now cron), or leave out --cron to use the systemd timer")
+            }
         }
         let bin = Files.parent(of: layout.program)
         if !(environment["PATH"] ?? "").split(separator: ":").contains(where: { $0 == bin }) {
             report("note: \(bin) is not on your PATH; add it to run manna by name")
         }
+        return state
     }
 
     /// The notification helper that goes with `program`: beside it (a build folder), or where
@@ -182,12 +223,17 @@ public struct Installer {
         try remove(layout.program)
         try remove(layout.helper)
         try remove(layout.textDatabase)
+        // What install and the ticks wrote in the cache: with no manna to keep it current, a
+        // widget must not go on showing a timeline that no longer moves.
+        let paths = Paths(environment: environment)
+        try remove(paths.timeline)
+        try remove(paths.lastTick)
         // Only when empty: with the default prefix, share/manna is also where the journal lives.
         Files.removeDirectoryIfEmpty(Files.parent(of: layout.helper))
         Files.removeDirectoryIfEmpty(Files.parent(of: layout.textDatabase))
+        Files.removeDirectoryIfEmpty(paths.cacheDirectory)
 
         if !removedAny { report("nothing to remove: manna is not installed under \(layout.prefix.isEmpty ? "/" : layout.prefix)") }
-        let paths = Paths(environment: environment)
         report("kept your own data: \(paths.dataDirectory) (journal) and \(paths.configDirectory) (config)")
     }
 
