@@ -51,10 +51,12 @@ struct NotificationServerConnection {
     }
 
     /// Shows `notification`: its body escaped if the server reads markup, and its actions when
-    /// the server shows actions. With `keeping`, returns the notification on screen (the caller
-    /// may wait for a click, or take it back) and whether it has actions there; else nil.
+    /// the server shows actions. `ifStill` is asked once the server has answered the probes,
+    /// just before the notification is sent; false: nothing is sent and nil is returned. With
+    /// `keeping`, returns the notification on screen (the caller may wait for a click, or take
+    /// it back) and whether it has actions there; else nil.
     @discardableResult
-    func show(_ notification: DesktopNotification, keeping: Bool = false) throws(NotifyError)
+    func show(_ notification: DesktopNotification, keeping: Bool = false, ifStill: () -> Bool = { true }) throws(NotifyError)
         -> (shown: UnsafeMutablePointer<NotifyNotification>, hasActions: Bool)? {
         let capabilities = try server().capabilities
         let readsMarkup = capabilities.contains("body-markup")
@@ -70,8 +72,12 @@ struct NotificationServerConnection {
         notify_notification_set_hint_string(shown, "desktop-entry", notification.desktopEntry)
         if withActions {
             for action in notification.actions {
-                notify_notification_add_action(shown, action.key, action.label, ActionWaiter.onAction, nil, nil)
+                notify_notification_add_action(shown, action.key, action.label, DetachedShow.onAction, nil, nil)
             }
+        }
+        guard ifStill() else {
+            g_object_unref(shown)
+            return nil
         }
         var error: UnsafeMutablePointer<GError>?
         guard notify_notification_show(shown, &error) != 0 else {

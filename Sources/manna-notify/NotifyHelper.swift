@@ -12,15 +12,18 @@ enum NotifyHelper {
 
         Shows one desktop notification: REQUEST.json is one JSON object with app_name, summary,
         body, icon, category, desktop_entry, urgency (0-2) and expire_timeout (ms, -1: default),
-        and optionally actions: [{key, label, command: [PATH, ARG...]}]. With actions, a
-        detached process stays behind (at most 8 hours) to run the clicked action's command.
+        and optionally actions: [{key, label, command: [PATH, ARG...]}]. A detached process
+        shows it, takes it back if this helper dies before hearing it was shown, and, with
+        actions, stays behind (at most 8 hours) to run the clicked action's command.
         --probe prints the notification server's name, vendor, version, spec_version and
         capabilities as one JSON line. Exit status: 0 shown, 10 no session bus, 11 no
-        notification server, 12 the server did not answer, 13 it failed, 64 bad usage.
+        notification server, 12 the server did not answer (nothing sent), 13 it failed,
+        14 sent but not confirmed in time (a slow server may still show it), 64 bad usage.
 
         """
 
-    static func run(arguments: [String]) -> Int32 {
+    /// - Parameter started: when the helper started (CLOCK_MONOTONIC), for its deadline.
+    static func run(arguments: [String], started: timespec) -> Int32 {
         do throws(NotifyError) {
             switch arguments {
             case []:
@@ -30,8 +33,7 @@ enum NotifyHelper {
                 } catch {
                     return fail(error.message, status: .usage)
                 }
-                if !notification.actions.isEmpty { return ActionWaiter.showDetached(notification) }
-                _ = try NotificationServerConnection().show(notification)
+                return DetachedShow.show(notification, started: started)
             case ["--probe"]:
                 write(try NotificationServerConnection().server().json.text + "\n", to: 1)
             case ["--help"], ["-h"]:

@@ -140,4 +140,59 @@ import TestSupport
         #expect(repeats >= 0 && repeats <= killed / 6, "\(repeats) shown twice of \(killed) kills: more than the window explains")
         print("killedTicksLoseNothing: \(rounds) rounds, \(killed) killed, \(repeats) shown twice, \(closed) taken back")
     }
+
+    /// The same with a server that shows each notification 4 s after it is sent (past the
+    /// helper's 2.5 s wait), 20 rounds: each day's 07:00 tick is killed at a random instant of
+    /// its life (before sending, during the wait, after it, or not at all), and the 07:01 tick
+    /// meets a server that answers. What a killed tick sent is taken back when the slow server
+    /// shows it; what a tick that lived said was unconfirmed stays, and is not sent again. So
+    /// every occurrence is on screen once, and twice only in the window (counted, ~0).
+    @Test(.needs(.recordingServer, .silentServer)) func killedTicksMeetingASlowServerLoseNothingAndShowNothingTwice() throws {
+        precondition(Manna.textDatabaseReady)
+        let fast = try TestBus()
+        try fast.startRecordingServer(capabilities: "body")
+        let slow = try TestBus()
+        let log = try Scratch("slow-server")
+        try slow.startSlowServer(delaySeconds: 4, log: log.path + "/log")
+        let home = try TemporaryHome(config: "notify_at = 07:00\n", environment: ["TZ": "UTC"])
+        #expect(home.run("pray", "add", "Every morning", "--remind", "07:00", "--now", "2026-01-01T06:00").status == 0)
+        func tick(_ now: String, bus: TestBus, killAfter milliseconds: Int) throws -> Subprocess.Outcome {
+            let environment: Environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8",
+                                            "DBUS_SESSION_BUS_ADDRESS": bus.address]
+            return try Subprocess.run(Manna.binary, arguments: ["tick", "--now", now], environment: environment, input: "",
+                                      timeoutMilliseconds: milliseconds)
+        }
+        let rounds = 20 * Self.scale
+        let first = LocalDate(parsing: "2026-01-02")!
+        var killed = 0, unconfirmed = 0
+        for round in 0..<rounds {
+            let day = first.adding(days: round)
+            switch try tick("\(day)T07:00", bus: slow, killAfter: Int.random(in: 0...3200)) {
+            case .timedOut: killed += 1
+            case .exited(_, _, let stderr) where stderr.contains("it may still show the notification"): unconfirmed += 1
+            case let other: Issue.record("round \(round): \(other)")
+            }
+            guard case .exited(0, _, _) = try tick("\(day)T07:01", bus: fast, killAfter: 30_000) else {
+                Issue.record("the tick after round \(round) failed")
+                continue
+            }
+        }
+        #expect(killed > 0 && unconfirmed > 0, "\(killed) killed, \(unconfirmed) unconfirmed: both must happen")
+        // The last notifications sent to the slow server are still on their way.
+        Thread.sleep(forTimeInterval: 4.5)
+        let slowLog = try String(contentsOfFile: log.path + "/log", encoding: .utf8).split(separator: "\n")
+        let slowShown = slowLog.filter { $0.hasPrefix("shown ") }.map { String($0.dropFirst(6)) }
+        let fastShown = try fast.notifyCalls().compactMap { $0[3] as? String }
+        let shown = slowShown + fastShown
+        let closed = slowLog.filter { $0 == "closed" }.count + (try fast.closeCalls())
+        let reminders = shown.filter { $0 == "Every morning" }.count
+        // Each day's verse and reminder at least once (a notification taken back was on screen
+        // for a moment only, so it does not count as shown).
+        #expect(reminders - closed >= 0)
+        #expect(shown.count - closed >= 2 * rounds, "\(shown.count) shown, \(closed) taken back, for \(rounds) days of two")
+        #expect(reminders >= rounds && shown.count - reminders >= rounds, "\(reminders) reminders and \(shown.count - reminders) verses for \(rounds) days")
+        let repeats = shown.count - closed - 2 * rounds
+        #expect(repeats >= 0 && repeats <= max(1, killed / 6), "\(repeats) shown twice of \(killed) kills")
+        print("killedTicksMeetingASlowServer: \(rounds) rounds, \(killed) killed, \(unconfirmed) unconfirmed, \(repeats) shown twice, \(closed) taken back")
+    }
 }

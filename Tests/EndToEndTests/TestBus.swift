@@ -70,9 +70,18 @@ final class TestBus {
 
     /// A server that owns `org.freedesktop.Notifications` but never answers anything
     /// (`answersProbes` false), or answers GetServerInformation and GetCapabilities but never Notify.
+    /// (The same script, given "slow", is `startSlowServer`'s.)
     func startSilentServer(answersProbes: Bool) throws {
         try Prerequisite.silentServer.require()
         try startPython(try #require(TestEnvironment.gioPython), ["-c", TestBus.silentServer, answersProbes ? "answer-probes" : "silent"])
+    }
+
+    /// A server that answers the probes at once and Notify only after `delaySeconds`, as a
+    /// loaded desktop's may. It writes a line to `log` for each notification it shows (at the
+    /// end of the delay: "shown SUMMARY") and each it is asked to take back ("closed").
+    func startSlowServer(delaySeconds: Double, log: String) throws {
+        try Prerequisite.silentServer.require()
+        try startPython(try #require(TestEnvironment.gioPython), ["-c", TestBus.silentServer, "slow", String(delaySeconds), log])
     }
 
     /// The Notify calls the recording server received, each as its eight arguments: app name,
@@ -141,10 +150,25 @@ final class TestBus {
           <method name="GetCapabilities"><arg type="as" direction="out"/></method>
           <method name="Notify"><arg type="s"/><arg type="u"/><arg type="s"/><arg type="s"/><arg type="s"/>
             <arg type="as"/><arg type="a{sv}"/><arg type="i"/><arg type="u" direction="out"/></method>
+          <method name="CloseNotification"><arg type="u"/></method>
         </interface></node>''')
         unanswered = []
+        shown = []
+        def log(line):
+            with open(sys.argv[3], "a") as file:
+                file.write(line + "\\n")
+        def show_late(invocation, summary):
+            shown.append(summary)
+            log("shown " + summary)
+            invocation.return_value(GLib.Variant("(u)", (len(shown),)))
+            return False
         def call(connection, sender, path, interface, method, parameters, invocation):
-            if sys.argv[1] == "silent" or method == "Notify":
+            if sys.argv[1] == "slow" and method == "Notify":
+                GLib.timeout_add(int(float(sys.argv[2]) * 1000), show_late, invocation, parameters.unpack()[3])
+            elif sys.argv[1] == "slow" and method == "CloseNotification":
+                log("closed")
+                invocation.return_value(None)
+            elif sys.argv[1] == "silent" or method == "Notify":
                 unanswered.append(invocation)
             elif method == "GetServerInformation":
                 invocation.return_value(GLib.Variant("(ssss)", ("silent", "Manna tests", "1", "1.2")))

@@ -108,6 +108,8 @@ import Testing
         .noServer("org.freedesktop.Notifications has no owner"),
         .noServer("org.freedesktop.Notifications could not be started: (x)"),
         .timedOut(milliseconds: NotifyError.probeTimeoutMilliseconds),
+        .timedOut(milliseconds: NotifyError.confirmMilliseconds),
+        .unconfirmed(milliseconds: NotifyError.confirmMilliseconds),
         .failed("GDBus.Error: refused"),
     ])
     func whatTheHelperReportsReadsBackAsTheSameError(error: NotifyError) {

@@ -89,9 +89,10 @@ public struct DesktopNotifier: Sendable {
 
     /// What the helper printed, or its failure as an error.
     ///
-    /// - Parameter sending: the helper was showing a notification. Killed at the deadline, it
-    ///   may have handed it to a slow server already (the probes it makes first have their own,
-    ///   shorter timeout): `.unconfirmed`, which the scheduler does not send again.
+    /// - Parameter sending: the helper was showing a notification. It ends its own wait for a
+    ///   slow server before this deadline (`NotifyError.confirmMilliseconds`); killed at the
+    ///   deadline all the same, it may have handed the notification over already:
+    ///   `.unconfirmed`, which the scheduler does not send again.
     private func result(of outcome: Subprocess.Outcome, sending: Bool) throws(NotifyError) -> String {
         switch outcome {
         case .exited(status: NotifyError.HelperStatus.shown.rawValue, let stdout, _): return stdout

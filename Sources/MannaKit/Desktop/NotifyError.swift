@@ -27,6 +27,11 @@ public enum NotifyError: Error, Equatable, Sendable {
     /// How long the helper waits for each of the server's first answers.
     public static let probeTimeoutMilliseconds = 1500
 
+    /// How long after it starts the helper waits for the server to confirm the notification:
+    /// less than `DesktopNotifier`'s deadline for the whole helper, so the helper, not a kill,
+    /// ends the wait, and can tell the process showing it whether to keep it.
+    public static let confirmMilliseconds = 2500
+
     public var message: String {
         switch self {
         case .noBus(let reason): return NotifyError.noBusPrefix + reason
@@ -57,6 +62,8 @@ extension NotifyError {
         case noServer = 11
         case timedOut = 12
         case failed = 13
+        /// Sent, not confirmed in time: a slow server may still show it.
+        case unconfirmed = 14
         /// Bad arguments or a bad request: a bug in the caller.
         case usage = 64
     }
@@ -66,7 +73,8 @@ extension NotifyError {
         switch self {
         case .noBus: return .noBus
         case .noServer: return .noServer
-        case .timedOut, .unconfirmed: return .timedOut
+        case .timedOut: return .timedOut
+        case .unconfirmed: return .unconfirmed
         case .helperMissing, .failed: return .failed
         }
     }
@@ -80,6 +88,14 @@ extension NotifyError {
             guard line.hasPrefix(prefix), line.hasSuffix(suffix), line.count >= prefix.count + suffix.count else { return line }
             return String(line.dropFirst(prefix.count).dropLast(suffix.count))
         }
+        // The wait a timeout message names ("... within 1.5 s"), in milliseconds.
+        func milliseconds(in line: String) -> Int {
+            let words = line.split(separator: " ")
+            guard let within = words.firstIndex(of: "within"), within + 1 < words.count, let seconds = Double(words[within + 1]) else {
+                return NotifyError.probeTimeoutMilliseconds
+            }
+            return Int((seconds * 1000).rounded())
+        }
         guard !line.isEmpty else {
             self = .failed("manna-notify exited with status \(status)")
             return
@@ -87,7 +103,8 @@ extension NotifyError {
         switch HelperStatus(rawValue: status) {
         case .noBus: self = .noBus(detail(NotifyError.noBusPrefix))
         case .noServer: self = .noServer(detail(NotifyError.noServerPrefix, ")"))
-        case .timedOut: self = .timedOut(milliseconds: NotifyError.probeTimeoutMilliseconds)
+        case .timedOut: self = .timedOut(milliseconds: milliseconds(in: line))
+        case .unconfirmed: self = .unconfirmed(milliseconds: milliseconds(in: line))
         case .failed: self = .failed(detail(NotifyError.failedPrefix))
         case .shown, .usage, nil:
             self = .failed("manna-notify exited with status \(status): " + line)
