@@ -112,7 +112,6 @@ final class InstallSandbox {
         text.replacingOccurrences(of: "%h", with: home)
     }
 
-
     @Test func installWithSystemdThenUninstallLeavesExactlyWhatWasThere() throws {
         let sandbox = try InstallSandbox(systemd: true)
         // The user's own data: a config, and a journal with a prayer in it.
