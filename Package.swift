@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "manna", targets: ["manna"]),
         .executable(name: "manna-notify", targets: ["manna-notify"]),
+        .executable(name: "manna-play", targets: ["manna-play"]),
         .library(name: "MannaKit", targets: ["MannaKit"]),
         .library(name: "MannaApp", targets: ["MannaApp"]),
     ],
@@ -13,9 +14,13 @@ let package = Package(
         // C libraries from Debian, each a module map and a one-line shim.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+        .systemLibrary(name: "CEspeak", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
 
         // Everything Manna knows, independent of the command line. Only Storage/ imports CSQLite;
-        // nothing imports CLibnotify but manna-notify.
+        // nothing imports CLibnotify but manna-notify, nor the audio libraries but manna-play.
         .target(name: "MannaKit", dependencies: ["CSQLite"]),
 
         // The application layer: the command line, one file per subcommand, and the use cases
@@ -33,6 +38,10 @@ let package = Package(
         // D-Bus, so it is dynamic and off the hot path (docs/ARCHITECTURE.md, "Notifications").
         .executableTarget(name: "manna-notify", dependencies: ["MannaKit", "CLibnotify"]),
 
+        // The player `manna listen` runs: the only code that links espeak-ng, libpulse,
+        // libsndfile and libsoxr (docs/ARCHITECTURE.md, "Listening").
+        .executableTarget(name: "manna-play", dependencies: ["MannaKit", "CEspeak", "CPulse", "CSndfile", "CSoxr"]),
+
         // The in-process search benchmark that bench/run runs (not installed).
         .executableTarget(name: "manna-bench", dependencies: ["MannaKit"]),
 
@@ -43,6 +52,6 @@ let package = Package(
         // output and a recording notifier; no bus, no root, milliseconds each.
         .testTarget(name: "MannaAppTests", dependencies: ["MannaApp", "MannaKit", "TestSupport"]),
         // Runs the built `manna` binary as users do: output, exit codes, error text.
-        .testTarget(name: "EndToEndTests", dependencies: ["manna", "manna-notify", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["manna", "manna-notify", "manna-play", "TestSupport"]),
     ]
 )

@@ -1,0 +1,191 @@
+// What `manna` and its player helper `manna-play` say to each other (docs/ARCHITECTURE.md,
+// "Listening"): one request as a JSON line on the helper's stdin, then commands as text lines;
+// the helper answers with events as JSON lines on its stdout. Both sides use these types, so
+// the two programs cannot disagree on a field.
+
+/// What to speak: the passage's verses (those the translation has, in order), the voice, the
+/// speed, and the verse to start at.
+public struct ListenRequest: Equatable, Sendable {
+    public struct Verse: Equatable, Sendable {
+        public let id: Int
+        public let text: String
+        public init(id: Int, text: String) {
+            self.id = id
+            self.text = text
+        }
+    }
+
+    public let verses: [Verse]
+    /// An espeak-ng voice: a language like `en-us`, or a voice's name.
+    public let voice: String
+    /// Words a minute (espeak-ng's rate).
+    public let rate: Int
+    /// The index in `verses` to start at.
+    public let start: Int
+
+    public init(verses: [Verse], voice: String, rate: Int, start: Int) {
+        self.verses = verses
+        self.voice = voice
+        self.rate = rate
+        self.start = start
+    }
+
+    public static let defaultRate = 175
+    /// The speeds espeak-ng speaks intelligibly.
+    public static let rates = 80...450
+
+    public var json: JSON {
+        .object([
+            ("voice", .string(voice)), ("rate", .int(rate)), ("start", .int(start)),
+            ("verses", .array(verses.map { .object([("id", .int($0.id)), ("text", .string($0.text))]) })),
+        ])
+    }
+
+    public init(json: JSON) throws(PlayerProtocolError) {
+        guard let voice = json["voice"]?.stringValue, let rate = json["rate"]?.intValue, let start = json["start"]?.intValue,
+              let list = json["verses"]?.arrayValue else {
+            throw PlayerProtocolError("a request needs voice, rate, start and verses")
+        }
+        var verses: [Verse] = []
+        for item in list {
+            guard let id = item["id"]?.intValue, let text = item["text"]?.stringValue else {
+                throw PlayerProtocolError("each verse needs an id and a text")
+            }
+            verses.append(Verse(id: id, text: text))
+        }
+        guard !verses.isEmpty, verses.indices.contains(start) else { throw PlayerProtocolError("start \(start) is not one of the \(verses.count) verses") }
+        self.init(verses: verses, voice: voice, rate: rate, start: start)
+    }
+}
+
+/// A line `manna` sends the playing helper.
+public enum PlayerCommand: Equatable, Sendable {
+    case pause
+    case resume
+    case toggle
+    /// The next or previous verse (+1, -1).
+    case skip(Int)
+    /// Forward or back by this many seconds of speech.
+    case seek(Double)
+    /// The verse at this index of the request.
+    case verse(Int)
+    case quit
+
+    public var line: String {
+        switch self {
+        case .pause: "pause"
+        case .resume: "resume"
+        case .toggle: "toggle"
+        case .skip(let count): "skip \(count)"
+        case .seek(let seconds): "seek \(seconds)"
+        case .verse(let index): "verse \(index)"
+        case .quit: "quit"
+        }
+    }
+
+    public init?(line: String) {
+        let words = line.split(separator: " ")
+        switch (words.first, words.count) {
+        case ("pause", 1): self = .pause
+        case ("resume", 1): self = .resume
+        case ("toggle", 1): self = .toggle
+        case ("quit", 1): self = .quit
+        case ("skip", 2): guard let count = Int(words[1]) else { return nil }
+            self = .skip(count)
+        case ("seek", 2): guard let seconds = Double(words[1]), seconds.isFinite else { return nil }
+            self = .seek(seconds)
+        case ("verse", 2): guard let index = Int(words[1]) else { return nil }
+            self = .verse(index)
+        default: return nil
+        }
+    }
+}
+
+/// What the playing helper reports. `t` is the time of the event on the listening's clock:
+/// seconds of speech heard since playback began (paused time not counted), read from the
+/// sound server's playback clock.
+public enum PlayerEvent: Equatable, Sendable {
+    /// Connected and speaking: the sample rate and the voice in use.
+    case started(sampleRate: Int, voice: String)
+    /// The verse at `index` of the request became audible at `t`.
+    case verse(index: Int, t: Double)
+    case paused(index: Int, t: Double)
+    case resumed(index: Int, t: Double)
+    /// The last verse has been heard to its end.
+    case ended(t: Double)
+    /// The helper stops: the sysexits status and one line for the user.
+    case failed(status: Int32, message: String)
+
+    public var json: JSON {
+        func time(_ t: Double) -> JSON { .number((t * 1000).rounded() / 1000) }
+        switch self {
+        case .started(let rate, let voice): return .object([("event", .string("started")), ("sample_rate", .int(rate)), ("voice", .string(voice))])
+        case .verse(let index, let t): return .object([("event", .string("verse")), ("index", .int(index)), ("t", time(t))])
+        case .paused(let index, let t): return .object([("event", .string("paused")), ("index", .int(index)), ("t", time(t))])
+        case .resumed(let index, let t): return .object([("event", .string("resumed")), ("index", .int(index)), ("t", time(t))])
+        case .ended(let t): return .object([("event", .string("ended")), ("t", time(t))])
+        case .failed(let status, let message):
+            return .object([("event", .string("failed")), ("status", .int(Int(status))), ("message", .string(message))])
+        }
+    }
+
+    public init(line: String) throws(PlayerProtocolError) {
+        let json: JSON
+        do { json = try JSON(parsing: line) } catch { throw PlayerProtocolError("not a JSON line: \(line.singleLine)") }
+        let index = json["index"]?.intValue
+        let t = json["t"].flatMap { if case .number(let n) = $0 { n } else { nil } }
+        switch json["event"]?.stringValue {
+        case "started":
+            guard let rate = json["sample_rate"]?.intValue, let voice = json["voice"]?.stringValue else { break }
+            self = .started(sampleRate: rate, voice: voice)
+            return
+        case "verse": if let index, let t { self = .verse(index: index, t: t); return }
+        case "paused": if let index, let t { self = .paused(index: index, t: t); return }
+        case "resumed": if let index, let t { self = .resumed(index: index, t: t); return }
+        case "ended": if let t { self = .ended(t: t); return }
+        case "failed":
+            if let status = json["status"]?.intValue, let message = json["message"]?.stringValue {
+                self = .failed(status: Int32(status), message: message)
+                return
+            }
+        default: break
+        }
+        throw PlayerProtocolError("not an event: \(line.singleLine)")
+    }
+}
+
+/// An installed espeak-ng voice.
+public struct SpeechVoice: Equatable, Sendable {
+    /// What `--voice` takes: the voice's first language, like `en-us`.
+    public let language: String
+    public let name: String
+    /// Its file in espeak-ng-data/voices, like `gmw/en-US`.
+    public let identifier: String
+    public let languages: [String]
+
+    public init(language: String, name: String, identifier: String, languages: [String]) {
+        self.language = language
+        self.name = name
+        self.identifier = identifier
+        self.languages = languages
+    }
+
+    public var json: JSON {
+        .object([("voice", .string(language)), ("name", .string(name)), ("identifier", .string(identifier)),
+                 ("languages", .array(languages.map(JSON.string)))])
+    }
+
+    public init(json: JSON) throws(PlayerProtocolError) {
+        guard let language = json["voice"]?.stringValue, let name = json["name"]?.stringValue,
+              let identifier = json["identifier"]?.stringValue, let languages = json["languages"]?.arrayValue?.compactMap(\.stringValue) else {
+            throw PlayerProtocolError("not a voice: \(json.text)")
+        }
+        self.init(language: language, name: name, identifier: identifier, languages: languages)
+    }
+}
+
+/// A line one side could not understand: a bug, or a helper from another version.
+public struct PlayerProtocolError: Error, Equatable, Sendable {
+    public let problem: String
+    public init(_ problem: String) { self.problem = problem }
+}

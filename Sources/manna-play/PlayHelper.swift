@@ -1,0 +1,175 @@
+// The player's command line: list the voices, render a passage to a file, or speak it through
+// the sound server while taking commands on stdin and reporting events on stdout
+// (MannaKit's PlayerProtocol).
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+enum PlayHelper {
+    static let usage = """
+        usage: manna-play < REQUEST.json           speak, commands on stdin, events on stdout
+               manna-play --export FORMAT FILE < REQUEST.json
+               manna-play --voices
+
+        REQUEST.json is one line: {"voice", "rate", "start", "verses": [{"id", "text"}]}.
+        Playing, each further line of stdin is a command: pause, resume, toggle, skip N,
+        seek SECONDS, verse INDEX, quit; each line of stdout an event: started, verse, paused,
+        resumed, ended, failed. --export writes FORMAT (wav, flac, ogg, opus) and prints where
+        each verse starts and ends. Exit status: 0, or 64 usage, 65 unknown voice, 69 no
+        sound server, 74 the file cannot be written.
+
+        """
+
+    static func run(arguments: [String]) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        var input = LineReader(descriptor: 0)
+        do throws(PlayError) {
+            switch arguments {
+            case ["--voices"]:
+                _ = try Speech.start()
+                for voice in Speech.voices() { write(voice.json.text + "\n") }
+            case _ where arguments.count == 3 && arguments[0] == "--export":
+                let (name, path) = (arguments[1], arguments[2])
+                guard let format = Export.Format(rawValue: name) else { throw .usage("no export format '\(name)'") }
+                let request = try readRequest(&input)
+                let rate = try Speech.start()
+                try Speech.configure(voice: request.voice, rate: request.rate)
+                write(try Export.write(request, format: format, to: path, speechRate: rate).text + "\n")
+            case []:
+                let request = try readRequest(&input)
+                try play(request, input: &input)
+            case ["--help"], ["-h"]:
+                write(usage)
+            default:
+                FileOutput.write(usage, to: 2)
+                return 64
+            }
+            return 0
+        } catch {
+            // The same line on stderr for a person, and as an event for `manna`.
+            write(PlayerEvent.failed(status: error.status, message: error.message).json.text + "\n")
+            FileOutput.write("manna-play: " + error.message + "\n", to: 2)
+            return error.status
+        }
+    }
+
+    private static func readRequest(_ input: inout LineReader) throws(PlayError) -> ListenRequest {
+        guard let line = input.nextLine(waitingMilliseconds: -1) else { throw .usage("no request on stdin") }
+        do {
+            return try ListenRequest(json: try JSON(parsing: line))
+        } catch let error as PlayerProtocolError {
+            throw .usage("bad request: " + error.problem)
+        } catch {
+            throw .usage("bad request: not JSON")
+        }
+    }
+
+    /// Speaks `request`, obeying the commands on `input` until the end, `quit` or stdin's end.
+    private static func play(_ request: ListenRequest, input: inout LineReader) throws(PlayError) {
+        let rate = try Speech.start()
+        try Speech.configure(voice: request.voice, rate: request.rate)
+        let rendition = Rendition(texts: request.verses.map(\.text), sampleRate: rate, startingAt: request.start)
+        rendition.start()
+        let playback = try Playback(rendition: rendition, startingAt: request.start)
+        write(PlayerEvent.started(sampleRate: rate, voice: request.voice).json.text + "\n")
+        while true {
+            // The server's clock is read every few milliseconds: a verse is reported within that
+            // of becoming audible, at the time it became audible.
+            var commands: [PlayerCommand] = []
+            var inputEnded = false
+            if let line = input.nextLine(waitingMilliseconds: 5) {
+                guard let command = PlayerCommand(line: line) else { throw .usage("no command '\(line.singleLine)'") }
+                commands.append(command)
+            } else if input.ended {
+                inputEnded = true
+            }
+            playback.lock()
+            var events: [PlayerEvent] = []
+            var failure: PlayError?
+            for command in commands {
+                do throws(PlayError) {
+                    switch command {
+                    case .pause: events += [playback.setPaused(true)].compactMap { $0 }
+                    case .resume: events += [playback.setPaused(false)].compactMap { $0 }
+                    case .toggle: events += [playback.setPaused(!playback.paused)].compactMap { $0 }
+                    case .skip(let count): try playback.skip(count)
+                    case .seek(let seconds): try playback.seek(by: seconds)
+                    case .verse(let index): try playback.jump(to: index)
+                    case .quit: inputEnded = true
+                    }
+                } catch {
+                    failure = error
+                }
+            }
+            // The server asks for more in a callback; what was not rendered then is written now.
+            playback.topUp()
+            events += playback.events()
+            let ended = playback.endReported
+            playback.unlock()
+            for event in events { write(event.json.text + "\n") }
+            if let failure { throw failure }
+            if ended || inputEnded { return }
+        }
+    }
+
+    /// Writes to stdout; `manna` gone (EPIPE) ends the player.
+    static func write(_ text: String) {
+        if !FileOutput.write(text, to: 1) { exit(0) }
+    }
+}
+
+/// Lines from a file descriptor, waiting at most a given time for the next.
+struct LineReader {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private(set) var ended = false
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// The next line (without its newline), or nil when none came within `milliseconds`
+    /// (-1: wait as long as it takes) or the input ended (`ended`).
+    mutating func nextLine(waitingMilliseconds milliseconds: Int32) -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            if ended { return nil }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { return nil }
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 {
+                ended = true
+                // A last line without its newline still counts.
+                if !buffer.isEmpty {
+                    let line = String(decoding: buffer, as: UTF8.self)
+                    buffer = []
+                    return line
+                }
+                return nil
+            }
+            buffer += chunk[..<count]
+        }
+    }
+}
+
+enum FileOutput {
+    /// Writes all of `text`; false when it cannot (the reader is gone).
+    @discardableResult
+    static func write(_ text: String, to descriptor: Int32) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return false }
+            bytes = bytes.dropFirst(written)
+        }
+        return true
+    }
+}

@@ -1,0 +1,278 @@
+// Speech through the user's sound server with libpulse (PulseAudio, or PipeWire's pulse
+// layer): an asynchronous stream with a small buffer, corked to pause, and the server's
+// playback clock (`pa_stream_get_time`) telling which verse is being heard. A seek starts a
+// new stream at the new place, so each stream's clock counts from a known sample.
+import CPulse
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+final class Playback: @unchecked Sendable {
+    private let rendition: Rendition
+    private let rate: Int
+    private let mainloop: OpaquePointer
+    private let context: OpaquePointer
+    private var stream: OpaquePointer?
+
+    // Where the next sample written comes from.
+    private var writeVerse: Int
+    private var writeOffset = 0
+    private var allWritten = false
+    private var drainRequested = false
+    private var drained = false
+    /// Samples written to the current stream.
+    private var streamWritten = 0
+    /// Where each verse begins in the current stream: (stream sample, verse, offset in the verse).
+    private var starts: [(sample: Int, verse: Int, offset: Int)] = []
+    /// The next of `starts` not yet reported heard.
+    private var nextStart = 0
+    /// Samples heard in the streams before the current one.
+    private var heardBefore = 0
+    private(set) var paused = false
+    /// Past the last verse: heard to the end, or skipped past it.
+    private var ended = false
+    private(set) var endReported = false
+
+    /// How much the server buffers ahead of what is heard: small, so pause and seek are prompt.
+    private static let bufferMilliseconds = 60
+    /// How long connecting to the server may take.
+    private static let connectMilliseconds = 1000
+
+    /// Connects to the sound server, within a second.
+    init(rendition: Rendition, startingAt verse: Int) throws(PlayError) {
+        self.rendition = rendition
+        rate = rendition.sampleRate
+        writeVerse = verse
+        guard let mainloop = pa_threaded_mainloop_new() else { throw .unavailable("cannot start PulseAudio's main loop") }
+        self.mainloop = mainloop
+        let properties = Playback.properties()
+        defer { pa_proplist_free(properties) }
+        guard let context = pa_context_new_with_proplist(pa_threaded_mainloop_get_api(mainloop), "Manna", properties) else {
+            throw .unavailable("cannot make a PulseAudio context")
+        }
+        self.context = context
+        let tried = getenv("PULSE_SERVER").map { String(cString: $0) }
+            ?? getenv("XDG_RUNTIME_DIR").map { String(cString: $0) + "/pulse/native" } ?? "the default PulseAudio socket"
+        func noServer(_ reason: String) -> PlayError {
+            .unavailable("no sound server answered at \(tried) (\(reason)): start PulseAudio or PipeWire, "
+                + "or write the reading to a file with --export FILE.flac")
+        }
+        guard pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+            throw noServer(String(cString: pa_strerror(pa_context_errno(context))))
+        }
+        pa_threaded_mainloop_start(mainloop)
+        lock()
+        defer { unlock() }
+        let deadline = Playback.milliseconds() + Playback.connectMilliseconds
+        while true {
+            let state = pa_context_get_state(context)
+            if state == PA_CONTEXT_READY { break }
+            if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
+                throw noServer(String(cString: pa_strerror(pa_context_errno(context))))
+            }
+            if Playback.milliseconds() > deadline { throw noServer("it did not answer within a second") }
+            waitBriefly()
+        }
+        try openStream(corked: false)
+    }
+
+    private static func properties() -> OpaquePointer {
+        let properties = pa_proplist_new()!
+        pa_proplist_sets(properties, "application.name", "Manna")
+        pa_proplist_sets(properties, "application.id", "manna")
+        pa_proplist_sets(properties, "application.icon_name", "accessories-dictionary")
+        pa_proplist_sets(properties, "media.role", "music")
+        return properties
+    }
+
+    func lock() { pa_threaded_mainloop_lock(mainloop) }
+    func unlock() { pa_threaded_mainloop_unlock(mainloop) }
+
+    /// Lets the main loop's thread run for a moment (called with the lock held).
+    private func waitBriefly() {
+        unlock()
+        usleep(2000)
+        lock()
+    }
+
+    /// A stream for the samples from (`writeVerse`, `writeOffset`) on.
+    private func openStream(corked: Bool) throws(PlayError) {
+        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(rate), channels: 1)
+        let properties = Playback.properties()
+        defer { pa_proplist_free(properties) }
+        guard let stream = pa_stream_new_with_proplist(context, "Reading aloud", &spec, nil, properties) else {
+            throw .unavailable("cannot make a PulseAudio stream: " + String(cString: pa_strerror(pa_context_errno(context))))
+        }
+        self.stream = stream
+        // Reset before connecting: the server may ask for samples while the stream connects.
+        streamWritten = 0
+        starts = []
+        nextStart = 0
+        allWritten = false
+        drainRequested = false
+        drained = false
+        pa_stream_set_write_callback(stream, { _, _, player in
+            Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue().topUp()
+        }, Unmanaged.passUnretained(self).toOpaque())
+        let bytes = UInt32(rate * 2 * Playback.bufferMilliseconds / 1000)
+        var buffer = pa_buffer_attr(maxlength: UInt32.max, tlength: bytes, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+        var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue
+        if corked { flags |= PA_STREAM_START_CORKED.rawValue }
+        guard pa_stream_connect_playback(stream, nil, &buffer, pa_stream_flags_t(rawValue: flags), nil, nil) >= 0 else {
+            throw .unavailable("cannot play on the sound server: " + String(cString: pa_strerror(pa_context_errno(context))))
+        }
+        while true {
+            let state = pa_stream_get_state(stream)
+            if state == PA_STREAM_READY { break }
+            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
+                throw .unavailable("the sound server refused the stream: " + String(cString: pa_strerror(pa_context_errno(context))))
+            }
+            waitBriefly()
+        }
+        topUp()
+    }
+
+    /// Writes as much as the server asks for and the rendition has (with the lock held).
+    func topUp() {
+        guard let stream, !allWritten else { return }
+        // What the server asks for, or enough to keep the buffer's worth ahead of what is heard,
+        // whichever is more: a stream that has not started asks for less than it needs to start.
+        let requested = pa_stream_writable_size(stream)
+        let ahead = rate * Playback.bufferMilliseconds / 1000 - (streamWritten - heardInStream())
+        var room = max(requested == Int.max || requested == -1 ? 0 : requested, ahead * 2)
+        guard room > 0 else { return }
+        while room >= 2 {
+            guard writeVerse < rendition.texts.count else {
+                allWritten = true
+                break
+            }
+            guard let chunk = rendition.samples(writeVerse) else {
+                rendition.want(writeVerse)
+                return
+            }
+            if starts.last?.verse != writeVerse { starts.append((streamWritten, writeVerse, writeOffset)) }
+            let count = min(room / 2, chunk.count - writeOffset)
+            if count > 0 {
+                chunk.withUnsafeBufferPointer { samples in
+                    _ = pa_stream_write(stream, samples.baseAddress! + writeOffset, count * 2, nil, 0, PA_SEEK_RELATIVE)
+                }
+                streamWritten += count
+                writeOffset += count
+                room -= count * 2
+            }
+            if writeOffset >= chunk.count {
+                writeVerse += 1
+                writeOffset = 0
+                if writeVerse < rendition.texts.count { rendition.want(writeVerse) }
+            }
+        }
+        if allWritten && !drainRequested {
+            drainRequested = true
+            // The server says when the last sample has been played: its clock may stop a block short.
+            let drained: pa_stream_success_cb_t = { _, _, player in
+                Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue().drained = true
+            }
+            if let operation = pa_stream_drain(stream, drained, Unmanaged.passUnretained(self).toOpaque()) { pa_operation_unref(operation) }
+        }
+    }
+
+    /// Samples of the current stream heard so far, by the server's clock.
+    private func heardInStream() -> Int {
+        guard let stream else { return 0 }
+        var microseconds: pa_usec_t = 0
+        guard pa_stream_get_time(stream, &microseconds) >= 0 else { return 0 }
+        return min(Int(microseconds) * rate / 1_000_000, streamWritten)
+    }
+
+    /// Where the listener is: the verse and the offset in it, and the listening clock in samples.
+    private func position() -> (verse: Int, offset: Int, clock: Int) {
+        let heard = heardInStream()
+        guard let start = starts.last(where: { $0.sample <= heard }) else { return (writeVerse, writeOffset, heardBefore + heard) }
+        return (start.verse, start.offset + heard - start.sample, heardBefore + heard)
+    }
+
+    private func seconds(_ samples: Int) -> Double { Double(samples) / Double(rate) }
+
+    /// The events since the last call: verses that became audible, and the end (with the lock held).
+    func events() -> [PlayerEvent] {
+        var events: [PlayerEvent] = []
+        let heard = heardInStream()
+        while nextStart < starts.count && starts[nextStart].sample <= heard {
+            events.append(.verse(index: starts[nextStart].verse, t: seconds(heardBefore + starts[nextStart].sample)))
+            nextStart += 1
+        }
+        if allWritten && (heard >= streamWritten || drained) { ended = true }
+        if ended && !endReported {
+            endReported = true
+            events.append(.ended(t: seconds(heardBefore + heard)))
+        }
+        return events
+    }
+
+    // MARK: - Commands (with the lock held)
+
+    func setPaused(_ pause: Bool) -> PlayerEvent? {
+        guard pause != paused, let stream, !ended else { return nil }
+        paused = pause
+        if let operation = pa_stream_cork(stream, pause ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
+        let now = position()
+        return pause ? .paused(index: now.verse, t: seconds(now.clock)) : .resumed(index: now.verse, t: seconds(now.clock))
+    }
+
+    /// Plays from the start of the verse `count` verses from the one heard (the end, past the last).
+    func skip(_ count: Int) throws(PlayError) {
+        let target = position().verse + count
+        try play(from: max(0, target), offset: 0)
+    }
+
+    func jump(to verse: Int) throws(PlayError) {
+        try play(from: min(max(0, verse), rendition.texts.count - 1), offset: 0)
+    }
+
+    /// Plays from `seconds` after (or before) what is heard.
+    func seek(by seconds: Double) throws(PlayError) {
+        let now = position()
+        var verse = now.verse
+        var offset = now.offset + Int(seconds * Double(rate))
+        while offset < 0 && verse > 0 {
+            verse -= 1
+            offset += rendition.waitForSamples(verse).count
+        }
+        offset = max(0, offset)
+        while verse < rendition.texts.count && offset >= rendition.waitForSamples(verse).count {
+            offset -= rendition.waitForSamples(verse).count
+            verse += 1
+        }
+        try play(from: verse, offset: verse < rendition.texts.count ? offset : 0)
+    }
+
+    /// Replaces the stream with one playing from `verse` (past the last: the end), paused if paused.
+    private func play(from verse: Int, offset: Int) throws(PlayError) {
+        guard !ended else { return }
+        heardBefore += heardInStream()
+        if let stream {
+            pa_stream_set_write_callback(stream, nil, nil)
+            pa_stream_disconnect(stream)
+            pa_stream_unref(stream)
+            self.stream = nil
+        }
+        writeVerse = verse
+        writeOffset = offset
+        if verse >= rendition.texts.count {
+            ended = true
+            return
+        }
+        rendition.want(verse)
+        try openStream(corked: paused)
+    }
+
+    /// The listening clock now, in seconds (with the lock held).
+    var clock: Double { seconds(position().clock) }
+
+    static func milliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+    }
+}

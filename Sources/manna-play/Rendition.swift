@@ -1,0 +1,96 @@
+// The passage's speech, rendered verse by verse on a thread of its own, ahead of playback:
+// a whole book starts speaking as soon as its first verse is rendered (a few milliseconds),
+// and memory holds a few minutes around what is heard, never the whole.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class Rendition: @unchecked Sendable {
+    let texts: [String]
+    let sampleRate: Int
+    /// Each verse's samples once rendered; verses far behind playback are let go again.
+    private var chunks: [[Int16]?]
+    /// The verse playback needs first; rendering goes on from there.
+    private var wanted: Int
+    private var mutex = pthread_mutex_t()
+    private var changed = pthread_cond_t()
+    private var thread: pthread_t?
+
+    /// How far ahead of `wanted` to render, and how many verses behind it to keep.
+    private var aheadSamples: Int { sampleRate * 180 }
+    private static let keptBehind = 8
+
+    init(texts: [String], sampleRate: Int, startingAt start: Int) {
+        self.texts = texts
+        self.sampleRate = sampleRate
+        chunks = Array(repeating: nil, count: texts.count)
+        wanted = start
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
+    }
+
+    /// Starts the rendering thread; it lives as long as the process.
+    func start() {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(&thread, nil, { context in
+            Unmanaged<Rendition>.fromOpaque(context!).takeUnretainedValue().renderForever()
+            return nil
+        }, context)
+        self.thread = thread
+    }
+
+    /// The samples of verse `index`, or nil while it is not rendered yet.
+    func samples(_ index: Int) -> [Int16]? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return chunks[index]
+    }
+
+    /// The samples of verse `index`, waiting for them if need be (a seek to a verse not rendered).
+    func waitForSamples(_ index: Int) -> [Int16] {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if chunks[index] == nil {
+            wanted = index
+            pthread_cond_broadcast(&changed)
+        }
+        while chunks[index] == nil { pthread_cond_wait(&changed, &mutex) }
+        return chunks[index]!
+    }
+
+    /// Playback has reached verse `index`: render from there, and let go of what is far behind.
+    func want(_ index: Int) {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard index != wanted else { return }
+        wanted = index
+        for behind in 0..<max(0, index - Self.keptBehind) where chunks[behind] != nil { chunks[behind] = nil }
+        pthread_cond_broadcast(&changed)
+    }
+
+    private func renderForever() {
+        pthread_mutex_lock(&mutex)
+        while true {
+            guard let next = nextToRender() else {
+                pthread_cond_wait(&changed, &mutex)
+                continue
+            }
+            pthread_mutex_unlock(&mutex)
+            let samples = Speech.synthesize(texts[next])
+            pthread_mutex_lock(&mutex)
+            chunks[next] = samples
+            pthread_cond_broadcast(&changed)
+        }
+    }
+
+    /// The first verse from `wanted` on not rendered yet, unless enough is rendered ahead.
+    private func nextToRender() -> Int? {
+        var ahead = 0
+        for index in wanted..<texts.count {
+            guard let chunk = chunks[index] else { return ahead < aheadSamples ? index : nil }
+            ahead += chunk.count
+        }
+        return nil
+    }
+}
