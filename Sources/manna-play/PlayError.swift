@@ -23,8 +23,16 @@ enum PlayError: Error {
         switch self {
         case .usage(let problem), .unavailable(let problem), .io(let problem): problem
         case .unknownVoice(let voice, let installed):
-            "no voice '\(voice)' is installed; the installed ones are " + installed.joined(separator: ", ")
-                + " ('manna listen --voices' names them)"
+            // The same language's voices, if any: the full list (131 with espeak-ng-data) is --voices'.
+            unknownVoiceMessage(voice, installed: installed)
         }
     }
+}
+
+/// "no voice 'en-xx' is installed; for en: en-029, en-gb, en-us (all 131: manna listen --voices)".
+func unknownVoiceMessage(_ voice: String, installed: [String]) -> String {
+    let language = voice.lowercased().split(separator: "-").first.map(String.init) ?? ""
+    let similar = Array(Set(installed.filter { $0.lowercased() == language || $0.lowercased().hasPrefix(language + "-") })).sorted()
+    let all = "all \(Set(installed).count) installed: 'manna listen --voices'"
+    return "no voice '\(voice)' is installed; " + (similar.isEmpty ? all : "for \(language): " + similar.joined(separator: ", ") + " (\(all))")
 }

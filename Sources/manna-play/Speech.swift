@@ -49,8 +49,13 @@ enum Speech {
 
     /// Chooses the voice (a language like en-us, or a voice's name) and the speed in words a minute.
     static func configure(voice: String, rate: Int) throws(PlayError) {
-        guard espeak_SetVoiceByName(voice) == EE_OK else {
-            throw .unknownVoice(voice, installed: voices().map(\.language))
+        // A language (en-gb) is one of a voice's languages; a voice's name or file works too.
+        let installed = voices()
+        let wanted = voice.lowercased()
+        guard let match = installed.first(where: { $0.languages.contains { $0.lowercased() == wanted } })
+                ?? installed.first(where: { $0.name.lowercased() == wanted || $0.identifier.lowercased() == wanted }),
+              espeak_SetVoiceByName(match.identifier) == EE_OK else {
+            throw .unknownVoice(voice, installed: installed.map(\.language))
         }
         espeak_SetParameter(espeakRATE, Int32(rate), 0)
     }

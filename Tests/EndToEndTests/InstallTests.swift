@@ -101,11 +101,12 @@ final class InstallSandbox {
 }
 
 @Suite struct InstallTests {
-    /// The helper another target builds beside manna is installed too when it is there.
-    static let helperLines: (installed: String, removed: String)? = {
-        let helper = (Manna.binary as NSString).deletingLastPathComponent + "/manna-notify"
-        guard FileManager.default.fileExists(atPath: helper) else { return nil }
-        return ("installed %h/.local/libexec/manna/manna-notify\n", "removed %h/.local/libexec/manna/manna-notify\n")
+    /// The helpers other targets build beside manna are installed too, those that are there.
+    static let helperLines: (installed: String, removed: String) = {
+        let built = ["manna-notify", "manna-play"].filter {
+            FileManager.default.fileExists(atPath: (Manna.binary as NSString).deletingLastPathComponent + "/" + $0)
+        }
+        return (built.map { "installed %h/.local/libexec/manna/\($0)\n" }.joined(), built.map { "removed %h/.local/libexec/manna/\($0)\n" }.joined())
     }()
 
     static func lines(_ text: String, home: String) -> String {
@@ -124,7 +125,7 @@ final class InstallSandbox {
         #expect(install.stderr == "")
         let installed = Self.lines("""
             installed %h/.local/bin/manna
-            \(Self.helperLines?.installed ?? "")installed %h/.local/share/manna/bible.sqlite
+            \(Self.helperLines.installed)installed %h/.local/share/manna/bible.sqlite
             installed %h/.config/systemd/user/manna.service
             installed %h/.config/systemd/user/manna.timer
             ran systemctl --user daemon-reload
@@ -164,7 +165,7 @@ final class InstallSandbox {
             removed %h/.config/systemd/user/manna.service
             ran systemctl --user daemon-reload
             removed %h/.local/bin/manna
-            \(Self.helperLines?.removed ?? "")removed %h/.local/share/manna/bible.sqlite
+            \(Self.helperLines.removed)removed %h/.local/share/manna/bible.sqlite
             removed %h/.cache/manna/timeline.json
             \(keptLine)
             """, home: sandbox.home))

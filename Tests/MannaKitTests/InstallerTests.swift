@@ -51,7 +51,8 @@ final class Sandbox {
     @Test func theDefaultPrefixIsDotLocalAndUnitsGoToTheConfigFolder() throws {
         let layout = try InstallLayout(prefix: nil, environment: ["HOME": "/home/ann"])
         #expect(layout.program == "/home/ann/.local/bin/manna")
-        #expect(layout.helper == "/home/ann/.local/libexec/manna/manna-notify")
+        #expect(layout.helper(.notify) == "/home/ann/.local/libexec/manna/manna-notify")
+        #expect(layout.helper(.play) == "/home/ann/.local/libexec/manna/manna-play")
         #expect(layout.textDatabase == "/home/ann/.local/share/manna/bible.sqlite")
         #expect(layout.service == "/home/ann/.config/systemd/user/manna.service")
         #expect(layout.timerLink == "/home/ann/.config/systemd/user/timers.target.wants/manna.timer")
@@ -118,7 +119,7 @@ final class Sandbox {
         try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
         #expect(sandbox.filesInHome().contains(".local/libexec/manna/manna-notify"))
         // An installed manna finds it in libexec when installing elsewhere.
-        #expect(Installer.helper(besideProgram: installer.layout.program) == installer.layout.helper)
+        #expect(HelperProgram.notify.find(besideProgram: installer.layout.program) == installer.layout.helper(.notify))
     }
 
     @Test func aCrontabThatCannotBeUsedStopsTheInstallBeforeAnyFileIsWritten() throws {

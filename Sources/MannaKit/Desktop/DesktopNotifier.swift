@@ -4,9 +4,6 @@
 
 /// Sends notifications to the desktop's notification server by running `manna-notify`.
 public struct DesktopNotifier: Sendable {
-    /// The helper's file name.
-    public static let helperName = "manna-notify"
-
     /// The running `manna` (resolved): the helper is found beside it.
     public let executablePath: String
     public let environment: Environment
@@ -106,13 +103,7 @@ public struct DesktopNotifier: Sendable {
 
     /// Where the helper is looked for, in order. Worked out when a notification is shown, not
     /// when the notifier is made: every command makes one, and most never notify.
-    public var helperCandidates: [String] {
-        let binDirectory = Files.parent(of: executablePath)
-        return [
-            binDirectory + "/" + DesktopNotifier.helperName,
-            Files.parent(of: binDirectory) + "/libexec/manna/" + DesktopNotifier.helperName,
-        ]
-    }
+    public var helperCandidates: [String] { HelperProgram.notify.candidates(besideProgram: executablePath) }
 
     /// The installed helper: the first candidate that is an executable file.
     public func helperPath() throws(NotifyError) -> String {

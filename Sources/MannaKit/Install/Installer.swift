@@ -1,4 +1,4 @@
-// Puts manna, its notification helper, the text database and a scheduler (systemd user timer
+// Puts manna, its helpers (notifications, sound), the text database and a scheduler (systemd user timer
 // or crontab line) in place, and takes them away again, leaving the user's own data alone.
 #if canImport(Glibc)
 import Glibc
@@ -48,10 +48,9 @@ public struct InstallLayout: Equatable, Sendable {
     /// `$XDG_CONFIG_HOME/systemd/user`.
     public let unitDirectory: String
 
-    public static let helperName = "manna-notify"
-
     public var program: String { prefix + "/bin/manna" }
-    public var helper: String { prefix + "/libexec/manna/" + Self.helperName }
+    /// Where `helper` goes: `<prefix>/libexec/manna/`, where an installed manna looks for it.
+    public func helper(_ helper: HelperProgram) -> String { prefix + "/libexec/manna/" + helper.rawValue }
     /// Where `TextDatabaseLocator` looks first for an installed manna: `<bin>/../share/manna/`.
     public var textDatabase: String { prefix + "/share/manna/" + TextDatabaseLocator.fileName }
     public var service: String { unitDirectory + "/" + SchedulerFiles.serviceName }
@@ -126,7 +125,7 @@ public struct Installer {
         }
     }
 
-    /// Copies `program` (and its helper, if any) and `textDatabase` under the prefix, then sets
+    /// Copies `program` (and its helpers, those there are) and `textDatabase` under the prefix, then sets
     /// up `scheduler`. The crontab is read first, and every file is written beside its
     /// destination and renamed into place only once all are written, so no crontab, a full disk
     /// or an unwritable prefix leaves things as they were. When systemctl or crontab fails after
@@ -142,8 +141,10 @@ public struct Installer {
             newCrontab = SchedulerFiles.adding(layout.cronLine, to: try readCrontab(required: true) ?? "")
         }
         var files: [PlacedFile] = [PlacedFile(destination: layout.program, source: .copy(program), mode: 0o755)]
-        if let helper = Self.helper(besideProgram: program) {
-            files.append(PlacedFile(destination: layout.helper, source: .copy(helper), mode: 0o755))
+        for helper in HelperProgram.allCases {
+            if let found = helper.find(besideProgram: program) {
+                files.append(PlacedFile(destination: layout.helper(helper), source: .copy(found), mode: 0o755))
+            }
         }
         files.append(PlacedFile(destination: layout.textDatabase, source: .copy(textDatabase), mode: 0o644))
         if scheduler == .systemd {
@@ -177,14 +178,6 @@ public struct Installer {
             report("note: \(bin) is not on your PATH; add it to run manna by name")
         }
         return state
-    }
-
-    /// The notification helper that goes with `program`: beside it (a build folder), or where
-    /// an installed manna's is (`<bin>/../libexec/manna/`). Nil when there is none.
-    public static func helper(besideProgram program: String) -> String? {
-        let bin = Files.parent(of: program)
-        let candidates = [bin + "/" + InstallLayout.helperName, Files.parent(of: bin) + "/libexec/manna/" + InstallLayout.helperName]
-        return candidates.first(where: Files.exists)
     }
 
     /// Stops and removes the timer and the crontab line (whichever are there), then the files
@@ -221,7 +214,7 @@ public struct Installer {
         }
 
         try remove(layout.program)
-        try remove(layout.helper)
+        for helper in HelperProgram.allCases { try remove(layout.helper(helper)) }
         try remove(layout.textDatabase)
         // What install and the ticks wrote in the cache: with no manna to keep it current, a
         // widget must not go on showing a timeline that no longer moves.
@@ -229,7 +222,7 @@ public struct Installer {
         try remove(paths.timeline)
         try remove(paths.lastTick)
         // Only when empty: with the default prefix, share/manna is also where the journal lives.
-        Files.removeDirectoryIfEmpty(Files.parent(of: layout.helper))
+        Files.removeDirectoryIfEmpty(Files.parent(of: layout.helper(.notify)))
         Files.removeDirectoryIfEmpty(Files.parent(of: layout.textDatabase))
         Files.removeDirectoryIfEmpty(paths.cacheDirectory)
 

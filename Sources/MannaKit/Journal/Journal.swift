@@ -178,6 +178,18 @@ public final class Journal {
             detail TEXT NOT NULL
         ) WITHOUT ROWID;
         """,
+        // 7: where listening stopped, so `manna listen` with no passage goes on from there.
+        """
+        CREATE TABLE listening (
+            name TEXT PRIMARY KEY,              -- 'resume'
+            passage TEXT NOT NULL,              -- the passage as Manna writes it, parsed again to resume
+            translation TEXT NOT NULL,
+            verse_id INTEGER NOT NULL,          -- the verse being heard when listening stopped
+            voice TEXT,                         -- --voice and --rate, when given
+            rate INTEGER,
+            updated_at INTEGER NOT NULL         -- Unix seconds
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).

@@ -52,6 +52,24 @@ public enum Subprocess {
         case timedOut
     }
 
+    /// A program started with `start`: its process id and the parent's ends of its streams.
+    public struct Child: Sendable {
+        public let pid: pid_t
+        public let input: Int32
+        public let output: Int32
+        public let errorOutput: Int32
+
+        /// Waits for the child to end: its exit status, or 128 + the signal that ended it.
+        public func wait() -> Int32 {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 {
+                if errno != EINTR { return 128 + SIGKILL }
+            }
+            let signal = status & 0x7F
+            return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        }
+    }
+
     /// Why a program could not be run at all.
     public struct SpawnError: Error, Equatable, Sendable {
         public let path: String
@@ -72,6 +90,38 @@ public enum Subprocess {
     public static func run(_ path: String, arguments: [String], environment: Environment, input: String,
                            timeoutMilliseconds: Int) throws(SpawnError) -> Outcome {
         let deadline = monotonicMilliseconds() + timeoutMilliseconds
+        let child = try start(path, arguments: arguments, environment: environment)
+        let pid = child.pid
+        var streams = Streams(input: child.input, stdout: child.output, stderr: child.errorOutput, pending: Array(input.utf8))
+        defer { streams.closeAll() }
+        while streams.isOpen {
+            let remaining = deadline - monotonicMilliseconds()
+            guard remaining > 0 else { return kill(pid) }
+            streams.exchange(timeoutMilliseconds: remaining)
+        }
+        // Both outputs are closed, so the child is exiting: reap it, still within the deadline.
+        while true {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid {
+                let stdout = String(decoding: streams.stdoutBytes, as: UTF8.self)
+                let stderr = String(decoding: streams.stderrBytes, as: UTF8.self)
+                let signal = status & 0x7F
+                return signal == 0 ? .exited(status: (status >> 8) & 0xFF, stdout: stdout, stderr: stderr)
+                    : .killedBySignal(signal, stderr: stderr)
+            }
+            if reaped < 0 && errno != EINTR {
+                throw SpawnError(path: path, reason: "lost track of process \(pid): " + String(cString: strerror(errno)))
+            }
+            if monotonicMilliseconds() >= deadline { return kill(pid) }
+            usleep(1000)
+        }
+    }
+
+    /// Starts the program at `path` with exactly `environment` and returns it running, with the
+    /// parent's ends of its stdin, stdout and stderr (sockets, close-on-exec). The caller reads,
+    /// writes, closes them and reaps the child (`Child.wait`).
+    public static func start(_ path: String, arguments: [String], environment: Environment) throws(SpawnError) -> Child {
         var inputPair: [Int32] = [-1, -1]
         var outPair: [Int32] = [-1, -1]
         var errPair: [Int32] = [-1, -1]
@@ -124,31 +174,7 @@ public enum Subprocess {
             closeAll()
             throw SpawnError(path: path, reason: String(cString: strerror(spawned)))
         }
-
-        var streams = Streams(input: inputPair[0], stdout: outPair[0], stderr: errPair[0], pending: Array(input.utf8))
-        defer { streams.closeAll() }
-        while streams.isOpen {
-            let remaining = deadline - monotonicMilliseconds()
-            guard remaining > 0 else { return kill(pid) }
-            streams.exchange(timeoutMilliseconds: remaining)
-        }
-        // Both outputs are closed, so the child is exiting: reap it, still within the deadline.
-        while true {
-            var status: Int32 = 0
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid {
-                let stdout = String(decoding: streams.stdoutBytes, as: UTF8.self)
-                let stderr = String(decoding: streams.stderrBytes, as: UTF8.self)
-                let signal = status & 0x7F
-                return signal == 0 ? .exited(status: (status >> 8) & 0xFF, stdout: stdout, stderr: stderr)
-                    : .killedBySignal(signal, stderr: stderr)
-            }
-            if reaped < 0 && errno != EINTR {
-                throw SpawnError(path: path, reason: "lost track of process \(pid): " + String(cString: strerror(errno)))
-            }
-            if monotonicMilliseconds() >= deadline { return kill(pid) }
-            usleep(1000)
-        }
+        return Child(pid: pid, input: inputPair[0], output: outPair[0], errorOutput: errPair[0])
     }
 
     private static func kill(_ pid: pid_t) -> Outcome {

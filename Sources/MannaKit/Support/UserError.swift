@@ -17,6 +17,9 @@ public enum ExitStatus: Int32, Sendable {
     case configuration = 78
     /// A file could not be read or written: a full disk, a damaged journal.
     case ioError = 74
+    /// Stopped by Ctrl-C (SIGINT) or another signal, after putting things in order: 128 + 2,
+    /// as a shell reports a program that SIGINT ended.
+    case interrupted = 130
 }
 
 /// An error as the user sees it: one line on stderr (after "manna: ") and an exit status.
@@ -44,6 +47,8 @@ public struct Failure: UserError, Equatable, Sendable {
     public static func unavailable(_ message: String) -> Failure { Failure(message, .unavailable) }
     /// Reading or writing failed (74).
     public static func io(_ message: String) -> Failure { Failure(message, .ioError) }
+    /// Stopped by a signal, things put in order first (130).
+    public static func interrupted(_ message: String) -> Failure { Failure(message, .interrupted) }
     /// The environment Manna runs in is wrong (78).
     public static func configuration(_ message: String) -> Failure { Failure(message, .configuration) }
 }

@@ -14,7 +14,14 @@ public enum PassageFormatter {
     /// - Parameter color: show highlights as ANSI background colours (a terminal, `NO_COLOR` unset).
     public static func lines(reference: Reference, translation: String, verses: [PassageVerse], width: Int?,
                              marks: PassageMarks = PassageMarks(), color: Bool = false) -> [String] {
+        layout(reference: reference, translation: translation, verses: verses, width: width, marks: marks, color: color).lines
+    }
+
+    /// The passage as `lines` shows it, and the lines each verse takes (for following along).
+    public static func layout(reference: Reference, translation: String, verses: [PassageVerse], width: Int?,
+                              marks: PassageMarks = PassageMarks(), color: Bool = false) -> (lines: [String], verseLines: [VerseID: Range<Int>]) {
         var lines = ["\(reference) (\(translation))"]
+        var verseLines: [VerseID: Range<Int>] = [:]
         let spansChapters = Set(verses.map { $0.id.book * 1_000 + $0.id.chapter }).count > 1
         let labels = verses.map { spansChapters ? "\($0.id.chapter):\($0.id.verse)" : "\($0.id.verse)" }
         let labelWidth = labels.map(\.count).max() ?? 0
@@ -24,6 +31,8 @@ public enum PassageFormatter {
             let indent = String(repeating: " ", count: padded.count)
             let text = verse.text ?? absentText(translation)
             let verseMarks = marks[verse.id]
+            let first = lines.count
+            defer { verseLines[verse.id] = first..<lines.count }
             guard !verseMarks.isEmpty else {
                 lines += wrap(text, firstPrefix: padded, prefix: indent, width: width)
                 continue
@@ -53,7 +62,7 @@ public enum PassageFormatter {
                 lines += wrap(paragraph, firstPrefix: head, prefix: indent, width: width)
             }
         }
-        return lines
+        return (lines, verseLines)
     }
 
     /// Light backgrounds with black text, from the 256-colour palette every modern terminal has.

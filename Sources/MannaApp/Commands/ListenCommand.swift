@@ -1,0 +1,150 @@
+// manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--export FILE] [--json]
+// manna listen --voices
+// Reads a passage aloud through `manna-play`, following along on the terminal (or one line per
+// verse elsewhere), keeping the place in the journal; or renders it to a file with a cue sheet.
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+enum ListenCommand {
+    static let spec = CommandSpec(
+        name: "listen",
+        usage: "manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--export FILE] [--json] | --voices",
+        abstract: "Read a passage aloud, the verse being heard highlighted; with no passage, go on where listening stopped",
+        valueOptions: [
+            "translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, else KJV)",
+            "voice": "an espeak-ng voice, like en-us (see --voices; default: the translation's language)",
+            "rate": "words a minute, 80 to 450 (default 175)",
+            "from": "start at this verse of the passage: 16, 3:16 or John 3:16",
+            "export": "write the reading to FILE.wav, .flac, .ogg or .opus, and its cue sheet to FILE.cues.json",
+        ],
+        flags: [
+            "json": "one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, ended, stopped",
+            "voices": "list the installed voices",
+        ],
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        if arguments.has("voices") {
+            guard arguments.positionals.isEmpty else { throw Failure.usage("--voices takes no passage") }
+            return try listVoices(json: arguments.has("json"), context)
+        }
+        let rate = try arguments.value("rate").map(parseRate)
+        let database = try context.openTextDatabase()
+        var resume: ListeningPosition?
+        let reference: Reference
+        if arguments.positionals.isEmpty {
+            guard let position = try context.existingJournal()?.listeningPosition() else {
+                throw Failure.usage("nothing to resume: give a passage, like 'manna listen John 3'")
+            }
+            resume = position
+            reference = try Reference(parsing: position.passage)
+        } else {
+            reference = try ReadCommand.parseReference(arguments.positionals, command: "listen")
+        }
+        try ReadCommand.checkSize(reference)
+        let translation = try context.translation(arguments.value("translation") ?? resume?.translation, in: database)
+        let passage = try database.passage(reference, in: translation)
+        // Verses the translation lacks are not spoken (nor shown as brackets read aloud).
+        let spoken = passage.compactMap { verse in verse.text.map { ListenRequest.Verse(id: verse.id.rawValue, text: $0) } }
+        guard !spoken.isEmpty else { throw Failure.data("the \(translation.code) has no verse of \(reference)") }
+        var start = 0
+        if let from = arguments.value("from") {
+            start = try startIndex(from, in: spoken, of: reference)
+        } else if let resume, let index = spoken.firstIndex(where: { $0.id >= resume.verse.rawValue }) {
+            start = index
+        }
+        let request = ListenRequest(verses: spoken, voice: arguments.value("voice") ?? resume?.voice ?? SpeechVoice.defaultVoice(forTranslation: translation.code),
+                                    rate: rate ?? resume?.rate ?? ListenRequest.defaultRate, start: start)
+        if let path = arguments.value("export") {
+            return try export(request, reference: reference, translation: translation.code, to: path, context)
+        }
+        var session = ListenSession(request: request, reference: reference, translation: translation, passage: passage,
+                                    json: arguments.has("json"), context: context)
+        try session.run()
+    }
+
+    static func parseRate(_ text: String) throws -> Int {
+        guard let rate = Int(text), ListenRequest.rates.contains(rate) else {
+            throw Failure.usage("--rate must be words a minute from \(ListenRequest.rates.lowerBound) to \(ListenRequest.rates.upperBound), not '\(text)'")
+        }
+        return rate
+    }
+
+    /// The index of the spoken verse `--from` names: a verse number (of the passage's first
+    /// chapter), chapter:verse (of its book), or a reference.
+    static func startIndex(_ from: String, in spoken: [ListenRequest.Verse], of reference: Reference) throws -> Int {
+        let first = VerseID(rawValue: spoken[0].id)
+        let target: VerseID
+        let parts = from.split(separator: ":", omittingEmptySubsequences: false)
+        if let verse = Int(from) {
+            target = VerseID(book: first.book, chapter: first.chapter, verse: verse)
+        } else if parts.count == 2, let chapter = Int(parts[0]), let verse = Int(parts[1]) {
+            target = VerseID(book: first.book, chapter: chapter, verse: verse)
+        } else {
+            target = try Reference(parsing: from).ranges[0].first
+        }
+        guard let index = spoken.firstIndex(where: { $0.id == target.rawValue }) else {
+            throw Failure.usage("--from '\(from)' is not a verse of \(reference)")
+        }
+        return index
+    }
+
+    static func listVoices(json: Bool, _ context: Context) throws {
+        for voice in try PlayerProcess.voices(context) {
+            if json {
+                context.json(voice.json)
+            } else {
+                context.stdout.line(voice.language.padding(to: 20) + voice.name)
+            }
+        }
+    }
+
+    /// The file types `--export` writes, by extension.
+    static let exportFormats = ["wav", "flac", "ogg", "opus"]
+
+    /// Renders the reading to `path` and writes its cue sheet beside it. The audio is written
+    /// beside its destination and renamed into place once whole; the cue sheet, with the
+    /// audio's hash, then replaces any before it.
+    static func export(_ request: ListenRequest, reference: Reference, translation: String, to path: String, _ context: Context) throws {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), exportFormats.contains(name[name.index(after: dot)...].lowercased()) else {
+            throw Failure.usage("--export '\(path)': the name must end in " + exportFormats.map { "." + $0 }.joined(separator: ", ") + " (the kind of audio to write)")
+        }
+        let format = name[name.index(after: dot)...].lowercased()
+        let temporary = Files.temporaryPath(for: path)
+        defer { _ = try? Files.remove(temporary) }
+        let report = try PlayerProcess.export(request, format: format, to: temporary, context: context)
+        guard let speechRate = report["sample_rate"]?.intValue, let fileRate = report["file_rate"]?.intValue,
+              let frames = report["frames"]?.intValue, let verses = report["verses"]?.arrayValue else {
+            throw Failure.unavailable("the player's export report lacks its counts: \(report.text)")
+        }
+        var cues: [CueSheet.Cue] = []
+        for verse in verses {
+            guard let index = verse["index"]?.intValue, request.verses.indices.contains(index),
+                  let start = verse["start"]?.intValue, let end = verse["end"]?.intValue else {
+                throw Failure.unavailable("the player's export report has a bad verse: \(verse.text)")
+            }
+            cues.append(CueSheet.Cue(id: VerseID(rawValue: request.verses[index].id),
+                                     start: Double(start) / Double(speechRate), end: Double(end) / Double(speechRate)))
+        }
+        let sha256 = try SHA256.hexDigest(ofFile: temporary)
+        let sheet = CueSheet(passage: reference.description, translation: translation, voice: request.voice, audio: name,
+                             sampleRate: fileRate, duration: Double(frames) / Double(fileRate), sha256: sha256, cues: cues)
+        do {
+            try Files.rename(temporary, to: path)
+            try Files.writeAtomically(sheet.json.prettyText + "\n", to: CueSheet.path(forAudio: path))
+        } catch {
+            throw Failure.io("cannot write the export: \(error.message)")
+        }
+        context.stdout.line("wrote \(path) (\(clock(sheet.duration)), \(cues.count) verses) and \(CueSheet.path(forAudio: path))")
+    }
+
+    /// Seconds as m:ss (h:mm:ss from an hour).
+    static func clock(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.down))
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return whole >= 3600 ? "\(whole / 3600):\(two(whole / 60 % 60)):\(two(whole % 60))" : "\(whole / 60):\(two(whole % 60))"
+    }
+}

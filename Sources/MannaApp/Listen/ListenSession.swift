@@ -1,0 +1,189 @@
+// One listening: `manna-play` speaks, this process owns the terminal. It follows the player's
+// events (driven by the sound server's clock), turns keys into commands, keeps the place in
+// the journal as each verse is heard, and puts the terminal back on every way out.
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+struct ListenSession {
+    let request: ListenRequest
+    let reference: Reference
+    let translation: Translation
+    /// The whole passage as `read` shows it, verses the translation lacks included.
+    let passage: [PassageVerse]
+    let json: Bool
+    let context: Context
+
+    /// The verse being heard (an index of `request.verses`), and the listening clock.
+    private var current: Int
+    private var t = 0.0
+    private var paused = false
+    private var terminal: RawTerminal?
+    private var screen: FollowAlong?
+    private var screenWidth = 0
+
+    init(request: ListenRequest, reference: Reference, translation: Translation, passage: [PassageVerse], json: Bool, context: Context) {
+        self.request = request
+        self.reference = reference
+        self.translation = translation
+        self.passage = passage
+        self.json = json
+        self.context = context
+        current = request.start
+    }
+
+    private var interactive: Bool { context.stdinIsTerminal && context.stdoutIsTerminal && !json }
+    private var currentID: VerseID { VerseID(rawValue: request.verses[current].id) }
+
+    /// How listening ended.
+    private enum Ending {
+        case heardToTheEnd
+        case quit
+        case signal(Int32)
+        case playerGone
+        case playerFailed(PlayerFailure)
+    }
+
+    mutating func run() throws {
+        let journal = try context.journal()
+        SignalPipe.install()
+        let player = try PlayerProcess.start(request, context: context)
+        var ending = Ending.playerGone
+        do {
+            ending = try follow(player, journal: journal)
+        } catch {
+            terminal?.restore()
+            _ = player.finish()
+            throw error
+        }
+        let (status, lastError) = player.finish()
+        terminal?.restore()
+        switch ending {
+        case .heardToTheEnd:
+            try journal.clearListeningPosition()
+            return
+        case .playerFailed(let failure):
+            throw failure
+        case .quit, .signal, .playerGone:
+            break
+        }
+        try save(journal)
+        let place = "'manna listen' goes on from \(Reference(currentID))"
+        if json { emit([("event", .string("stopped")), ("id", .int(currentID.rawValue)), ("reference", .string(Reference(currentID).description)), ("t", seconds(t))]) }
+        switch ending {
+        case .signal: throw Failure.interrupted("stopped; \(place)")
+        case .playerGone:
+            let how = status > 128 ? "killed by signal \(status - 128)" : "exit status \(status)"
+            throw Failure.unavailable("the player stopped (\(how))" + (lastError.isEmpty ? "" : ": " + lastError) + "; \(place)")
+        default:
+            if interactive { context.stdout.line("stopped; \(place)") }
+        }
+    }
+
+    /// Reads the player's events, the keys and the signals until listening ends.
+    private mutating func follow(_ player: PlayerProcess, journal: Journal) throws -> Ending {
+        while true {
+            var descriptors = [pollfd(fd: player.events, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0)]
+            if interactive && terminal != nil { descriptors.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
+            if poll(&descriptors, nfds_t(descriptors.count), -1) < 0 && errno != EINTR {
+                throw Failure.io("cannot wait for the player: " + String(cString: strerror(errno)))
+            }
+            for signal in SignalPipe.drain() {
+                if signal == SIGWINCH { redraw() } else { return .signal(signal) }
+            }
+            if descriptors.count > 2 && descriptors[2].revents != 0, let terminal {
+                for key in ListenKey.keys(in: terminal.readKeys()) {
+                    switch key {
+                    case .quit: return .quit
+                    case .command(let command): player.send(command)
+                    }
+                }
+            }
+            guard descriptors[0].revents != 0 else { continue }
+            guard let events = try player.readEvents() else { return .playerGone }
+            for event in events {
+                switch event {
+                case .started(_, let voice):
+                    if interactive {
+                        terminal = try RawTerminal()
+                        redraw()
+                    } else if json {
+                        emit([("event", .string("started")), ("passage", .string(reference.description)), ("translation", .string(translation.code)),
+                              ("voice", .string(voice)), ("rate", .int(request.rate))])
+                    }
+                case .verse(let index, let time):
+                    guard request.verses.indices.contains(index) else { continue }
+                    (current, t) = (index, time)
+                    try save(journal)
+                    report("verse")
+                case .paused(let index, let time):
+                    (current, t, paused) = (min(max(index, 0), request.verses.count - 1), time, true)
+                    report("paused")
+                case .resumed(let index, let time):
+                    (current, t, paused) = (min(max(index, 0), request.verses.count - 1), time, false)
+                    report("resumed")
+                case .ended(let time):
+                    t = time
+                    if json { emit([("event", .string("ended")), ("t", seconds(time))]) }
+                    return .heardToTheEnd
+                case .failed(let status, let message):
+                    return .playerFailed(PlayerFailure(message: message, status: status))
+                }
+            }
+        }
+    }
+
+    /// Says what happened: the screen redrawn, or a line (JSON, or the time, reference and text).
+    private mutating func report(_ event: String) {
+        if terminal != nil { return redraw() }
+        if json {
+            return emit([("event", .string(event)), ("id", .int(currentID.rawValue)), ("reference", .string(Reference(currentID).description)), ("t", seconds(t))])
+        }
+        guard event == "verse" else { return }
+        context.stdout.line(ListenSession.time(t) + "  " + Reference(currentID).description + "  " + request.verses[current].text.singleLine)
+        context.stdout.flush()
+    }
+
+    private func emit(_ fields: [(String, JSON)]) {
+        context.json(.object(fields))
+        context.stdout.flush()
+    }
+
+    private func seconds(_ value: Double) -> JSON { .number((value * 1000).rounded() / 1000) }
+
+    /// Seconds with two decimals, like 12.34.
+    static func time(_ seconds: Double) -> String {
+        let hundredths = Int((seconds * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
+
+    private func save(_ journal: Journal) throws {
+        try journal.saveListeningPosition(ListeningPosition(
+            passage: reference.description, translation: translation.code, verse: currentID, voice: request.voice,
+            rate: request.rate, updatedAt: context.clock.now()))
+    }
+
+    /// Draws the follow-along screen: the passage, the verse being heard highlighted and in
+    /// view, and a status line with the keys.
+    private mutating func redraw() {
+        guard let terminal else { return }
+        let (rows, columns) = RawTerminal.size()
+        if screen == nil || columns != screenWidth {
+            let marks = (try? context.existingJournal()?.marks(on: reference)) ?? nil
+            let layout = PassageFormatter.layout(reference: reference, translation: translation.code, verses: passage, width: columns,
+                                                 marks: marks ?? PassageMarks(), color: context.environment["NO_COLOR"] == nil)
+            screen = FollowAlong(lines: layout.lines, verseLines: layout.verseLines)
+            screenWidth = columns
+        }
+        let height = max(1, rows - 1)
+        screen!.follow(currentID, height: height)
+        var lines = screen!.screen(current: currentID, height: height, width: columns)
+        let status = (paused ? "paused  " : "playing ") + Reference(currentID).description + "  " + ListenCommand.clock(t)
+            + "   space pause · n/p verse · ←/→ 10 s · q quit"
+        lines.append("\u{1B}[2m" + FollowAlong.cut(status, to: columns) + "\u{1B}[22m")
+        terminal.draw(lines)
+    }
+}

@@ -1,0 +1,72 @@
+// Where listening stopped: one place, rewritten as each verse is heard, so `manna listen` with
+// no passage resumes there after a quit, a Ctrl-C or a kill.
+
+/// The verse listening reached, in a passage.
+public struct ListeningPosition: Equatable, Sendable {
+    public let passage: String
+    public let translation: String
+    public let verse: VerseID
+    public let voice: String?
+    public let rate: Int?
+    public let updatedAt: Instant
+
+    public init(passage: String, translation: String, verse: VerseID, voice: String?, rate: Int?, updatedAt: Instant) {
+        self.passage = passage
+        self.translation = translation
+        self.verse = verse
+        self.voice = voice
+        self.rate = rate
+        self.updatedAt = updatedAt
+    }
+}
+
+extension Journal {
+    /// Records `position` as where to resume.
+    public func saveListeningPosition(_ position: ListeningPosition) throws(JournalError) {
+        do {
+            try write {
+                try database.withCachedStatement("""
+                    INSERT OR REPLACE INTO listening (name, passage, translation, verse_id, voice, rate, updated_at)
+                    VALUES ('resume', ?1, ?2, ?3, ?4, ?5, ?6)
+                    """) { statement in
+                    try statement.bind(position.passage, at: 1)
+                    try statement.bind(position.translation, at: 2)
+                    try statement.bind(position.verse.rawValue, at: 3)
+                    try statement.bind(position.voice, at: 4)
+                    if let rate = position.rate { try statement.bind(rate, at: 5) } else { try statement.bindNull(at: 5) }
+                    try statement.bind(position.updatedAt, at: 6)
+                    try statement.run()
+                }
+            }
+        } catch {
+            throw error as? JournalError ?? .unwritable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Where to resume, if listening stopped before a passage's end.
+    public func listeningPosition() throws(JournalError) -> ListeningPosition? {
+        do {
+            return try run {
+                let statement = try database.prepare("""
+                    SELECT passage, translation, verse_id, voice, rate, updated_at FROM listening WHERE name = 'resume'
+                    """)
+                guard try statement.step() else { return nil }
+                return ListeningPosition(
+                    passage: try statement.string("passage"), translation: try statement.string("translation"),
+                    verse: VerseID(rawValue: try statement.int("verse_id")), voice: try statement.optionalString("voice"),
+                    rate: try statement.optionalInt("rate"), updatedAt: try statement.int("updated_at"))
+            }
+        } catch {
+            throw error as? JournalError ?? .unwritable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Forgets the position: the passage was heard to its end.
+    public func clearListeningPosition() throws(JournalError) {
+        do {
+            try write { try database.execute("DELETE FROM listening WHERE name = 'resume'") }
+        } catch {
+            throw error as? JournalError ?? .unwritable(path: path, reason: "\(error)")
+        }
+    }
+}
