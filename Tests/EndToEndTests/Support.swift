@@ -264,6 +264,18 @@ struct Prerequisite: Sendable, CustomStringConvertible {
         TestEnvironment.jsonschemaPython != nil
     }
 
+    static let pulseaudio = command("pulseaudio", package: "pulseaudio")
+    static let pulseTools = Prerequisite(group: "pactl and parec", [command("pactl", package: "pulseaudio-utils"), command("parec", package: "pulseaudio-utils")])
+    static let espeakVoices = Prerequisite("espeak-ng's voices (Debian: apt-get install espeak-ng-data)") {
+        ["/usr/lib/x86_64-linux-gnu/espeak-ng-data", "/usr/lib/aarch64-linux-gnu/espeak-ng-data", "/usr/share/espeak-ng-data"]
+            .contains { FileManager.default.fileExists(atPath: $0 + "/voices") }
+    }
+    static let tmux = command("tmux", package: "tmux")
+    static let sox = command("soxi", package: "sox libsox-fmt-all")
+    static let opusinfo = command("opusinfo", package: "opus-tools")
+    /// A private PulseAudio server with a null sink (TestSound), and voices to speak with.
+    static let soundServer = Prerequisite(group: "a private sound server", [pulseaudio, pulseTools, espeakVoices])
+
     /// A private session bus (TestBus) with nothing on it.
     static let testBus = Prerequisite(group: "a private session bus", [dbusDaemon])
     /// A private session bus with python-dbusmock's recording notification server on it.

@@ -27,7 +27,7 @@ final class PlayerProcess {
     static func start(_ request: ListenRequest, context: Context) throws -> PlayerProcess {
         let path = try helperPath(context)
         let child: Subprocess.Child
-        do { child = try Subprocess.start(path, arguments: [], environment: context.environment) } catch { throw Failure.unavailable(error.message) }
+        do { child = try Subprocess.start(path, arguments: [], environment: context.environment, ownProcessGroup: true) } catch { throw Failure.unavailable(error.message) }
         let player = PlayerProcess(child: child)
         player.send(line: request.json.text)
         return player

@@ -20,6 +20,12 @@ enum SignalPipe {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { return }
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         (readEnd, writeEnd) = (ends[0], ends[1])
+        // A parent may have started us with them blocked (Foundation's Process does): listening
+        // must hear them, to put the terminal back and keep the place.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signalNumber in stopping + [SIGWINCH] { sigaddset(&unblocked, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signalNumber in stopping + [SIGWINCH] {
             signal(signalNumber) { number in
                 var byte = UInt8(truncatingIfNeeded: number)

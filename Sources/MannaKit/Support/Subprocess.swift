@@ -120,8 +120,11 @@ public enum Subprocess {
 
     /// Starts the program at `path` with exactly `environment` and returns it running, with the
     /// parent's ends of its stdin, stdout and stderr (sockets, close-on-exec). The caller reads,
-    /// writes, closes them and reaps the child (`Child.wait`).
-    public static func start(_ path: String, arguments: [String], environment: Environment) throws(SpawnError) -> Child {
+    /// writes, closes them and reaps the child (`Child.wait`). With `ownProcessGroup`, the child
+    /// leads a process group of its own: a Ctrl-C at the terminal reaches this process alone,
+    /// which stops the child in its own time.
+    public static func start(_ path: String, arguments: [String], environment: Environment,
+                             ownProcessGroup: Bool = false) throws(SpawnError) -> Child {
         var inputPair: [Int32] = [-1, -1]
         var outPair: [Int32] = [-1, -1]
         var errPair: [Int32] = [-1, -1]
@@ -153,7 +156,12 @@ public enum Subprocess {
         sigemptyset(&defaultSignals)
         for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaultSignals, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.entries.map { strdup($0) } + [nil]

@@ -1,0 +1,330 @@
+import Foundation
+import MannaKit
+import Testing
+import TestSupport
+
+/// `manna listen` through the real parts: manna-play, espeak-ng, a PulseAudio server with a
+/// null sink (TestSound), tmux as the terminal.
+@Suite(.needs(.soundServer)) struct ListenTests {
+    /// John 11:35-36 in the KJV read by en-gb at 175 words a minute: verse 36 starts at this
+    /// sample of 22050 a second (what the export's cue sheet says too).
+    static let verse36Start = 16868.0 / 22050
+
+    @Test func eachVerseIsReportedAsItBecomesAudibleAtItsExactTime() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let run = home.run("listen", "John", "11:35-36", "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(events.map { $0["event"] as? String } == ["started", "verse", "verse", "ended"])
+        #expect(events.first?["voice"] as? String == "en-gb")
+        #expect(events[1]["id"] as? Int == 43_011_035 && events[1]["reference"] as? String == "John 11:35" && events[1]["t"] as? Double == 0)
+        #expect(events[2]["id"] as? Int == 43_011_036)
+        // The clock is the sound server's: the time is where verse 36's first sample was heard.
+        let t = try #require(events[2]["t"] as? Double)
+        let cues = try exportedCues(home: home, "John 11:35-36", format: "wav")
+        let start = try #require((cues["verses"] as? [[String: Any]])?[1]["start"] as? Double)
+        #expect(abs(t - start) < 0.001, "heard at \(t), rendered at \(start)")
+        // Heard to the end: nothing to resume.
+        #expect(home.run("listen").stderr == "manna: nothing to resume: give a passage, like 'manna listen John 3'\n")
+    }
+
+    @Test func notOnATerminalEachVerseIsOneLine() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let run = home.run("listen", "Jude", "1:24-25", "--translation", "WEB", "--rate", "300")
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("0.00  Jude 1:24  Now to him who is able to keep them from stumbling") == true)
+        #expect(lines.last?.contains("  Jude 1:25  to God our Savior, who alone is wise") == true)
+    }
+
+    @Test func withoutASoundServerItSaysWhatItTriedWithinASecond() throws {
+        let home = try TemporaryHome(environment: ["PULSE_SERVER": "unix:/nonexistent/native"])
+        precondition(Manna.textDatabaseReady)
+        let started = Date()
+        let run = home.run("listen", "John", "3:16")
+        // The player gives a server a second to answer; one that refuses is known at once. The
+        // bound allows for a loaded two-core machine starting two debug programs.
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(run.status == 69)
+        #expect(run.stderr.hasPrefix("manna: no sound server answered at unix:/nonexistent/native ("))
+        #expect(run.stderr.hasSuffix("or write the reading to a file with --export FILE.flac\n"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test(arguments: [
+        (["John", "3", "--voice", "en-xx"], 65, "manna: no voice 'en-xx' is installed; for en: en-029, en-gb,"),
+        (["John", "3", "--rate", "fast"], 64, "manna: --rate must be words a minute from 80 to 450, not 'fast'"),
+        (["John", "3", "--from", "37"], 64, "manna: --from '37' is not a verse of John 3"),
+        (["John", "3:99"], 65, "manna: John 3 has only 36 verses"),
+        (["John", "3", "--export", "/tmp/x.mp3"], 64, "manna: --export '/tmp/x.mp3': the name must end in .wav, .flac, .ogg, .opus"),
+    ])
+    func badInputGetsOneLine(arguments: [String], status: Int32, message: String) throws {
+        let sound = try TestSound()
+        precondition(Manna.textDatabaseReady)
+        let run = Manna.run(["listen"] + arguments, environment: sound.environment)
+        #expect(run.status == status)
+        #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func voicesAreListed() throws {
+        let run = manna("listen", "--voices")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("\nen-gb               English (Great Britain)\n"))
+        #expect(run.stdout.contains("\nen-us               English (America)\n"))
+    }
+
+    // MARK: - Export
+
+    /// Renders `passage` to a file in `home` and returns its cue sheet.
+    func exportedCues(home: TemporaryHome, _ passage: String, format: String) throws -> [String: Any] {
+        let path = home.path + "/reading." + format
+        let run = home.run("listen", passage, "--export", path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: CueSheet.path(forAudio: path)))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test(.needs(.jsonschema, .sox, .opusinfo), arguments: ["wav", "flac", "ogg", "opus"])
+    func anExportIsAudioAndACueSheetThatAgree(format: String) throws {
+        // No sound server is needed to export.
+        let home = try TemporaryHome(environment: ["PULSE_SERVER": "unix:/nonexistent/native"])
+        let path = home.path + "/psalm23." + format
+        let run = home.run("listen", "Ps", "23", "--export", path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("wrote \(path) ("))
+        let sheetPath = CueSheet.path(forAudio: path)
+        let sheet = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sheetPath))) as? [String: Any])
+        // Valid by the published schema, checked by an independent validator.
+        let validate = Manna.run(["-c", """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            jsonschema.validate(json.load(open(sys.argv[2])), schema, cls=jsonschema.Draft202012Validator)
+            """, Manna.root + "/docs/cues.schema.json", sheetPath], executable: try #require(TestEnvironment.jsonschemaPython))
+        #expect(validate.status == 0, "\(validate.stderr)")
+        #expect(sheet["sha256"] as? String == (try SHA256.hexDigest(ofFile: path)))
+        #expect(sheet["audio"] as? String == "psalm23." + format)
+        #expect(sheet["passage"] as? String == "Psalm 23")
+        let verses = try #require(sheet["verses"] as? [[String: Any]])
+        #expect(verses.map { $0["id"] as? Int } == (1...6).map { 19_023_000 + $0 })
+        // Each verse starts where the one before it ended; the last ends where the audio does.
+        let starts = verses.compactMap { $0["start"] as? Double }
+        let ends = verses.compactMap { $0["end"] as? Double }
+        #expect(starts.first == 0)
+        #expect(Array(starts.dropFirst()) == Array(ends.dropLast()))
+        let duration = try #require(sheet["duration"] as? Double)
+        #expect(abs(ends.last! - duration) < 0.01)
+        // The audio decodes, to that length, by tools other than the one that wrote it.
+        let decoded: Double
+        if format == "opus" {
+            let info = try tool(.opusinfo, [path]).stdout
+            let length = try #require(info.split(separator: "\n").first { $0.contains("Playback length:") })
+            // "Playback length: 0m:48.123s"
+            let parts = length.split(separator: ":").suffix(2)
+            decoded = Double(parts.first!.trimmingCharacters(in: .whitespaces).dropLast())! * 60 + Double(parts.last!.dropLast())!
+        } else {
+            decoded = try #require(Double(try tool(.sox, ["-D", path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        #expect(abs(decoded - duration) < 0.03, "decoded \(decoded) s, the cue sheet says \(duration) s")
+    }
+
+    // MARK: - Resume
+
+    /// Starts `manna ARGUMENTS` in `home` and reads its JSON events until `count` verses have
+    /// been heard; returns the process, still running, and the events.
+    func listen(_ arguments: [String], home: TemporaryHome, verses count: Int) throws -> (Process, [[String: Any]]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Manna.binary)
+        process.arguments = arguments
+        process.environment = home.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        var events: [[String: Any]] = []
+        while events.filter({ $0["event"] as? String == "verse" }).count < count {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+            events = text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        return (process, events)
+    }
+
+    /// Killed (kill -9) as the third verse is heard, listening goes on from it; stopped by a
+    /// signal (Ctrl-C) it says so, exits 130, and goes on from where that one stopped.
+    @Test func listeningKilledOrInterruptedGoesOnFromTheVerseBeingHeard() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let (killed, heard) = try listen(["listen", "Ps", "23", "--json", "--rate", "400"], home: home, verses: 3)
+        kill(killed.processIdentifier, SIGKILL)
+        killed.waitUntilExit()
+        #expect(heard.last?["id"] as? Int == 19_023_003)
+
+        let (interrupted, resumed) = try listen(["listen", "--json"], home: home, verses: 2)
+        #expect(resumed.first?["passage"] as? String == "Psalm 23")
+        #expect(resumed.first?["rate"] as? Int == 400)
+        #expect(resumed.dropFirst().first?["id"] as? Int == 19_023_003)
+        #expect(resumed.last?["id"] as? Int == 19_023_004)
+        kill(interrupted.processIdentifier, SIGINT)
+        interrupted.waitUntilExit()
+        #expect(interrupted.terminationStatus == 130)
+
+        let (last, again) = try listen(["listen", "--json"], home: home, verses: 1)
+        kill(last.processIdentifier, SIGKILL)
+        last.waitUntilExit()
+        #expect(again.last?["id"] as? Int == 19_023_004)
+    }
+
+    // MARK: - The terminal
+
+    /// The follow-along screen in a real terminal (tmux): the verse heard highlighted and the
+    /// status line, keys that move and pause (silence recorded while paused), and on quit the
+    /// terminal put back with the place said and kept.
+    @Test(.needs(.tmux)) func theFollowAlongScreenMovesWithTheVoiceAndPausesInSilence() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let terminal = try TestTerminal(columns: 80, rows: 12, environment: home.environment,
+                                        command: [Manna.binary, "listen", "John", "3"])
+        let first = try terminal.waitFor { $0.last?.hasPrefix("playing John 3:1  0:00") == true }
+        #expect(first.first == "John 3 (KJV)")
+        #expect(try terminal.highlightedLines().first?.hasPrefix(" 1 There was a man of the Pharisees") == true)
+
+        terminal.send("n")
+        _ = try terminal.waitFor { $0.last?.hasPrefix("playing John 3:2 ") == true }
+        #expect(try terminal.highlightedLines().first?.hasPrefix(" 2 The same came to Jesus by night") == true)
+
+        terminal.send("Space")
+        _ = try terminal.waitFor { $0.last?.hasPrefix("paused  John 3:2 ") == true }
+        let recording = try sound.record()
+        usleep(1_000_000)
+        let whilePaused = recording.stop()
+        #expect(TestSound.rms(whilePaused[...]) < 50, "sound while paused")
+        terminal.send("Space")
+        _ = try terminal.waitFor { $0.last?.hasPrefix("playing John 3:2 ") == true }
+        let playing = try sound.record()
+        usleep(1_000_000)
+        #expect(TestSound.rms(playing.stop()[...]) > 500, "silence while playing")
+
+        terminal.send("q")
+        let after = try terminal.waitFor { $0.contains { $0.hasPrefix("EXIT=") } }
+        #expect(after.contains("stopped; 'manna listen' goes on from John 3:2"))
+        #expect(after.contains("EXIT=0"))
+        #expect(!after.contains { $0.contains("John 3 (KJV)") }, "the alternate screen is left")
+    }
+
+    @Test(.needs(.tmux)) func aKilledPlayerLeavesTheTerminalAsItWas() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let terminal = try TestTerminal(columns: 120, rows: 12, environment: home.environment,
+                                        command: [Manna.binary, "listen", "John", "3"])
+        _ = try terminal.waitFor { $0.last?.hasPrefix("playing John 3:1") == true }
+        let player = spawn("/usr/bin/pgrep", ["-f", "manna-play"]).stdout
+        for pid in player.split(separator: "\n") {
+            // Only this test's player: its environment names this sound server.
+            let environment = (try? String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8)) ?? ""
+            if environment.contains(sound.server) { kill(pid_t(pid)!, SIGKILL) }
+        }
+        let after = try terminal.waitFor { $0.contains { $0.hasPrefix("EXIT=") } }
+        #expect(after.contains("EXIT=69"))
+        #expect(after.contains { $0.hasPrefix("manna: the player stopped (killed by signal 9); 'manna listen' goes on from John 3:1") })
+        #expect(try terminal.run(["stty", "-a"]).contains(" icanon "), "the terminal is back in canonical mode")
+    }
+}
+
+/// A terminal for a test: a tmux session of its own (its own server socket), running one
+/// command and then printing its exit status, read with `capture-pane`.
+final class TestTerminal {
+    private let scratch: Scratch
+    private var socket: String { scratch.path + "/tmux" }
+    private let tmux: String
+
+    init(columns: Int, rows: Int, environment: [String: String], command: [String]) throws {
+        try Prerequisite.tmux.require()
+        scratch = try Scratch("terminal")
+        tmux = try #require(TestEnvironment.path(of: "tmux"))
+        let assignments = environment.map { "\($0.key)=\(TestTerminal.quoted($0.value))" }.joined(separator: " ")
+        let line = "env -i TERM=xterm-256color \(assignments) " + command.map(TestTerminal.quoted).joined(separator: " ")
+            + "; echo EXIT=$?; exec sleep 600"
+        let start = spawn(tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "sh", "-c", line])
+        guard start.status == 0 else { throw TestBusError("tmux did not start: \(start.stderr)") }
+    }
+
+    deinit {
+        _ = spawn(tmux, ["-S", socket, "kill-server"])
+    }
+
+    static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// The screen's lines, trailing spaces trimmed.
+    func lines() -> [String] {
+        let run = spawn(tmux, ["-S", socket, "capture-pane", "-p"])
+        var lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        while lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// The lines in reverse video.
+    func highlightedLines() throws -> [String] {
+        let run = spawn(tmux, ["-S", socket, "capture-pane", "-p", "-e"])
+        var highlighted: [String] = []
+        var inReverse = false
+        for line in run.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+            var plain = ""
+            var index = line.startIndex
+            var reverseHere = inReverse
+            while index < line.endIndex {
+                if line[index] == "\u{1B}", let end = line[index...].firstIndex(where: { $0.isLetter }) {
+                    let codes = line[line.index(index, offsetBy: 2)..<end].split(separator: ";")
+                    if codes.contains("7") { inReverse = true; reverseHere = true }
+                    if codes.contains("27") || codes.contains("0") || codes.isEmpty { inReverse = false }
+                    index = line.index(after: end)
+                    continue
+                }
+                plain.append(line[index])
+                index = line.index(after: index)
+            }
+            if reverseHere { highlighted.append(plain) }
+        }
+        return highlighted
+    }
+
+    /// Waits (at most 10 s) until the screen satisfies `condition`, and returns it.
+    func waitFor(_ condition: ([String]) -> Bool) throws -> [String] {
+        for _ in 0..<1000 {
+            let screen = lines()
+            if condition(screen) { return screen }
+            usleep(10_000)
+        }
+        throw TestBusError("the terminal never showed what was awaited; it shows:\n" + lines().joined(separator: "\n"))
+    }
+
+    /// Presses a key (tmux's names: "n", "Space", "Right", "C-c").
+    func send(_ key: String) {
+        _ = spawn(tmux, ["-S", socket, "send-keys", key])
+    }
+
+    /// Runs `command` in the pane's terminal (after the listening ended) and returns its output.
+    func run(_ command: [String]) throws -> String {
+        let tty = spawn(tmux, ["-S", socket, "display-message", "-p", "#{pane_tty}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return spawn("/bin/sh", ["-c", command.joined(separator: " ") + " < " + tty]).stdout
+    }
+}
+
+/// Runs a program with posix_spawn (MannaKit's Subprocess), not Foundation's Process: tmux's
+/// server and pulseaudio outlive or close what Foundation watches to learn a child exited, and
+/// then it waits for ever. At most 20 s.
+func spawn(_ path: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"]) -> Run {
+    var values: Environment = [:]
+    for (name, value) in environment { values[name] = value }
+    guard let outcome = try? Subprocess.run(path, arguments: arguments, environment: values, input: "", timeoutMilliseconds: 20_000),
+          case .exited(let status, let stdout, let stderr) = outcome else {
+        return Run(status: -1, stdout: "", stderr: "\(path) did not finish")
+    }
+    return Run(status: status, stdout: stdout, stderr: stderr)
+}
