@@ -112,14 +112,19 @@ final class Sandbox {
         #expect(output.lines.first == "installed \(sandbox.home)/.local/bin/manna")
     }
 
-    @Test func theHelperBesideTheProgramIsInstalledToo() throws {
+    @Test func theHelpersBesideTheProgramAreInstalledToo() throws {
         let sandbox = try Sandbox()
-        try "#!/bin/sh\n".write(toFile: sandbox.root + "/build/manna-notify", atomically: false, encoding: .utf8)
+        for helper in ["manna-notify", "manna-play"] {
+            try "#!/bin/sh\n".write(toFile: sandbox.root + "/build/" + helper, atomically: false, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.root + "/build/" + helper)
+        }
         let installer = try installer(sandbox, FakePrograms(), systemd: false, lines: Box())
         try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
         #expect(sandbox.filesInHome().contains(".local/libexec/manna/manna-notify"))
-        // An installed manna finds it in libexec when installing elsewhere.
+        #expect(sandbox.filesInHome().contains(".local/libexec/manna/manna-play"))
+        // An installed manna finds them in libexec when installing elsewhere.
         #expect(HelperProgram.notify.find(besideProgram: installer.layout.program) == installer.layout.helper(.notify))
+        #expect(HelperProgram.play.find(besideProgram: installer.layout.program) == installer.layout.helper(.play))
     }
 
     @Test func aCrontabThatCannotBeUsedStopsTheInstallBeforeAnyFileIsWritten() throws {
