@@ -40,6 +40,34 @@ import TestSupport
         #expect(lines.last?.contains("  Jude 1:25  to God our Savior, who alone is wise") == true)
     }
 
+    /// Acts 8:37 is not in the WEB: it is shown as such by `read`, and not spoken.
+    @Test func versesTheTranslationLacksAreNotSpoken() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let run = home.run("listen", "Acts", "8:37-38", "--translation", "WEB", "--rate", "450", "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.contains("44008037"))
+        #expect(run.stdout.contains("\"id\":44008038"))
+        #expect(home.run("listen", "Acts", "8:37", "--translation", "WEB").stderr == "manna: the WEB has no verse of Acts 8:37\n")
+    }
+
+    /// `plan today --listen` reads the day's readings aloud, and is resumed like any listening.
+    @Test func aPlansDayIsReadAloud() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        #expect(home.run("plan", "start", "nt-90", "--now", "2026-12-01T08:00").status == 0)
+        let (process, output) = try listen(["plan", "today", "--listen", "--now", "2026-12-01T08:00"], home: home, lines: 2)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(output.first == "The New Testament in 90 Days, Day 1 of 90: Matthew 1-4")
+        #expect(output.dropFirst().first?.hasPrefix("0.00  Matthew 1:1  The book of the generation of Jesus Christ") == true)
+        let (resumed, events) = try listen(["listen", "--json"], home: home, verses: 1)
+        kill(resumed.processIdentifier, SIGKILL)
+        resumed.waitUntilExit()
+        #expect(events.first?["passage"] as? String == "Matthew 1-4")
+    }
+
     @Test func withoutASoundServerItSaysWhatItTriedWithinASecond() throws {
         let home = try TemporaryHome(environment: ["PULSE_SERVER": "unix:/nonexistent/native"])
         precondition(Manna.textDatabaseReady)
@@ -137,6 +165,19 @@ import TestSupport
     /// Starts `manna ARGUMENTS` in `home` and reads its JSON events until `count` verses have
     /// been heard; returns the process, still running, and the events.
     func listen(_ arguments: [String], home: TemporaryHome, verses count: Int) throws -> (Process, [[String: Any]]) {
+        let (process, lines) = try listen(arguments, home: home) { lines in
+            lines.filter { $0.contains("\"event\":\"verse\"") }.count >= count
+        }
+        return (process, lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+    }
+
+    /// The same, reading `count` lines of plain output.
+    func listen(_ arguments: [String], home: TemporaryHome, lines count: Int) throws -> (Process, [String]) {
+        try listen(arguments, home: home) { $0.count >= count }
+    }
+
+    private func listen(_ arguments: [String], home: TemporaryHome, until enough: ([String]) -> Bool) throws -> (Process, [String]) {
+        precondition(Manna.textDatabaseReady)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Manna.binary)
         process.arguments = arguments
@@ -146,14 +187,14 @@ import TestSupport
         process.standardError = FileHandle.nullDevice
         try process.run()
         var text = ""
-        var events: [[String: Any]] = []
-        while events.filter({ $0["event"] as? String == "verse" }).count < count {
+        var lines: [String] = []
+        while !enough(lines) {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
-            events = text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            lines = text.split(separator: "\n").map(String.init)
         }
-        return (process, events)
+        return (process, lines)
     }
 
     /// Killed (kill -9) as the third verse is heard, listening goes on from it; stopped by a

@@ -30,8 +30,8 @@ enum ListenCommand {
             guard arguments.positionals.isEmpty else { throw Failure.usage("--voices takes no passage") }
             return try listVoices(json: arguments.has("json"), context)
         }
-        let rate = try arguments.value("rate").map(parseRate)
-        let database = try context.openTextDatabase()
+        // Bad options are refused before anything is opened.
+        _ = try arguments.value("rate").map(parseRate)
         var resume: ListeningPosition?
         let reference: Reference
         if arguments.positionals.isEmpty {
@@ -43,7 +43,15 @@ enum ListenCommand {
         } else {
             reference = try ReadCommand.parseReference(arguments.positionals, command: "listen")
         }
+        try speak(reference, resume: resume, arguments, context)
+    }
+
+    /// Speaks (or, with `--export`, renders) `reference`, from where `resume` stopped if given,
+    /// with the options in `arguments` (`plan today --listen` has only `--translation`).
+    static func speak(_ reference: Reference, resume: ListeningPosition?, _ arguments: ParsedArguments, _ context: Context) throws {
         try ReadCommand.checkSize(reference)
+        let database = try context.openTextDatabase()
+        let rate = try arguments.value("rate").map(parseRate)
         let translation = try context.translation(arguments.value("translation") ?? resume?.translation, in: database)
         let passage = try database.passage(reference, in: translation)
         // Verses the translation lacks are not spoken (nor shown as brackets read aloud).

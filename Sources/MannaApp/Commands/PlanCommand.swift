@@ -4,16 +4,16 @@ import MannaKit
 enum PlanCommand {
     static let spec = CommandSpec(
         name: "plan",
-        usage: "manna plan list | start PLAN [--from DATE] [--remind HH:MM] | today [--read] | done [DAY] | status | catch-up | remind HH:MM|off | stop",
+        usage: "manna plan list | start PLAN [--from DATE] [--remind HH:MM] | today [--read|--listen] | done [DAY] | status | catch-up | remind HH:MM|off | stop",
         abstract: "Reading plans: choose one, see today's readings, mark them read, catch up",
         valueOptions: [
             "from": "start: the date of day 1 (default: today)",
             "remind": "start: a daily reminder to read at HH:MM",
             "date": "today: the local date to show (default: today)",
-            "translation": "today --read: KJV, ASV, WBS or WEB",
+            "translation": "today --read or --listen: KJV, ASV, WBS or WEB",
             "now": "act as if it were this moment (for replaying)",
         ],
-        flags: ["read": "today: print the readings' text too"],
+        flags: ["read": "today: print the readings' text too", "listen": "today: read the readings aloud (see 'manna listen')"],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
@@ -89,6 +89,10 @@ enum PlanCommand {
             return
         }
         context.stdout.line("\(plan.name), \(step.summary)")
+        if arguments.has("listen") {
+            context.stdout.flush()
+            return try ListenCommand.speak(Reference(ranges: step.readings.flatMap(\.ranges)), resume: nil, arguments, context)
+        }
         guard arguments.has("read") else { return }
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
