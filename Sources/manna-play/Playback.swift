@@ -21,6 +21,8 @@ final class Playback: @unchecked Sendable {
     private var allWritten = false
     private var drainRequested = false
     private var drained = false
+    /// The server has begun playing the current stream: before that, nothing is heard.
+    private var playing = false
     /// Samples written to the current stream.
     private var streamWritten = 0
     /// Where each verse begins in the current stream: (stream sample, verse, offset in the verse).
@@ -112,6 +114,10 @@ final class Playback: @unchecked Sendable {
         allWritten = false
         drainRequested = false
         drained = false
+        playing = false
+        pa_stream_set_started_callback(stream, { _, player in
+            Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue().playing = true
+        }, Unmanaged.passUnretained(self).toOpaque())
         pa_stream_set_write_callback(stream, { _, _, player in
             Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue().topUp()
         }, Unmanaged.passUnretained(self).toOpaque())
@@ -179,7 +185,7 @@ final class Playback: @unchecked Sendable {
 
     /// Samples of the current stream heard so far, by the server's clock.
     private func heardInStream() -> Int {
-        guard let stream else { return 0 }
+        guard let stream, playing else { return 0 }
         var microseconds: pa_usec_t = 0
         guard pa_stream_get_time(stream, &microseconds) >= 0 else { return 0 }
         return min(Int(microseconds) * rate / 1_000_000, streamWritten)
@@ -198,7 +204,9 @@ final class Playback: @unchecked Sendable {
     func events() -> [PlayerEvent] {
         var events: [PlayerEvent] = []
         let heard = heardInStream()
-        while nextStart < starts.count && starts[nextStart].sample <= heard {
+        // A verse is heard once the server plays it: not when it is written, nor before the
+        // stream has started (its first sample, at 0, would otherwise be "heard" at once).
+        while playing && nextStart < starts.count && starts[nextStart].sample <= heard {
             events.append(.verse(index: starts[nextStart].verse, t: seconds(heardBefore + starts[nextStart].sample)))
             nextStart += 1
         }
@@ -253,6 +261,7 @@ final class Playback: @unchecked Sendable {
         heardBefore += heardInStream()
         if let stream {
             pa_stream_set_write_callback(stream, nil, nil)
+            pa_stream_set_started_callback(stream, nil, nil)
             pa_stream_disconnect(stream)
             pa_stream_unref(stream)
             self.stream = nil
