@@ -91,4 +91,26 @@ enum Export {
         guard sf_close(file) == 0 else { throw .io("cannot finish \(path): " + String(cString: sf_strerror(nil))) }
         return .object([("sample_rate", .int(speechRate)), ("frames", .int(frames)), ("file_rate", .int(fileRate)), ("verses", .array(verses))])
     }
+
+    /// The audio file at `path` decoded to its end: `{"sample_rate", "channels", "frames",
+    /// "duration"}`. Every frame is read, so a file cut short or damaged midway is found out,
+    /// not just one whose header is bad.
+    static func info(_ path: String) throws(PlayError) -> JSON {
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            throw .badAudio("cannot decode \(path): " + String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(file) }
+        var buffer = [Int16](repeating: 0, count: 16384 * Int(max(info.channels, 1)))
+        var frames = 0
+        while true {
+            let read = buffer.withUnsafeMutableBufferPointer { sf_readf_short(file, $0.baseAddress, 16384) }
+            if read <= 0 { break }
+            frames += Int(read)
+        }
+        if sf_error(file) != 0 { throw .badAudio("cannot decode \(path): " + String(cString: sf_strerror(file))) }
+        guard info.samplerate > 0 else { throw .badAudio("cannot decode \(path): no sample rate") }
+        return .object([("sample_rate", .int(Int(info.samplerate))), ("channels", .int(Int(info.channels))), ("frames", .int(frames)),
+                        ("duration", .number(Double(frames) / Double(info.samplerate)))])
+    }
 }

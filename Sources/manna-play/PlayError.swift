@@ -9,19 +9,21 @@ enum PlayError: Error {
     case unknownVoice(String, installed: [String])
     /// The export file cannot be written (74).
     case io(String)
+    /// Audio that cannot be decoded (65).
+    case badAudio(String)
 
     var status: Int32 {
         switch self {
         case .usage: 64
         case .unavailable: 69
-        case .unknownVoice: 65
+        case .unknownVoice, .badAudio: 65
         case .io: 74
         }
     }
 
     var message: String {
         switch self {
-        case .usage(let problem), .unavailable(let problem), .io(let problem): problem
+        case .usage(let problem), .unavailable(let problem), .io(let problem), .badAudio(let problem): problem
         case .unknownVoice(let voice, let installed):
             // The same language's voices, if any: the full list (131 with espeak-ng-data) is --voices'.
             unknownVoiceMessage(voice, installed: installed)

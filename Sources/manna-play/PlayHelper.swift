@@ -11,13 +11,15 @@ enum PlayHelper {
         usage: manna-play < REQUEST.json           speak, commands on stdin, events on stdout
                manna-play --export FORMAT FILE < REQUEST.json
                manna-play --voices
+               manna-play --info AUDIO
 
         REQUEST.json is one line: {"voice", "rate", "start", "verses": [{"id", "text"}]}.
         Playing, each further line of stdin is a command: pause, resume, toggle, skip N,
         seek SECONDS, verse INDEX, quit; each line of stdout an event: started, verse, paused,
         resumed, ended, failed. --export writes FORMAT (wav, flac, ogg, opus) and prints where
-        each verse starts and ends. Exit status: 0, or 64 usage, 65 unknown voice, 69 no
-        sound server, 74 the file cannot be written.
+        each verse starts and ends. --info decodes AUDIO and prints its sample rate, channels,
+        frames and duration. Exit status: 0, or 64 usage, 65 unknown voice or audio that cannot
+        be decoded, 69 no sound server, 74 the file cannot be written.
 
         """
 
@@ -29,6 +31,8 @@ enum PlayHelper {
             case ["--voices"]:
                 _ = try Speech.start()
                 for voice in Speech.voices() { write(voice.json.text + "\n") }
+            case _ where arguments.count == 2 && arguments[0] == "--info":
+                write(try Export.info(arguments[1]).text + "\n")
             case _ where arguments.count == 3 && arguments[0] == "--export":
                 let (name, path) = (arguments[1], arguments[2])
                 guard let format = Export.Format(rawValue: name) else { throw .usage("no export format '\(name)'") }

@@ -160,6 +160,49 @@ import TestSupport
         #expect(abs(decoded - duration) < 0.03, "decoded \(decoded) s, the cue sheet says \(duration) s")
     }
 
+    /// `manna cues check`: an export is ok; a copy with shifted cues, with the audio cut
+    /// short, or with other audio gets a line per defect and exit 65.
+    @Test func aCueSheetIsCheckedAgainstItsAudioAndPassage() throws {
+        let home = try TemporaryHome(environment: ["PULSE_SERVER": "unix:/nonexistent/native"])
+        let path = home.path + "/reading.flac"
+        #expect(home.run("listen", "John", "11:35-36", "--export", path).status == 0)
+        let sheet = CueSheet.path(forAudio: path)
+        let ok = home.run("cues", "check", sheet)
+        #expect(ok.status == 0)
+        #expect(ok.stdout == "ok: \(sheet): John 11:35-36 (KJV), 2 verses, 0:03 of reading.flac\n")
+
+        // The second verse moved into the first, and a verse that is not there.
+        var json = try String(contentsOfFile: sheet, encoding: .utf8)
+        json = json.replacingOccurrences(of: "\"start\": 0.765034", with: "\"start\": 0.5")
+        try json.write(toFile: home.path + "/shifted.cues.json", atomically: true, encoding: .utf8)
+        let shifted = home.run("cues", "check", home.path + "/shifted.cues.json")
+        #expect(shifted.status == 65)
+        #expect(shifted.stdout == "\(home.path)/shifted.cues.json: verses[1] (John 11:36) starts at 0.5 s, before verses[0] (John 11:35) ends at 0.765034 s: cues overlap\n")
+        #expect(shifted.stderr == "manna: \(home.path)/shifted.cues.json: 1 defect\n")
+
+        // The audio cut short: it no longer decodes to its end.
+        let audio = try Data(contentsOf: URL(fileURLWithPath: path))
+        try audio.prefix(audio.count / 2).write(to: URL(fileURLWithPath: path))
+        let cut = home.run("cues", "check", sheet)
+        #expect(cut.status == 65)
+        #expect(cut.stdout.hasPrefix("\(sheet): cannot decode \(path): "))
+
+        // Other audio of the right kind: the hash and the length say so.
+        #expect(home.run("listen", "John", "11:35", "--rate", "400", "--export", path).status == 0)
+        try json.replacingOccurrences(of: "\"start\": 0.5", with: "\"start\": 0.765034").write(toFile: sheet, atomically: true, encoding: .utf8)
+        let other = home.run("cues", "check", sheet)
+        #expect(other.status == 65)
+        let lines = other.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.contains(": verses[1] (John 11:36) starts at 0.765034 s, past the audio's end at ") })
+        #expect(lines.contains { $0.contains(": the audio's SHA-256 is ") && $0.hasSuffix("it is other audio, or was changed") })
+        #expect(lines.contains { $0.contains(": the audio lasts ") })
+
+        #expect(home.run("cues", "check", home.path + "/none.json").stderr == "manna: \(home.path)/none.json: no such file\n")
+        try "{\"format\": \"manna-cues\", \"version\": 2}".write(toFile: home.path + "/v2.json", atomically: true, encoding: .utf8)
+        #expect(home.run("cues", "check", home.path + "/v2.json").stderr
+            == "manna: \(home.path)/v2.json: not a cue sheet: \"version\" must be 1: this Manna reads no other\n")
+    }
+
     // MARK: - Resume
 
     /// Starts `manna ARGUMENTS` in `home` and reads its JSON events until `count` verses have

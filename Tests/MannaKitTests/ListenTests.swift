@@ -148,3 +148,62 @@ import TestSupport
         #expect(try journal.listeningPosition() == nil)
     }
 }
+
+@Suite struct CueSheetCheckTests {
+    static let audio = AudioFacts(duration: 10, sha256: String(repeating: "0", count: 64))
+    static let passage = (1...3).map { VerseID(book: 43, chapter: 3, verse: $0) }
+
+    @Test func aSoundSheetHasNoDefects() {
+        #expect(CueSheetTests.sheet.defects(passage: Self.passage, audio: Self.audio) == [])
+    }
+
+    @Test func eachDefectIsOneLine() {
+        let sheet = CueSheet(passage: "John 3:1-3", translation: "KJV", voice: "en-gb", audio: "j.flac", sampleRate: 22050, duration: 10,
+                             sha256: String(repeating: "0", count: 64), cues: [
+                                 .init(id: VerseID(rawValue: 43_003_002), start: 2, end: 4),
+                                 .init(id: VerseID(rawValue: 43_003_001), start: 1, end: 2),
+                                 .init(id: VerseID(rawValue: 43_003_099), start: 5, end: 6),
+                                 .init(id: VerseID(rawValue: 43_004_001), start: 5.5, end: 5),
+                                 .init(id: VerseID(rawValue: 43_003_002), start: 12, end: 13),
+                             ])
+        let other = AudioFacts(duration: 9, sha256: String(repeating: "1", count: 64))
+        #expect(sheet.defects(passage: Self.passage, audio: other) == [
+            "verses[1] (John 3:1) starts at 1 s, before verses[0] (John 3:2) at 2 s: starts must be in order",
+            "verses[2]: 43003099 is not a verse (book × 1,000,000 + chapter × 1,000 + verse, of a verse that exists)",
+            "verses[3] (John 4:1) is not a verse of John 3:1-3 in the KJV",
+            "verses[3] (John 4:1) ends at 5 s, before it starts at 5.5 s",
+            "verses[3] (John 4:1) starts at 5.5 s, before verses[2] (43003099) ends at 6 s: cues overlap",
+            "verses[4] (John 3:2) is cued twice (verses[0] too)",
+            "verses[4] (John 3:2) starts at 12 s, past the audio's end at 9 s",
+            "John 3:3 has no cue: every verse of John 3:1-3 in the KJV needs one",
+            "the audio's SHA-256 is \(String(repeating: "1", count: 64)), not the sheet's \(String(repeating: "0", count: 64)): it is other audio, or was changed",
+            "the audio lasts 9 s, not the sheet's 10 s",
+        ])
+    }
+
+    @Test func whatIsNotACueSheetIsRefusedNamingTheField() throws {
+        let good = CueSheetTests.sheet.json
+        #expect(try CueSheet(json: good) == CueSheetTests.sheet)
+        func without(_ name: String) -> JSON {
+            guard case .object(let fields) = good else { return good }
+            return .object(fields.filter { $0.0 != name })
+        }
+        #expect(throws: CueSheetError("\"sha256\" must be a non-empty string")) { try CueSheet(json: without("sha256")) }
+        #expect(throws: CueSheetError("\"format\" must be \"manna-cues\"")) { try CueSheet(json: without("format")) }
+        guard case .object(var fields) = good else { return }
+        fields.append(("speed", .int(2)))
+        #expect(throws: CueSheetError("unknown field 'speed'")) { try CueSheet(json: .object(fields)) }
+        fields.removeLast()
+        fields = fields.map { $0.0 == "audio" ? ("audio", .string("../secret.wav")) : $0 }
+        #expect(throws: CueSheetError("\"audio\" must be a file name beside the cue sheet, not a path")) { try CueSheet(json: .object(fields)) }
+    }
+
+    @Test func onlyVersesThatExistAreVerses() {
+        #expect(VerseID(rawValue: 43_003_016).isVerse)
+        #expect(VerseID(rawValue: 65_001_025).isVerse)
+        #expect(!VerseID(rawValue: 65_001_026).isVerse)
+        #expect(!VerseID(rawValue: 43_022_001).isVerse)
+        #expect(!VerseID(rawValue: 67_001_001).isVerse)
+        #expect(!VerseID(rawValue: 43_003_000).isVerse)
+    }
+}

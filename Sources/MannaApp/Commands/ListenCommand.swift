@@ -121,6 +121,8 @@ enum ListenCommand {
             throw Failure.usage("--export '\(path)': the name must end in " + exportFormats.map { "." + $0 }.joined(separator: ", ") + " (the kind of audio to write)")
         }
         let format = name[name.index(after: dot)...].lowercased()
+        let folder = Files.parent(of: path)
+        guard Files.isDirectory(folder) else { throw Failure.io("--export '\(path)': there is no folder \(folder)") }
         let temporary = Files.temporaryPath(for: path)
         defer { _ = try? Files.remove(temporary) }
         let report = try PlayerProcess.export(request, format: format, to: temporary, context: context)

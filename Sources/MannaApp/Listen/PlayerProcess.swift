@@ -100,10 +100,19 @@ final class PlayerProcess {
         }
     }
 
+    /// The length in seconds of the audio at `path`, decoded to its end.
+    static func info(_ path: String, context: Context) throws -> Double {
+        let output = try runToEnd(["--info", path], input: "", context)
+        guard let json = try? JSON(parsing: output.trimmingSpaces), case .number(let duration)? = json["duration"] else {
+            throw Failure.unavailable("the player's --info report is not what it should be: \(output.singleLine)")
+        }
+        return duration
+    }
+
     /// Renders `request` to `path` as `format`; what the helper printed (where verses start and end).
     static func export(_ request: ListenRequest, format: String, to path: String, context: Context) throws -> JSON {
         let output = try runToEnd(["--export", format, path], input: request.json.text + "\n", context)
-        do { return try JSON(parsing: String(output.split(separator: "\n").last ?? "")) } catch { throw Failure.unavailable("the player's export report is not JSON") }
+        do { return try JSON(parsing: output.trimmingSpaces) } catch { throw Failure.unavailable("the player's export report is not JSON") }
     }
 
     /// Runs the helper until it ends; its stdout, or its failure as the user's error.

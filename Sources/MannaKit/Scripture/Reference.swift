@@ -342,7 +342,7 @@ extension String {
     }
 
     /// The string without leading and trailing whitespace (FoundationEssentials has no `trimmingCharacters`).
-    var trimmingSpaces: String {
+    public var trimmingSpaces: String {
         guard let start = firstIndex(where: { !$0.isWhitespace }),
               let end = lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return String(self[start...end])

@@ -237,6 +237,12 @@ public enum Files {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
     }
 
+    /// True when `path` is a folder (or a link to one).
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// True when `path` is a file this process may execute.
     public static func isExecutable(_ path: String) -> Bool {
         var info = stat()
