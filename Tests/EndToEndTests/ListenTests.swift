@@ -203,6 +203,28 @@ import TestSupport
             == "manna: \(home.path)/v2.json: not a cue sheet: \"version\" must be 1: this Manna reads no other\n")
     }
 
+    /// Timings as Audacity labels (verse numbers) for a recording become a cue sheet that
+    /// checks; an existing sheet is not replaced.
+    @Test func audacityLabelsBecomeACueSheet() throws {
+        let home = try TemporaryHome(environment: ["PULSE_SERVER": "unix:/nonexistent/native"])
+        let recording = home.path + "/psalm23.wav"
+        #expect(home.run("listen", "Ps", "23", "--export", recording).status == 0)
+        let exported = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: CueSheet.path(forAudio: recording)))) as? [String: Any])
+        let labels = try #require(exported["verses"] as? [[String: Any]]).map { verse in
+            "\(verse["start"] as! Double)\t\(verse["end"] as! Double)\t\((verse["id"] as! Int) % 1000)\n"
+        }.joined()
+        try FileManager.default.removeItem(atPath: CueSheet.path(forAudio: recording))
+        try ("\\c 23\n" + labels).write(toFile: home.path + "/labels.txt", atomically: true, encoding: .utf8)
+        let arguments = ["cues", "import", home.path + "/labels.txt", "--from", "audacity", "--ref", "Psalm 23", "--audio", recording, "--reader", "Tester"]
+        let imported = home.run(arguments)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout == "wrote \(recording).cues.json: Psalm 23 (KJV), 6 verses, 0:30\n")
+        #expect(home.run("cues", "check", recording + ".cues.json").status == 0)
+        let again = home.run(arguments)
+        #expect(again.status == 65)
+        #expect(again.stderr == "manna: \(recording).cues.json exists: move it aside to import again\n")
+    }
+
     // MARK: - Resume
 
     /// Starts `manna ARGUMENTS` in `home` and reads its JSON events until `count` verses have

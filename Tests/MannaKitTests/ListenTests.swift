@@ -207,3 +207,42 @@ import TestSupport
         #expect(!VerseID(rawValue: 43_003_000).isVerse)
     }
 }
+
+@Suite struct CueImportTests {
+    static let john3 = (1...4).map { VerseID(book: 43, chapter: 3, verse: $0) }
+
+    /// A Scripture App Builder timing file: a chapter header, verse parts merged, a heading left out.
+    @Test func audacityLabelsAreReadByVerseWithTheirParts() throws {
+        let labels = "\\c 3\n0.000000\t1.500000\ts1\n1.500000\t3.000000\t1\n3.000000\t4.000000\t2a\n4.000000\t5.250000\t2b\r\n"
+            + "5.250000\t7.000000\t3\n7.000000\t9.500000\t4\n"
+        let cues = try CueImport.cues(from: labels, format: .audacity, verses: Self.john3)
+        #expect(cues == [
+            .init(id: Self.john3[0], start: 1.5, end: 3), .init(id: Self.john3[1], start: 3, end: 5.25),
+            .init(id: Self.john3[2], start: 5.25, end: 7), .init(id: Self.john3[3], start: 7, end: 9.5),
+        ])
+        #expect(throws: CueSheetError("line 2: expected START<tab>END<tab>LABEL, found 'one two'")) {
+            try CueImport.cues(from: "0\t1\t1\none two\n", format: .audacity, verses: Self.john3)
+        }
+    }
+
+    @Test func webVTTCuesGoToTheirVerseOrInOrder() throws {
+        let labelled = "WEBVTT\n\n3:1\n00:00.000 --> 00:02.500\nThere was a man\n\n3:2\n00:02.500 --> 00:01:05.125 align:start\nThe same came\n"
+        #expect(try CueImport.cues(from: labelled, format: .webvtt, verses: Self.john3)
+            == [.init(id: Self.john3[0], start: 0, end: 2.5), .init(id: Self.john3[1], start: 2.5, end: 65.125)])
+        let unlabelled = "WEBVTT\n\n" + (0..<4).map { "00:00:0\($0).000 --> 00:00:0\($0 + 1).000\ntext\n" }.joined(separator: "\n")
+        #expect(try CueImport.cues(from: unlabelled, format: .webvtt, verses: Self.john3).map(\.id) == Self.john3)
+        #expect(throws: CueSheetError("not WebVTT: the first line must be WEBVTT")) { try CueImport.cues(from: "00:00.000 --> 00:01.000\n", format: .webvtt, verses: Self.john3) }
+        #expect(CueImport.timestamp("01:02:03.456") == 3723.456)
+        #expect(CueImport.timestamp("00:61.000") == nil)
+    }
+
+    @Test func aeneasFragmentsGoToTheVersesInOrderAndSilenceIsLeftOut() throws {
+        let map = #"{"fragments": [{"id": "f000001", "begin": "0.000", "end": "0.400", "lines": []}, "#
+            + (0..<4).map { #"{"id": "f00000\#($0 + 2)", "begin": "\#($0 + 1).000", "end": "\#($0 + 2).000", "lines": ["verse"]}"# }.joined(separator: ", ")
+            + "]}"
+        #expect(try CueImport.cues(from: map, format: .aeneas, verses: Self.john3).map(\.start) == [1, 2, 3, 4])
+        #expect(throws: CueSheetError("4 timed segments for the passage's 3 verses: label them by verse, or give the passage they read")) {
+            try CueImport.cues(from: map, format: .aeneas, verses: Array(Self.john3.prefix(3)))
+        }
+    }
+}

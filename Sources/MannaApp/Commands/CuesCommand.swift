@@ -1,21 +1,33 @@
 // manna cues check FILE: checks a cue sheet against its audio and its passage, one line per defect.
+// manna cues import --from FORMAT FILE --ref PASSAGE --audio AUDIO: converts timings people have.
 import MannaKit
 
 enum CuesCommand {
     static let spec = CommandSpec(
         name: "cues",
-        usage: "manna cues check FILE.cues.json",
-        abstract: "Check a cue sheet (docs/cues.md): its verses, their times, and the audio beside it",
+        usage: "manna cues check FILE.cues.json | import --from aeneas|audacity|webvtt FILE --ref PASSAGE --audio AUDIO [--reader NAME] [--translation T]",
+        abstract: "Check a cue sheet (docs/cues.md) against its passage and audio, or make one from aeneas, Audacity or WebVTT timings",
+        valueOptions: [
+            "from": "import: the timings' format: aeneas (sync map JSON), audacity (label track), webvtt",
+            "ref": "import: the passage the recording reads, like John 3",
+            "audio": "import: the recording; the cue sheet is written beside it as AUDIO.cues.json",
+            "reader": "import: who reads (default: recording)",
+            "translation": "import: the translation read (default: $MANNA_TRANSLATION, else KJV)",
+        ],
         run: run)
 
     /// The largest cue sheet read: a whole Bible's cues take about 3 MB.
     static let sizeLimit = 16 << 20
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        guard arguments.positionals.count == 2, arguments.positionals[0] == "check" else {
-            throw Failure.usage("cues needs: check FILE.cues.json; see 'manna cues --help'")
+        switch (arguments.positionals.first, arguments.positionals.count) {
+        case ("check", 2): try check(arguments.positionals[1], context)
+        case ("import", 2): try importTimings(arguments.positionals[1], arguments, context)
+        default: throw Failure.usage("cues needs: check FILE.cues.json, or import --from FORMAT FILE --ref PASSAGE --audio AUDIO; see 'manna cues --help'")
         }
-        let path = arguments.positionals[1]
+    }
+
+    static func check(_ path: String, _ context: Context) throws {
         let sheet = try read(path)
         var defects: [String] = []
 
@@ -38,7 +50,7 @@ enum CuesCommand {
         } else {
             do {
                 let decoded = try PlayerProcess.info(audioPath, context: context)
-                audio = AudioFacts(duration: decoded, sha256: try SHA256.hexDigest(ofFile: audioPath))
+                audio = AudioFacts(duration: decoded.duration, sha256: try SHA256.hexDigest(ofFile: audioPath))
             } catch let error as PlayerFailure where error.exitStatus == .dataError {
                 defects.append(error.message)
             }
@@ -50,6 +62,45 @@ enum CuesCommand {
         }
         context.stdout.line("ok: \(path): \(sheet.passage) (\(sheet.translation)), \(sheet.cues.count) verses, "
             + "\(ListenCommand.clock(sheet.duration)) of \(sheet.audio)")
+    }
+
+    /// Converts the timings in `path` into a cue sheet beside the recording. The sheet must
+    /// pass `check` (every verse of the passage cued, in order, within the audio): if not,
+    /// its defects are listed and nothing is written. An existing sheet is never replaced.
+    static func importTimings(_ path: String, _ arguments: ParsedArguments, _ context: Context) throws {
+        guard let name = arguments.value("from"), let format = CueFormat(rawValue: name) else {
+            throw Failure.usage("cues import needs --from " + CueFormat.allCases.map(\.rawValue).joined(separator: ", ") + " (the timings' format)")
+        }
+        guard let passageText = arguments.value("ref") else { throw Failure.usage("cues import needs --ref PASSAGE: the passage the recording reads") }
+        guard let audioPath = arguments.value("audio") else { throw Failure.usage("cues import needs --audio AUDIO: the recording the timings are for") }
+        let sheetPath = CueSheet.path(forAudio: audioPath)
+        guard !Files.exists(sheetPath) else { throw Failure.data("\(sheetPath) exists: move it aside to import again") }
+        let text: String
+        do {
+            guard let read = try Files.readText(path, limit: sizeLimit) else { throw Failure.data("\(path): no such file") }
+            text = read
+        } catch let error as FileError {
+            throw Failure.data("\(path): \(error.reason)")
+        }
+        let reference = try Reference(parsing: passageText)
+        let database = try context.openTextDatabase()
+        let translation = try context.translation(arguments.value("translation"), in: database)
+        let verses = try database.passage(reference, in: translation).filter { $0.text != nil }.map(\.id)
+        let cues: [CueSheet.Cue]
+        do { cues = try CueImport.cues(from: text, format: format, verses: verses) } catch { throw Failure.data("\(path): \(error.problem)") }
+        guard Files.exists(audioPath) else { throw Failure.data("\(audioPath): no such file") }
+        let decoded = try PlayerProcess.info(audioPath, context: context)
+        let audio = AudioFacts(duration: decoded.duration, sha256: try SHA256.hexDigest(ofFile: audioPath))
+        let sheet = CueSheet(passage: reference.description, translation: translation.code, voice: arguments.value("reader") ?? "recording",
+                             audio: audioPath.split(separator: "/").last.map(String.init) ?? audioPath, sampleRate: decoded.sampleRate,
+                             duration: decoded.duration, sha256: audio.sha256, cues: cues)
+        let defects = sheet.defects(passage: verses, audio: audio)
+        guard defects.isEmpty else {
+            for defect in defects { context.stdout.line(path + ": " + defect) }
+            throw Failure.data("\(path): \(defects.count) defect\(defects.count == 1 ? "" : "s"); no cue sheet written")
+        }
+        do { try Files.writeAtomically(sheet.json.prettyText + "\n", to: sheetPath) } catch { throw Failure.io("cannot write \(sheetPath): \(error.message)") }
+        context.stdout.line("wrote \(sheetPath): \(sheet.passage) (\(sheet.translation)), \(cues.count) verses, \(ListenCommand.clock(sheet.duration))")
     }
 
     /// The cue sheet at `path`, or why it is none.

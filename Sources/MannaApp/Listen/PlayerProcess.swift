@@ -100,13 +100,14 @@ final class PlayerProcess {
         }
     }
 
-    /// The length in seconds of the audio at `path`, decoded to its end.
-    static func info(_ path: String, context: Context) throws -> Double {
+    /// The length in seconds and the sample rate of the audio at `path`, decoded to its end.
+    static func info(_ path: String, context: Context) throws -> (duration: Double, sampleRate: Int) {
         let output = try runToEnd(["--info", path], input: "", context)
-        guard let json = try? JSON(parsing: output.trimmingSpaces), case .number(let duration)? = json["duration"] else {
+        guard let json = try? JSON(parsing: output.trimmingSpaces), case .number(let duration)? = json["duration"],
+              let rate = json["sample_rate"]?.intValue else {
             throw Failure.unavailable("the player's --info report is not what it should be: \(output.singleLine)")
         }
-        return duration
+        return (duration, rate)
     }
 
     /// Renders `request` to `path` as `format`; what the helper printed (where verses start and end).
