@@ -71,12 +71,18 @@ enum PlayHelper {
 
     /// Speaks `request`, obeying the commands on `input` until the end, `quit` or stdin's end.
     private static func play(_ request: ListenRequest, input: inout LineReader) throws(PlayError) {
-        let rate = try Speech.start()
-        try Speech.configure(voice: request.voice, rate: request.rate)
-        let rendition = Rendition(texts: request.verses.map(\.text), sampleRate: rate, startingAt: request.start)
-        rendition.start()
-        let playback = try Playback(rendition: rendition, startingAt: request.start)
-        write(PlayerEvent.started(sampleRate: rate, voice: request.voice).json.text + "\n")
+        let source: any AudioSource
+        if let audio = request.audio {
+            source = try Recording(path: audio, verses: request.verses)
+        } else {
+            let rate = try Speech.start()
+            try Speech.configure(voice: request.voice, rate: request.rate)
+            let rendition = Rendition(texts: request.verses.map(\.text), sampleRate: rate, startingAt: request.start)
+            rendition.start()
+            source = rendition
+        }
+        let playback = try Playback(rendition: source, startingAt: request.start)
+        write(PlayerEvent.started(sampleRate: source.sampleRate, voice: request.voice).json.text + "\n")
         while true {
             // The server's clock is read every few milliseconds: a verse is reported within that
             // of becoming audible, at the time it became audible.

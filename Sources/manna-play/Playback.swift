@@ -1,4 +1,4 @@
-// Speech through the user's sound server with libpulse (PulseAudio, or PipeWire's pulse
+// Speech (or a recording) through the user's sound server with libpulse (PulseAudio, or PipeWire's pulse
 // layer): an asynchronous stream with a small buffer, corked to pause, and the server's
 // playback clock (`pa_stream_get_time`) telling which verse is being heard. A seek starts a
 // new stream at the new place, so each stream's clock counts from a known sample.
@@ -9,8 +9,11 @@ import Glibc
 import MannaKit
 
 final class Playback: @unchecked Sendable {
-    private let rendition: Rendition
+    private let rendition: any AudioSource
     private let rate: Int
+    private let channels: Int
+    /// Bytes of one frame: a 16-bit sample for each channel.
+    private var frameBytes: Int { 2 * channels }
     private let mainloop: OpaquePointer
     private let context: OpaquePointer
     private var stream: OpaquePointer?
@@ -42,9 +45,10 @@ final class Playback: @unchecked Sendable {
     private static let connectMilliseconds = 1000
 
     /// Connects to the sound server, within a second.
-    init(rendition: Rendition, startingAt verse: Int) throws(PlayError) {
+    init(rendition: any AudioSource, startingAt verse: Int) throws(PlayError) {
         self.rendition = rendition
         rate = rendition.sampleRate
+        channels = rendition.channels
         writeVerse = verse
         guard let mainloop = pa_threaded_mainloop_new() else { throw .unavailable("cannot start PulseAudio's main loop") }
         self.mainloop = mainloop
@@ -100,7 +104,7 @@ final class Playback: @unchecked Sendable {
 
     /// A stream for the samples from (`writeVerse`, `writeOffset`) on.
     private func openStream(corked: Bool) throws(PlayError) {
-        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(rate), channels: 1)
+        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(rate), channels: UInt8(channels))
         let properties = Playback.properties()
         defer { pa_proplist_free(properties) }
         guard let stream = pa_stream_new_with_proplist(context, "Reading aloud", &spec, nil, properties) else {
@@ -121,7 +125,7 @@ final class Playback: @unchecked Sendable {
         pa_stream_set_write_callback(stream, { _, _, player in
             Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue().topUp()
         }, Unmanaged.passUnretained(self).toOpaque())
-        let bytes = UInt32(rate * 2 * Playback.bufferMilliseconds / 1000)
+        let bytes = UInt32(rate * frameBytes * Playback.bufferMilliseconds / 1000)
         var buffer = pa_buffer_attr(maxlength: UInt32.max, tlength: bytes, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
         var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue
         if corked { flags |= PA_STREAM_START_CORKED.rawValue }
@@ -146,9 +150,9 @@ final class Playback: @unchecked Sendable {
         // whichever is more: a stream that has not started asks for less than it needs to start.
         let requested = pa_stream_writable_size(stream)
         let ahead = rate * Playback.bufferMilliseconds / 1000 - (streamWritten - heardInStream())
-        var room = max(requested == Int.max || requested == -1 ? 0 : requested, ahead * 2)
+        var room = max(requested == Int.max || requested == -1 ? 0 : requested, ahead * frameBytes)
         guard room > 0 else { return }
-        while room >= 2 {
+        while room >= frameBytes {
             guard writeVerse < rendition.texts.count else {
                 allWritten = true
                 break
@@ -158,16 +162,17 @@ final class Playback: @unchecked Sendable {
                 return
             }
             if starts.last?.verse != writeVerse { starts.append((streamWritten, writeVerse, writeOffset)) }
-            let count = min(room / 2, chunk.count - writeOffset)
+            let frames = chunk.count / channels
+            let count = min(room / frameBytes, frames - writeOffset)
             if count > 0 {
                 chunk.withUnsafeBufferPointer { samples in
-                    _ = pa_stream_write(stream, samples.baseAddress! + writeOffset, count * 2, nil, 0, PA_SEEK_RELATIVE)
+                    _ = pa_stream_write(stream, samples.baseAddress! + writeOffset * channels, count * frameBytes, nil, 0, PA_SEEK_RELATIVE)
                 }
                 streamWritten += count
                 writeOffset += count
-                room -= count * 2
+                room -= count * frameBytes
             }
-            if writeOffset >= chunk.count {
+            if writeOffset >= frames {
                 writeVerse += 1
                 writeOffset = 0
                 if writeVerse < rendition.texts.count { rendition.want(writeVerse) }
@@ -245,11 +250,11 @@ final class Playback: @unchecked Sendable {
         var offset = now.offset + Int(seconds * Double(rate))
         while offset < 0 && verse > 0 {
             verse -= 1
-            offset += rendition.waitForSamples(verse).count
+            offset += rendition.waitForSamples(verse).count / channels
         }
         offset = max(0, offset)
-        while verse < rendition.texts.count && offset >= rendition.waitForSamples(verse).count {
-            offset -= rendition.waitForSamples(verse).count
+        while verse < rendition.texts.count && offset >= rendition.waitForSamples(verse).count / channels {
+            offset -= rendition.waitForSamples(verse).count / channels
             verse += 1
         }
         try play(from: verse, offset: verse < rendition.texts.count ? offset : 0)

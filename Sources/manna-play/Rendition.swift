@@ -5,9 +5,24 @@
 import Glibc
 #endif
 
-final class Rendition: @unchecked Sendable {
+/// Where playback gets each verse's audio: interleaved 16-bit frames of `channels` samples.
+protocol AudioSource: AnyObject, Sendable {
+    var sampleRate: Int { get }
+    var channels: Int { get }
+    /// One text a verse: how many verses there are.
+    var texts: [String] { get }
+    /// Verse `index`'s samples, or nil while they are not ready.
+    func samples(_ index: Int) -> [Int16]?
+    /// Verse `index`'s samples, waiting for them if need be.
+    func waitForSamples(_ index: Int) -> [Int16]
+    /// Playback has reached verse `index`.
+    func want(_ index: Int)
+}
+
+final class Rendition: AudioSource, @unchecked Sendable {
     let texts: [String]
     let sampleRate: Int
+    let channels = 1
     /// Each verse's samples once rendered; verses far behind playback are let go again.
     private var chunks: [[Int16]?]
     /// The verse playback needs first; rendering goes on from there.

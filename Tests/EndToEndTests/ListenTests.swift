@@ -225,6 +225,37 @@ import TestSupport
         #expect(again.stderr == "manna: \(recording).cues.json exists: move it aside to import again\n")
     }
 
+    /// A recording plays by its cue sheet: `--from` starts at the verse's cue, each verse is
+    /// reported when its cue is heard, whatever the file's rate and channels.
+    @Test(.needs(.sox)) func aRecordingPlaysVerseByVerseFromItsCues() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let recording = home.path + "/psalm23.flac"
+        #expect(home.run("listen", "Ps", "23", "--export", recording).status == 0)
+        let sheet = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: CueSheet.path(forAudio: recording)))) as? [String: Any])
+        let starts = try #require(sheet["verses"] as? [[String: Any]]).compactMap { $0["start"] as? Double }
+
+        let run = home.run("listen", "--audio", recording, "--from", "5", "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(events.first?["passage"] as? String == "Psalm 23")
+        #expect(events.compactMap { $0["id"] as? Int } == [19_023_005, 19_023_006])
+        let t = try #require(events[2]["t"] as? Double)
+        #expect(abs(t - (starts[5] - starts[4])) < 0.002, "verse 6 heard at \(t) s after verse 5; its cue says \(starts[5] - starts[4]) s")
+
+        // The same reading as 44.1 kHz stereo, with the cue sheet given.
+        let stereo = home.path + "/stereo.wav"
+        #expect(spawn(try #require(TestEnvironment.path(of: "sox")), [recording, "-c", "2", "-r", "44100", stereo]).status == 0)
+        let played = home.run("listen", "Ps", "23:6", "--audio", stereo, "--cues", CueSheet.path(forAudio: recording), "--json")
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.stdout.contains("\"id\":19023006"))
+        #expect(played.stdout.contains("\"event\":\"ended\""))
+
+        let missing = home.run("listen", "Ps", "23", "--audio", stereo)
+        #expect(missing.status == 65)
+        #expect(missing.stderr == "manna: \(stereo).cues.json: no cue sheet for \(stereo): make one with 'manna cues import', or give --cues\n")
+    }
+
     // MARK: - Resume
 
     /// Starts `manna ARGUMENTS` in `home` and reads its JSON events until `count` verses have

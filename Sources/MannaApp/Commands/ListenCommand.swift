@@ -10,7 +10,7 @@ import MannaKit
 enum ListenCommand {
     static let spec = CommandSpec(
         name: "listen",
-        usage: "manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--export FILE] [--json] | --voices",
+        usage: "manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--export FILE | --audio FILE [--cues CUES]] [--json] | --voices",
         abstract: "Read a passage aloud, the verse being heard highlighted; with no passage, go on where listening stopped",
         valueOptions: [
             "translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, else KJV)",
@@ -18,6 +18,8 @@ enum ListenCommand {
             "rate": "words a minute, 80 to 450 (default 175)",
             "from": "start at this verse of the passage: 16, 3:16 or John 3:16",
             "export": "write the reading to FILE.wav, .flac, .ogg or .opus, and its cue sheet to FILE.cues.json",
+            "audio": "play this recording (FLAC, Ogg, Opus, WAV, MP3) instead of speaking, following its cue sheet",
+            "cues": "--audio's cue sheet (default: AUDIO.cues.json beside it; see docs/cues.md)",
         ],
         flags: [
             "json": "one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, ended, stopped",
@@ -34,7 +36,10 @@ enum ListenCommand {
         _ = try arguments.value("rate").map(parseRate)
         var resume: ListeningPosition?
         let reference: Reference
-        if arguments.positionals.isEmpty {
+        if arguments.positionals.isEmpty, let audio = arguments.value("audio") {
+            // A recording with no passage given: the passage its cue sheet is for.
+            reference = try Reference(parsing: try CuesCommand.read(arguments.value("cues") ?? CueSheet.path(forAudio: audio)).passage)
+        } else if arguments.positionals.isEmpty {
             guard let position = try context.existingJournal()?.listeningPosition() else {
                 throw Failure.usage("nothing to resume: give a passage, like 'manna listen John 3'")
             }
@@ -52,25 +57,55 @@ enum ListenCommand {
         try ReadCommand.checkSize(reference)
         let database = try context.openTextDatabase()
         let rate = try arguments.value("rate").map(parseRate)
-        let translation = try context.translation(arguments.value("translation") ?? resume?.translation, in: database)
+        let recording = try arguments.value("audio").map { path in try Recorded(path, cues: arguments.value("cues"), exporting: arguments.value("export")) }
+        let translation = try context.translation(arguments.value("translation") ?? resume?.translation ?? recording?.sheet.translation, in: database)
         let passage = try database.passage(reference, in: translation)
         // Verses the translation lacks are not spoken (nor shown as brackets read aloud).
-        let spoken = passage.compactMap { verse in verse.text.map { ListenRequest.Verse(id: verse.id.rawValue, text: $0) } }
+        var spoken = passage.compactMap { verse in verse.text.map { ListenRequest.Verse(id: verse.id.rawValue, text: $0) } }
         guard !spoken.isEmpty else { throw Failure.data("the \(translation.code) has no verse of \(reference)") }
+        if let recording {
+            // A recording plays the verses it has cues for, from each cue's start.
+            let cues = Dictionary(recording.sheet.cues.map { ($0.id.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+            spoken = spoken.compactMap { verse in cues[verse.id].map { ListenRequest.Verse(id: verse.id, text: verse.text, start: $0.start, end: $0.end) } }
+            guard !spoken.isEmpty else { throw Failure.data("\(recording.cuesPath) has no cue for a verse of \(reference)") }
+        }
         var start = 0
         if let from = arguments.value("from") {
             start = try startIndex(from, in: spoken, of: reference)
         } else if let resume, let index = spoken.firstIndex(where: { $0.id >= resume.verse.rawValue }) {
             start = index
         }
-        let request = ListenRequest(verses: spoken, voice: arguments.value("voice") ?? resume?.voice ?? SpeechVoice.defaultVoice(forTranslation: translation.code),
-                                    rate: rate ?? resume?.rate ?? ListenRequest.defaultRate, start: start)
+        let request = ListenRequest(verses: spoken, voice: recording?.sheet.voice ?? arguments.value("voice") ?? resume?.voice
+                                        ?? SpeechVoice.defaultVoice(forTranslation: translation.code),
+                                    rate: rate ?? resume?.rate ?? ListenRequest.defaultRate, start: start, audio: recording?.path)
         if let path = arguments.value("export") {
             return try export(request, reference: reference, translation: translation.code, to: path, context)
         }
         var session = ListenSession(request: request, reference: reference, translation: translation, passage: passage,
                                     json: arguments.has("json"), context: context)
         try session.run()
+    }
+
+    /// A recording to play (`--audio`) and its cue sheet, read and checked for order.
+    struct Recorded {
+        let path: String
+        let cuesPath: String
+        let sheet: CueSheet
+
+        init(_ path: String, cues: String?, exporting: String?) throws {
+            guard exporting == nil else { throw Failure.usage("--audio plays a recording and --export writes speech: give one of them") }
+            guard Files.isRegularFile(path) else { throw Failure.data("--audio '\(path)': no such file") }
+            self.path = path
+            cuesPath = cues ?? CueSheet.path(forAudio: path)
+            guard Files.exists(cuesPath) else {
+                throw Failure.data("\(cuesPath): no cue sheet for \(path): make one with 'manna cues import', or give --cues")
+            }
+            sheet = try CuesCommand.read(cuesPath)
+            // Cues out of order would play verses out of order: refused, the first defect named.
+            if let defect = sheet.defects(passage: nil, audio: nil).first {
+                throw Failure.data("\(cuesPath): \(defect) ('manna cues check' lists every defect)")
+            }
+        }
     }
 
     static func parseRate(_ text: String) throws -> Int {

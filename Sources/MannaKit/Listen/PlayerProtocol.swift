@@ -9,13 +9,20 @@ public struct ListenRequest: Equatable, Sendable {
     public struct Verse: Equatable, Sendable {
         public let id: Int
         public let text: String
-        public init(id: Int, text: String) {
+        /// In a recording, where the verse starts and ends (seconds, from its cue).
+        public let start: Double?
+        public let end: Double?
+        public init(id: Int, text: String, start: Double? = nil, end: Double? = nil) {
             self.id = id
             self.text = text
+            self.start = start
+            self.end = end
         }
     }
 
     public let verses: [Verse]
+    /// A recording to play instead of speaking: its path; the verses then have their cues.
+    public let audio: String?
     /// An espeak-ng voice: a language like `en-us`, or a voice's name.
     public let voice: String
     /// Words a minute (espeak-ng's rate).
@@ -23,11 +30,12 @@ public struct ListenRequest: Equatable, Sendable {
     /// The index in `verses` to start at.
     public let start: Int
 
-    public init(verses: [Verse], voice: String, rate: Int, start: Int) {
+    public init(verses: [Verse], voice: String, rate: Int, start: Int, audio: String? = nil) {
         self.verses = verses
         self.voice = voice
         self.rate = rate
         self.start = start
+        self.audio = audio
     }
 
     public static let defaultRate = 175
@@ -35,10 +43,14 @@ public struct ListenRequest: Equatable, Sendable {
     public static let rates = 80...450
 
     public var json: JSON {
-        .object([
-            ("voice", .string(voice)), ("rate", .int(rate)), ("start", .int(start)),
-            ("verses", .array(verses.map { .object([("id", .int($0.id)), ("text", .string($0.text))]) })),
-        ])
+        var fields: [(String, JSON)] = [("voice", .string(voice)), ("rate", .int(rate)), ("start", .int(start))]
+        if let audio { fields.append(("audio", .string(audio))) }
+        fields.append(("verses", .array(verses.map { verse in
+            var fields: [(String, JSON)] = [("id", .int(verse.id)), ("text", .string(verse.text))]
+            if let start = verse.start, let end = verse.end { fields += [("start", .number(start)), ("end", .number(end))] }
+            return .object(fields)
+        })))
+        return .object(fields)
     }
 
     public init(json: JSON) throws(PlayerProtocolError) {
@@ -51,10 +63,15 @@ public struct ListenRequest: Equatable, Sendable {
             guard let id = item["id"]?.intValue, let text = item["text"]?.stringValue else {
                 throw PlayerProtocolError("each verse needs an id and a text")
             }
-            verses.append(Verse(id: id, text: text))
+            func seconds(_ name: String) -> Double? { if case .number(let value)? = item[name] { value } else { nil } }
+            verses.append(Verse(id: id, text: text, start: seconds("start"), end: seconds("end")))
         }
         guard !verses.isEmpty, verses.indices.contains(start) else { throw PlayerProtocolError("start \(start) is not one of the \(verses.count) verses") }
-        self.init(verses: verses, voice: voice, rate: rate, start: start)
+        let audio = json["audio"]?.stringValue
+        if audio != nil && verses.contains(where: { $0.start == nil || $0.end == nil }) {
+            throw PlayerProtocolError("a recording's verses each need a start and an end")
+        }
+        self.init(verses: verses, voice: voice, rate: rate, start: start, audio: audio)
     }
 }
 

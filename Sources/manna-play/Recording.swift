@@ -1,0 +1,64 @@
+// A recorded reading as the player's source: each verse's audio is the stretch of the file
+// from its cue's start to the next cue's start (the last to its own end), read with libsndfile
+// when playback reaches it, so a seek to a verse starts at its cue's frame.
+import CSndfile
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+final class Recording: AudioSource, @unchecked Sendable {
+    let texts: [String]
+    let sampleRate: Int
+    let channels: Int
+    private let file: OpaquePointer
+    /// Each verse's frames in the file.
+    private let spans: [Range<Int>]
+    private var mutex = pthread_mutex_t()
+    /// The verses read last: playback asks for the one it writes every few milliseconds.
+    private var cache: [(index: Int, samples: [Int16])] = []
+
+    init(path: String, verses: [ListenRequest.Verse]) throws(PlayError) {
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info), info.samplerate > 0, info.channels > 0 else {
+            throw .badAudio("cannot decode \(path): " + String(cString: sf_strerror(nil)))
+        }
+        self.file = file
+        sampleRate = Int(info.samplerate)
+        channels = Int(info.channels)
+        texts = verses.map(\.text)
+        let frames = Int(info.frames)
+        var spans: [Range<Int>] = []
+        for (index, verse) in verses.enumerated() {
+            guard let start = verse.start, let end = verse.end else { throw .usage("verse \(verse.id) has no cue") }
+            let first = min(frames, Int((start * Double(sampleRate)).rounded()))
+            let next = index + 1 < verses.count ? verses[index + 1].start ?? end : end
+            let last = min(frames, max(first, Int((next * Double(sampleRate)).rounded())))
+            spans.append(first..<last)
+        }
+        self.spans = spans
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    deinit { sf_close(file) }
+
+    func samples(_ index: Int) -> [Int16]? { read(index) }
+
+    func waitForSamples(_ index: Int) -> [Int16] { read(index) }
+
+    func want(_ index: Int) {}
+
+    /// Reads verse `index`'s frames (a few seconds: reading them is far quicker than playing).
+    private func read(_ index: Int) -> [Int16] {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if let cached = cache.first(where: { $0.index == index }) { return cached.samples }
+        let span = spans[index]
+        var samples = [Int16](repeating: 0, count: span.count * channels)
+        guard !span.isEmpty, sf_seek(file, sf_count_t(span.lowerBound), SEEK_SET) >= 0 else { return [] }
+        let read = samples.withUnsafeMutableBufferPointer { sf_readf_short(file, $0.baseAddress, sf_count_t(span.count)) }
+        samples.removeSubrange((max(0, Int(read)) * channels)...)
+        cache = Array((cache + [(index, samples)]).suffix(3))
+        return samples
+    }
+}
