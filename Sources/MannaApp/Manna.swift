@@ -91,7 +91,7 @@ public enum Manna {
     static let commands: [(name: String, spec: @Sendable () -> CommandSpec)] = [
         ("today", { TodayCommand.spec }), ("read", { ReadCommand.spec }), ("compare", { CompareCommand.spec }),
         ("search", { SearchCommand.spec }), ("note", { NoteCommand.spec }), ("highlight", { HighlightCommand.spec }),
-        ("bookmark", { BookmarkCommand.spec }), ("listen", { ListenCommand.spec }), ("cues", { CuesCommand.spec }), ("export", { ExportCommand.spec }), ("import", { ImportCommand.spec }),
+        ("bookmark", { BookmarkCommand.spec }), ("listen", { ListenCommand.spec }), ("cues", { CuesCommand.spec }), ("audio", { AudioCommand.spec }), ("export", { ExportCommand.spec }), ("import", { ImportCommand.spec }),
         ("plan", { PlanCommand.spec }), ("pray", { PrayCommand.spec }), ("config", { ConfigCommand.spec }),
         ("notify", { NotifyCommand.spec }), ("tick", { TickCommand.spec }), ("timeline", { TimelineCommand.spec }),
         ("prompt", { PromptCommand.spec }), ("widget", { WidgetCommand.spec }), ("init", { InitCommand.spec }),

@@ -465,3 +465,35 @@ func spawn(_ path: String, _ arguments: [String], environment: [String: String] 
     }
     return Run(status: status, stdout: stdout, stderr: stderr)
 }
+
+/// `manna audio`: recordings registered by folder, and `listen` choosing one.
+@Suite(.needs(.soundServer)) struct AudioRegistryTests {
+    @Test func aRegisteredRecordingIsPlayedWhenItCoversThePassageAndSaysSo() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let folder = home.path + "/readings"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(home.run("listen", "Ps", "23", "--export", folder + "/psalm23.flac").status == 0)
+        try "{}".write(toFile: folder + "/broken.cues.json", atomically: true, encoding: .utf8)
+
+        let added = home.run("audio", "add", folder)
+        #expect(added.status == 65)
+        #expect(added.stdout == "left out \(folder)/broken.cues.json: not a cue sheet: \"format\" must be \"manna-cues\"\n"
+            + "added \(folder)/psalm23.flac: Psalm 23 (KJV), 6 verses, read by en-gb\n")
+        #expect(added.stderr == "manna: 1 of 2 left out; 'manna cues check FILE' lists a sheet's every defect\n")
+        #expect(home.run("audio", "list").stdout == "Psalm 23 (KJV)  read by en-gb  \(folder)/psalm23.flac\n")
+
+        // Covered: the recording, said so. Not covered, or another translation: speech.
+        let recorded = home.run("listen", "Ps", "23:6", "--json")
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(recorded.stderr == "playing the recording \(folder)/psalm23.flac, read by en-gb ('manna audio list')\n")
+        #expect(recorded.stdout.hasPrefix(#"{"event":"started","passage":"Psalm 23:6","translation":"KJV","voice":"en-gb","source":"recording","audio":""#))
+        let spoken = home.run("listen", "Ps", "23:6", "--translation", "WEB", "--rate", "450", "--json")
+        #expect(spoken.stdout.contains(#""source":"speech""#))
+        #expect(spoken.stderr == "")
+
+        #expect(home.run("audio", "remove", folder + "/psalm23.flac").status == 0)
+        #expect(home.run("audio", "remove", folder + "/psalm23.flac").status == 65)
+        #expect(home.run("audio", "list").stdout == "no recordings: add a folder of them with 'manna audio add DIR'\n")
+    }
+}

@@ -57,12 +57,20 @@ enum ListenCommand {
         try ReadCommand.checkSize(reference)
         let database = try context.openTextDatabase()
         let rate = try arguments.value("rate").map(parseRate)
-        let recording = try arguments.value("audio").map { path in try Recorded(path, cues: arguments.value("cues"), exporting: arguments.value("export")) }
+        var recording = try arguments.value("audio").map { path in try Recorded(path, cues: arguments.value("cues"), exporting: arguments.value("export")) }
         let translation = try context.translation(arguments.value("translation") ?? resume?.translation ?? recording?.sheet.translation, in: database)
         let passage = try database.passage(reference, in: translation)
         // Verses the translation lacks are not spoken (nor shown as brackets read aloud).
         var spoken = passage.compactMap { verse in verse.text.map { ListenRequest.Verse(id: verse.id.rawValue, text: $0) } }
         guard !spoken.isEmpty else { throw Failure.data("the \(translation.code) has no verse of \(reference)") }
+        // A registered recording that covers the passage is played rather than speech (not
+        // when a voice, a speed or an export was asked for), and it is said which.
+        if recording == nil && arguments.value("export") == nil && arguments.value("voice") == nil && arguments.value("rate") == nil,
+           let registered = try AudioCommand.covering(spoken, translation: translation.code, context) {
+            recording = registered
+            context.stderr.line("playing the recording \(registered.path), read by \(registered.sheet.voice) ('manna audio list')")
+            context.stderr.flush()
+        }
         if let recording {
             // A recording plays the verses it has cues for, from each cue's start.
             let cues = Dictionary(recording.sheet.cues.map { ($0.id.rawValue, $0) }, uniquingKeysWith: { first, _ in first })

@@ -110,8 +110,15 @@ struct ListenSession {
                         terminal = try RawTerminal()
                         redraw()
                     } else if json {
-                        emit([("event", .string("started")), ("passage", .string(reference.description)), ("translation", .string(translation.code)),
-                              ("voice", .string(voice)), ("rate", .int(request.rate))])
+                        var fields: [(String, JSON)] = [("event", .string("started")), ("passage", .string(reference.description)),
+                                                        ("translation", .string(translation.code)), ("voice", .string(voice))]
+                        // What is heard: espeak-ng at a speed, or a recording.
+                        if let audio = request.audio {
+                            fields += [("source", .string("recording")), ("audio", .string(audio))]
+                        } else {
+                            fields += [("source", .string("speech")), ("rate", .int(request.rate))]
+                        }
+                        emit(fields)
                     }
                 case .verse(let index, let time):
                     guard request.verses.indices.contains(index) else { continue }

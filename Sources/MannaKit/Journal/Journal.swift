@@ -190,6 +190,18 @@ public final class Journal {
             updated_at INTEGER NOT NULL         -- Unix seconds
         ) WITHOUT ROWID;
         """,
+        // 8: recorded readings registered with `manna audio add`, by their files on this
+        // machine: `manna listen` plays one that covers the passage rather than speak it.
+        """
+        CREATE TABLE recordings (
+            audio TEXT PRIMARY KEY,             -- the audio file's absolute path
+            cues TEXT NOT NULL,                 -- its cue sheet's absolute path
+            passage TEXT NOT NULL,              -- as the cue sheet names it
+            translation TEXT NOT NULL,
+            reader TEXT NOT NULL,
+            added_at INTEGER NOT NULL           -- Unix seconds
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).

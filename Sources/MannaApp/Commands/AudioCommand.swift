@@ -1,0 +1,102 @@
+// manna audio add DIR | list | remove FILE: the recorded readings `manna listen` plays when one
+// covers the passage asked for.
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+enum AudioCommand {
+    static let spec = CommandSpec(
+        name: "audio",
+        usage: "manna audio add DIR | list | remove FILE",
+        abstract: "Register recorded readings (each with its FILE.cues.json) for 'manna listen' to play",
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        switch (arguments.positionals.first, arguments.positionals.count) {
+        case ("add", 2): try add(arguments.positionals[1], context)
+        case ("list", 1): try list(context)
+        case ("remove", 2): try remove(arguments.positionals[1], context)
+        default: throw Failure.usage("audio needs one of: add DIR, list, remove FILE; see 'manna audio --help'")
+        }
+    }
+
+    /// `path` made absolute and plain (no `.`, `..` or links) when it exists: the registry
+    /// outlives the shell it was typed in. Otherwise joined to the working folder.
+    static func absolute(_ path: String) -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let folder = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (folder == "/" ? "" : folder) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+
+    /// Registers every recording in `folder` that has a sound cue sheet beside it; says why
+    /// of each it leaves out (and then exits 65).
+    static func add(_ folder: String, _ context: Context) throws {
+        guard Files.isDirectory(folder) else { throw Failure.data("\(folder) is not a folder") }
+        let directory = absolute(folder)
+        let sheets = Files.list(directory).filter { $0.hasSuffix(".cues.json") }.sorted()
+        guard !sheets.isEmpty else {
+            throw Failure.data("\(folder) has no cue sheets (FILE.cues.json beside each recording): make them with 'manna cues import'")
+        }
+        let database = try context.openTextDatabase()
+        let journal = try context.journal()
+        var skipped = 0
+        for name in sheets {
+            let path = directory + "/" + name
+            do {
+                let sheet = try CuesCommand.read(path)
+                let audio = directory + "/" + sheet.audio
+                guard Files.isRegularFile(audio) else { throw Failure.data("its audio \(sheet.audio) is not beside it") }
+                let translation = try database.translation(code: sheet.translation)
+                let verses = try database.passage(try Reference(parsing: sheet.passage), in: translation).filter { $0.text != nil }.map(\.id)
+                if let defect = sheet.defects(passage: verses, audio: nil).first { throw Failure.data(defect) }
+                try journal.register(RegisteredRecording(audio: audio, cues: path, passage: sheet.passage, translation: sheet.translation,
+                                                         reader: sheet.voice, addedAt: context.clock.now()))
+                context.stdout.line("added \(audio): \(sheet.passage) (\(sheet.translation)), \(sheet.cues.count) verses, read by \(sheet.voice)")
+            } catch let error as UserError {
+                skipped += 1
+                context.stdout.line("left out " + (error.message.hasPrefix(path) ? error.message : "\(path): \(error.message)"))
+            }
+        }
+        if skipped > 0 {
+            throw Failure.data("\(skipped) of \(sheets.count) left out; 'manna cues check FILE' lists a sheet's every defect")
+        }
+    }
+
+    static func list(_ context: Context) throws {
+        let recordings = try context.existingJournal()?.recordings() ?? []
+        guard !recordings.isEmpty else {
+            context.stdout.line("no recordings: add a folder of them with 'manna audio add DIR'")
+            return
+        }
+        for recording in recordings {
+            context.stdout.line("\(recording.passage) (\(recording.translation))  read by \(recording.reader)  \(recording.audio)")
+        }
+    }
+
+    static func remove(_ file: String, _ context: Context) throws {
+        let audio = absolute(file)
+        guard let journal = try context.existingJournal(), try journal.unregister(audio: audio) else {
+            throw Failure.data("no recording \(audio) is registered; 'manna audio list' shows them")
+        }
+        context.stdout.line("removed \(audio) (the file itself is left alone)")
+    }
+
+    /// The first registered recording in `translation` whose cues cover every verse of
+    /// `verses`, or nil. Recordings whose files are gone or changed are passed over.
+    static func covering(_ verses: [ListenRequest.Verse], translation: String, _ context: Context) throws -> ListenCommand.Recorded? {
+        guard let journal = try context.existingJournal() else { return nil }
+        let wanted = Set(verses.map(\.id))
+        for recording in try journal.recordings() where recording.translation == translation {
+            guard let found = try? ListenCommand.Recorded(recording.audio, cues: recording.cues, exporting: nil) else { continue }
+            if wanted.isSubset(of: Set(found.sheet.cues.map(\.id.rawValue))) { return found }
+        }
+        return nil
+    }
+}
