@@ -468,6 +468,31 @@ func spawn(_ path: String, _ arguments: [String], environment: [String: String] 
 
 /// `manna audio`: recordings registered by folder, and `listen` choosing one.
 @Suite(.needs(.soundServer)) struct AudioRegistryTests {
+    /// Stopped in a recording, listening goes on in it; with the recording gone, in speech.
+    @Test func aRecordingIsResumedWhereItStopped() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let recording = home.path + "/psalm23.flac"
+        #expect(home.run("listen", "Ps", "23", "--export", recording).status == 0)
+        let (stopped, heard) = try ListenTests().listen(["listen", "--audio", recording, "--from", "5", "--json"], home: home, verses: 1)
+        kill(stopped.processIdentifier, SIGINT)
+        stopped.waitUntilExit()
+        #expect(heard.last?["id"] as? Int == 19_023_005)
+        let (resumed, events) = try ListenTests().listen(["listen", "--json"], home: home, verses: 1)
+        kill(resumed.processIdentifier, SIGKILL)
+        resumed.waitUntilExit()
+        #expect(events.first?["source"] as? String == "recording")
+        #expect(events.first?["audio"] as? String == recording)
+        #expect(events.last?["id"] as? Int == 19_023_005)
+
+        try FileManager.default.removeItem(atPath: recording)
+        let (spoken, again) = try ListenTests().listen(["listen", "--json"], home: home, verses: 1)
+        kill(spoken.processIdentifier, SIGKILL)
+        spoken.waitUntilExit()
+        #expect(again.first?["source"] as? String == "speech")
+        #expect(again.last?["id"] as? Int == 19_023_005)
+    }
+
     @Test func aRegisteredRecordingIsPlayedWhenItCoversThePassageAndSaysSo() throws {
         let sound = try TestSound()
         let home = try TemporaryHome(environment: sound.environment)

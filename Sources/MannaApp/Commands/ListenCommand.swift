@@ -58,6 +58,15 @@ enum ListenCommand {
         let database = try context.openTextDatabase()
         let rate = try arguments.value("rate").map(parseRate)
         var recording = try arguments.value("audio").map { path in try Recorded(path, cues: arguments.value("cues"), exporting: arguments.value("export")) }
+        // Resuming a recording plays it again, if it is still there; else the place is read aloud.
+        if recording == nil, let audio = resume?.audio {
+            do {
+                recording = try Recorded(audio, cues: resume?.cues, exporting: nil)
+            } catch let error as UserError {
+                context.stderr.line("the recording listened to cannot be played (\(error.message)): speaking instead")
+                context.stderr.flush()
+            }
+        }
         let translation = try context.translation(arguments.value("translation") ?? resume?.translation ?? recording?.sheet.translation, in: database)
         let passage = try database.passage(reference, in: translation)
         // Verses the translation lacks are not spoken (nor shown as brackets read aloud).
@@ -89,7 +98,7 @@ enum ListenCommand {
         if let path = arguments.value("export") {
             return try export(request, reference: reference, translation: translation.code, to: path, context)
         }
-        var session = ListenSession(request: request, reference: reference, translation: translation, passage: passage,
+        var session = ListenSession(request: request, cues: recording?.cuesPath, reference: reference, translation: translation, passage: passage,
                                     json: arguments.has("json"), context: context)
         try session.run()
     }
@@ -103,8 +112,9 @@ enum ListenCommand {
         init(_ path: String, cues: String?, exporting: String?) throws {
             guard exporting == nil else { throw Failure.usage("--audio plays a recording and --export writes speech: give one of them") }
             guard Files.isRegularFile(path) else { throw Failure.data("--audio '\(path)': no such file") }
-            self.path = path
-            cuesPath = cues ?? CueSheet.path(forAudio: path)
+            // Absolute: the place kept for resuming names the files wherever it is resumed.
+            self.path = AudioCommand.absolute(path)
+            cuesPath = AudioCommand.absolute(cues ?? CueSheet.path(forAudio: path))
             guard Files.exists(cuesPath) else {
                 throw Failure.data("\(cuesPath): no cue sheet for \(path): make one with 'manna cues import', or give --cues")
             }

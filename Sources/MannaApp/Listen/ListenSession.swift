@@ -8,6 +8,8 @@ import MannaKit
 
 struct ListenSession {
     let request: ListenRequest
+    /// A recording's cue sheet, kept with the place to resume it.
+    let cues: String?
     let reference: Reference
     let translation: Translation
     /// The whole passage as `read` shows it, verses the translation lacks included.
@@ -23,8 +25,9 @@ struct ListenSession {
     private var screen: FollowAlong?
     private var screenWidth = 0
 
-    init(request: ListenRequest, reference: Reference, translation: Translation, passage: [PassageVerse], json: Bool, context: Context) {
+    init(request: ListenRequest, cues: String?, reference: Reference, translation: Translation, passage: [PassageVerse], json: Bool, context: Context) {
         self.request = request
+        self.cues = cues
         self.reference = reference
         self.translation = translation
         self.passage = passage
@@ -169,8 +172,9 @@ struct ListenSession {
 
     private func save(_ journal: Journal) throws {
         try journal.saveListeningPosition(ListeningPosition(
-            passage: reference.description, translation: translation.code, verse: currentID, voice: request.voice,
-            rate: request.rate, updatedAt: context.clock.now()))
+            passage: reference.description, translation: translation.code, verse: currentID,
+            voice: request.audio == nil ? request.voice : nil, rate: request.audio == nil ? request.rate : nil,
+            audio: request.audio, cues: cues, updatedAt: context.clock.now()))
     }
 
     /// Draws the follow-along screen: the passage, the verse being heard highlighted and in

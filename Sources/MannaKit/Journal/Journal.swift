@@ -191,8 +191,11 @@ public final class Journal {
         ) WITHOUT ROWID;
         """,
         // 8: recorded readings registered with `manna audio add`, by their files on this
-        // machine: `manna listen` plays one that covers the passage rather than speak it.
+        // machine: `manna listen` plays one that covers the passage rather than speak it. A
+        // listening place in a recording keeps its files, so resuming plays it again.
         """
+        ALTER TABLE listening ADD COLUMN audio TEXT;
+        ALTER TABLE listening ADD COLUMN cues TEXT;
         CREATE TABLE recordings (
             audio TEXT PRIMARY KEY,             -- the audio file's absolute path
             cues TEXT NOT NULL,                 -- its cue sheet's absolute path
