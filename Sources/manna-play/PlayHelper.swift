@@ -115,6 +115,7 @@ enum PlayHelper {
             // The server asks for more in a callback; what was not rendered then is written now.
             playback.topUp()
             events += playback.events()
+            if failure == nil { failure = playback.failure() }
             let ended = playback.endReported
             playback.unlock()
             for event in events { write(event.json.text + "\n") }

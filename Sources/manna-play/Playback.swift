@@ -205,6 +205,19 @@ final class Playback: @unchecked Sendable {
 
     private func seconds(_ samples: Int) -> Double { Double(samples) / Double(rate) }
 
+    /// Why playback cannot go on: the sound server went away (stopped, crashed, the session
+    /// ended) or dropped the stream. Nil while all is well (with the lock held).
+    func failure() -> PlayError? {
+        let state = pa_context_get_state(context)
+        if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
+            return .unavailable("the sound server went away: " + String(cString: pa_strerror(pa_context_errno(context))))
+        }
+        if let stream, pa_stream_get_state(stream) == PA_STREAM_FAILED || pa_stream_get_state(stream) == PA_STREAM_TERMINATED {
+            return .unavailable("the sound server dropped the stream: " + String(cString: pa_strerror(pa_context_errno(context))))
+        }
+        return nil
+    }
+
     /// The events since the last call: verses that became audible, and the end (with the lock held).
     func events() -> [PlayerEvent] {
         var events: [PlayerEvent] = []

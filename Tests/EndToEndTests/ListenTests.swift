@@ -256,6 +256,25 @@ import TestSupport
         #expect(missing.stderr == "manna: \(stereo).cues.json: no cue sheet for \(stereo): make one with 'manna cues import', or give --cues\n")
     }
 
+    /// The sound server gone mid-play: the player says so, manna keeps the place and exits 69;
+    /// with a server again, listening goes on from there.
+    @Test func aSoundServerThatGoesAwayStopsListeningCleanly() throws {
+        var sound: TestSound? = try TestSound()
+        let home = try TemporaryHome(environment: sound!.environment)
+        let (process, events) = try listen(["listen", "Ps", "23", "--json"], home: home, verses: 2)
+        #expect(events.last?["id"] as? Int == 19_023_002)
+        sound = nil  // its server is stopped
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 69)
+
+        let second = try TestSound()
+        home.environment.merge(second.environment) { $1 }
+        let (restarted, again) = try listen(["listen", "--json"], home: home, verses: 1)
+        kill(restarted.processIdentifier, SIGKILL)
+        restarted.waitUntilExit()
+        #expect(again.last?["id"] as? Int == 19_023_002)
+    }
+
     // MARK: - Resume
 
     /// Starts `manna ARGUMENTS` in `home` and reads its JSON events until `count` verses have

@@ -21,6 +21,8 @@ struct ListenSession {
     private var current: Int
     private var t = 0.0
     private var paused = false
+    /// The player has started playing.
+    private var started = false
     private var terminal: RawTerminal?
     private var screen: FollowAlong?
     private var screenWidth = 0
@@ -66,12 +68,15 @@ struct ListenSession {
         case .heardToTheEnd:
             try journal.clearListeningPosition()
             return
-        case .playerFailed(let failure):
+        case .playerFailed(let failure) where !started:
+            // Before a sound (no server, no such voice): nothing was heard, no place to keep.
             throw failure
-        case .quit, .signal, .playerGone:
+        case .quit, .signal, .playerGone, .playerFailed:
             break
         }
+        // The place is kept however listening stopped (a sound server gone mid-verse too).
         try save(journal)
+        if case .playerFailed(let failure) = ending { throw PlayerFailure(message: failure.message + "; 'manna listen' goes on from \(Reference(currentID))", status: failure.status) }
         let place = "'manna listen' goes on from \(Reference(currentID))"
         if json { emit([("event", .string("stopped")), ("id", .int(currentID.rawValue)), ("reference", .string(Reference(currentID).description)), ("t", seconds(t))]) }
         switch ending {
@@ -109,6 +114,7 @@ struct ListenSession {
             for event in events {
                 switch event {
                 case .started(_, let voice):
+                    started = true
                     if interactive {
                         terminal = try RawTerminal()
                         redraw()
