@@ -256,6 +256,18 @@ import TestSupport
         #expect(missing.stderr == "manna: \(stereo).cues.json: no cue sheet for \(stereo): make one with 'manna cues import', or give --cues\n")
     }
 
+    /// A second `manna listen` takes over: the first stops, keeping its place, and exits 130.
+    @Test func aSecondListeningTakesOver() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let (first, _) = try listen(["listen", "Ps", "23", "--json"], home: home, verses: 1)
+        let second = home.run("listen", "John", "11:35", "--json", "--rate", "450")
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 130)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("\"id\":43011035"))
+    }
+
     /// The sound server gone mid-play: the player says so, manna keeps the place and exits 69;
     /// with a server again, listening goes on from there.
     @Test func aSoundServerThatGoesAwayStopsListeningCleanly() throws {

@@ -34,6 +34,8 @@ enum ListenCommand {
         }
         // Bad options are refused before anything is opened.
         _ = try arguments.value("rate").map(parseRate)
+        // A listening already playing stops (keeping its place) before this one reads where to resume.
+        if arguments.value("export") == nil { try ListenLock.takeOver(context) }
         var resume: ListeningPosition?
         let reference: Reference
         if arguments.positionals.isEmpty, let audio = arguments.value("audio") {

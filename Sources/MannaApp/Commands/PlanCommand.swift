@@ -91,6 +91,7 @@ enum PlanCommand {
         context.stdout.line("\(plan.name), \(step.summary)")
         if arguments.has("listen") {
             context.stdout.flush()
+            try ListenLock.takeOver(context)
             return try ListenCommand.speak(Reference(ranges: step.readings.flatMap(\.ranges)), resume: nil, arguments, context)
         }
         guard arguments.has("read") else { return }
