@@ -35,6 +35,13 @@ final class Playback: @unchecked Sendable {
     /// Samples heard in the streams before the current one.
     private var heardBefore = 0
     private(set) var paused = false
+    /// Paused by an interruption (a call, a cork request), not by the listener: resumed when
+    /// it ends. A listener's own pause or resume clears it.
+    private var pausedForInterruption = false
+    /// The other streams that interrupt: sink inputs with media.role phone or communication.
+    private var interrupting: Set<UInt32> = []
+    /// Interruptions began or ended since the main loop last looked (set on the server's thread).
+    private var interruptionChanged = false
     /// Past the last verse: heard to the end, or skipped past it.
     private var ended = false
     private(set) var endReported = false
@@ -81,6 +88,51 @@ final class Playback: @unchecked Sendable {
             waitBriefly()
         }
         try openStream(corked: false)
+        watchForInterruptions()
+    }
+
+    // MARK: - Interruptions
+
+    /// Watches the server's other streams: one with media.role phone or communication pauses
+    /// playback while it plays (Debian 12's PipeWire layer has no module-role-cork, so a
+    /// player must do this itself).
+    private func watchForInterruptions() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        pa_context_set_subscribe_callback(context, { context, event, index, player in
+            let playback = Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue()
+            let type = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+            if type == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue {
+                if playback.interrupting.remove(index) != nil { playback.interruptionChanged = true }
+                return
+            }
+            // New or changed: its role decides (looked up; the answer comes in a callback).
+            if let operation = pa_context_get_sink_input_info(context, index, { _, info, eol, player in
+                guard eol == 0, let info else { return }
+                let playback = Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue()
+                let role = pa_proplist_gets(info.pointee.proplist, "media.role").map { String(cString: $0) }
+                let interrupts = role == "phone" || role == "communication"
+                let known = playback.interrupting.contains(info.pointee.index)
+                if interrupts && !known { playback.interrupting.insert(info.pointee.index) } else if !interrupts && known { playback.interrupting.remove(info.pointee.index) } else { return }
+                playback.interruptionChanged = true
+            }, player) { pa_operation_unref(operation) }
+        }, me)
+        if let operation = pa_context_subscribe(context, PA_SUBSCRIPTION_MASK_SINK_INPUT, nil, nil) { pa_operation_unref(operation) }
+    }
+
+    /// Pauses for an interruption that began, resumes after one that ended if it paused
+    /// (with the lock held).
+    private func followInterruptions() -> PlayerEvent? {
+        guard interruptionChanged else { return nil }
+        interruptionChanged = false
+        if !interrupting.isEmpty && !paused {
+            let event = setPaused(true)
+            pausedForInterruption = true
+            return event
+        }
+        if interrupting.isEmpty && pausedForInterruption {
+            return setPaused(false)
+        }
+        return nil
     }
 
     private static func properties() -> OpaquePointer {
@@ -121,6 +173,19 @@ final class Playback: @unchecked Sendable {
         playing = false
         pa_stream_set_started_callback(stream, { _, player in
             Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue().playing = true
+        }, Unmanaged.passUnretained(self).toOpaque())
+        // The server's own policy may ask us to pause (request-cork) and to go on (request-uncork):
+        // the same as a stream that interrupts, under the stream's own index.
+        pa_stream_set_event_callback(stream, { stream, name, _, player in
+            guard let name, let stream else { return }
+            let playback = Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue()
+            let me = pa_stream_get_index(stream)
+            switch String(cString: name) {
+            case "request-cork": playback.interrupting.insert(me)
+            case "request-uncork": playback.interrupting.remove(me)
+            default: return
+            }
+            playback.interruptionChanged = true
         }, Unmanaged.passUnretained(self).toOpaque())
         pa_stream_set_write_callback(stream, { _, _, player in
             Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue().topUp()
@@ -221,6 +286,7 @@ final class Playback: @unchecked Sendable {
     /// The events since the last call: verses that became audible, and the end (with the lock held).
     func events() -> [PlayerEvent] {
         var events: [PlayerEvent] = []
+        if let event = followInterruptions() { events.append(event) }
         let heard = heardInStream()
         // A verse is heard once the server plays it: not when it is written, nor before the
         // stream has started (its first sample, at 0, would otherwise be "heard" at once).
@@ -239,6 +305,7 @@ final class Playback: @unchecked Sendable {
     // MARK: - Commands (with the lock held)
 
     func setPaused(_ pause: Bool) -> PlayerEvent? {
+        pausedForInterruption = false
         guard pause != paused, let stream, !ended else { return nil }
         paused = pause
         if let operation = pa_stream_cork(stream, pause ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
@@ -280,6 +347,7 @@ final class Playback: @unchecked Sendable {
         if let stream {
             pa_stream_set_write_callback(stream, nil, nil)
             pa_stream_set_started_callback(stream, nil, nil)
+            pa_stream_set_event_callback(stream, nil, nil)
             pa_stream_disconnect(stream)
             pa_stream_unref(stream)
             self.stream = nil

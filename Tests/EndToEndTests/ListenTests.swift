@@ -268,6 +268,26 @@ import TestSupport
         #expect(second.stdout.contains("\"id\":43011035"))
     }
 
+    /// A call (a stream with media.role=phone) pauses listening while it plays; its end
+    /// resumes it.
+    @Test func aCallPausesListeningUntilItEnds() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let call = home.path + "/call.wav"
+        #expect(home.run("listen", "John", "11:35", "--rate", "300", "--export", call).status == 0)
+        let (process, _) = try listen(["listen", "Ps", "23", "--json"], home: home, verses: 1)
+        let paplay = try #require(TestEnvironment.path(of: "paplay"))
+        #expect(spawn(paplay, ["--property=media.role=phone", call], environment: sound.environment.merging(["HOME": home.path]) { $1 }).status == 0)
+        // The call has ended: the events so far say paused, then resumed.
+        usleep(300_000)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let events = String(decoding: (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let kinds = events.split(separator: "\n").compactMap { line in (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String }
+        #expect(kinds.firstIndex(of: "paused") != nil && kinds.firstIndex(of: "resumed") != nil)
+        #expect((kinds.firstIndex(of: "paused") ?? 99) < (kinds.firstIndex(of: "resumed") ?? 0), "\(kinds)")
+    }
+
     /// The sound server gone mid-play: the player says so, manna keeps the place and exits 69;
     /// with a server again, listening goes on from there.
     @Test func aSoundServerThatGoesAwayStopsListeningCleanly() throws {

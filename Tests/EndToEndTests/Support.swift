@@ -265,7 +265,8 @@ struct Prerequisite: Sendable, CustomStringConvertible {
     }
 
     static let pulseaudio = command("pulseaudio", package: "pulseaudio")
-    static let pulseTools = Prerequisite(group: "pactl and parec", [command("pactl", package: "pulseaudio-utils"), command("parec", package: "pulseaudio-utils")])
+    static let pulseTools = Prerequisite(group: "pactl, parec and paplay", [command("pactl", package: "pulseaudio-utils"), command("parec", package: "pulseaudio-utils"),
+                                                                           command("paplay", package: "pulseaudio-utils")])
     static let espeakVoices = Prerequisite("espeak-ng's voices (Debian: apt-get install espeak-ng-data)") {
         ["/usr/lib/x86_64-linux-gnu/espeak-ng-data", "/usr/lib/aarch64-linux-gnu/espeak-ng-data", "/usr/share/espeak-ng-data"]
             .contains { FileManager.default.fileExists(atPath: $0 + "/voices") }
