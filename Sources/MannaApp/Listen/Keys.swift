@@ -14,8 +14,8 @@ enum ListenKey: Equatable {
             let byte = bytes[index]
             index += 1
             switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "k"): keys.append(.command(.toggle))
-            case UInt8(ascii: "n"), UInt8(ascii: "j"): keys.append(.command(.skip(1)))
+            case UInt8(ascii: " "): keys.append(.command(.toggle))
+            case UInt8(ascii: "n"): keys.append(.command(.skip(1)))
             case UInt8(ascii: "p"): keys.append(.command(.skip(-1)))
             // q, Q, Ctrl-C (raw mode turns it into a byte), Ctrl-D.
             case UInt8(ascii: "q"), UInt8(ascii: "Q"), 3, 4: keys.append(.quit)

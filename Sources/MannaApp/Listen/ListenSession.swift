@@ -76,8 +76,8 @@ struct ListenSession {
         }
         // The place is kept however listening stopped (a sound server gone mid-verse too).
         try save(journal)
-        if case .playerFailed(let failure) = ending { throw PlayerFailure(message: failure.message + "; 'manna listen' goes on from \(Reference(currentID))", status: failure.status) }
         let place = "'manna listen' goes on from \(Reference(currentID))"
+        if case .playerFailed(let failure) = ending { throw PlayerFailure(message: failure.message + "; " + place, status: failure.status) }
         if json { emit([("event", .string("stopped")), ("id", .int(currentID.rawValue)), ("reference", .string(Reference(currentID).description)), ("t", seconds(t))]) }
         switch ending {
         case .signal: throw Failure.interrupted("stopped; \(place)")
