@@ -73,6 +73,25 @@ import TestSupport
         #expect(Self.sheet.cueIndex(at: seconds) == index)
     }
 
+    /// The binary search agrees with the plain definition (the last cue whose start is not
+    /// after t) at 1,000,000 random times over Psalm 119's 176 cues, every boundary included.
+    @Test func theSearchAgreesWithALinearScan() {
+        var generator = SystemRandomNumberGenerator()
+        var start = 0.0
+        let cues = (1...176).map { verse -> CueSheet.Cue in
+            let length = Double.random(in: 1.5...12, using: &generator)
+            defer { start += length }
+            return CueSheet.Cue(id: VerseID(book: 19, chapter: 119, verse: verse), start: start, end: start + length)
+        }
+        let sheet = CueSheet(passage: "Psalm 119", translation: "KJV", voice: "en-gb", audio: "a.flac", sampleRate: 22050, duration: start,
+                             sha256: String(repeating: "0", count: 64), cues: cues)
+        func linear(_ t: Double) -> Int { max(0, (cues.lastIndex { $0.start <= t } ?? 0)) }
+        var mismatches = 0
+        let times = cues.flatMap { [$0.start, $0.start.nextDown, $0.start.nextUp] } + (0..<1_000_000).map { _ in Double.random(in: -1...(start + 1), using: &generator) }
+        for t in times where sheet.cueIndex(at: t) != linear(t) { mismatches += 1 }
+        #expect(mismatches == 0)
+    }
+
     @Test func itsJSONNamesEachVerseAndRoundsToTheMicrosecond() {
         let sheet = CueSheet(passage: "Jude", translation: "WEB", voice: "en-us", audio: "a.wav", sampleRate: 22050,
                              duration: 1.0 / 3, sha256: "ab", cues: [.init(id: VerseID(rawValue: 65_001_001), start: 0, end: 1.0 / 3)])
