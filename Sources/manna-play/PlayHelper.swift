@@ -81,7 +81,7 @@ enum PlayHelper {
             rendition.start()
             source = rendition
         }
-        let playback = try Playback(rendition: source, startingAt: request.start)
+        let playback = try Playback(rendition: source, startingAt: request.start, releaseAfterSeconds: request.releaseAfter ?? 30)
         write(PlayerEvent.started(sampleRate: source.sampleRate, voice: request.voice).json.text + "\n")
         while true {
             // The server's clock is read every few milliseconds: a verse is reported within that
@@ -100,9 +100,9 @@ enum PlayHelper {
             for command in commands {
                 do throws(PlayError) {
                     switch command {
-                    case .pause: events += [playback.setPaused(true)].compactMap { $0 }
-                    case .resume: events += [playback.setPaused(false)].compactMap { $0 }
-                    case .toggle: events += [playback.setPaused(!playback.paused)].compactMap { $0 }
+                    case .pause: events += [try playback.setPaused(true)].compactMap { $0 }
+                    case .resume: events += [try playback.setPaused(false)].compactMap { $0 }
+                    case .toggle: events += [try playback.setPaused(!playback.paused)].compactMap { $0 }
                     case .skip(let count): try playback.skip(count)
                     case .seek(let seconds): try playback.seek(by: seconds)
                     case .verse(let index): try playback.jump(to: index)

@@ -42,6 +42,12 @@ final class Playback: @unchecked Sendable {
     private var interrupting: Set<UInt32> = []
     /// Interruptions began or ended since the main loop last looked (set on the server's thread).
     private var interruptionChanged = false
+    /// How long a pause may hold the sound device: then its stream is closed, so other audio
+    /// is never held, and resuming opens a new one at the same place.
+    private let releaseAfterMilliseconds: Int
+    private var pausedSince: Int?
+    /// What went wrong where no caller could be told at once (resuming after an interruption).
+    private var pendingFailure: PlayError?
     /// Past the last verse: heard to the end, or skipped past it.
     private var ended = false
     private(set) var endReported = false
@@ -52,8 +58,9 @@ final class Playback: @unchecked Sendable {
     private static let connectMilliseconds = 1000
 
     /// Connects to the sound server, within a second.
-    init(rendition: any AudioSource, startingAt verse: Int) throws(PlayError) {
+    init(rendition: any AudioSource, startingAt verse: Int, releaseAfterSeconds: Double = 30) throws(PlayError) {
         self.rendition = rendition
+        releaseAfterMilliseconds = Int(releaseAfterSeconds * 1000)
         rate = rendition.sampleRate
         channels = rendition.channels
         writeVerse = verse
@@ -124,13 +131,17 @@ final class Playback: @unchecked Sendable {
     private func followInterruptions() -> PlayerEvent? {
         guard interruptionChanged else { return nil }
         interruptionChanged = false
-        if !interrupting.isEmpty && !paused {
-            let event = setPaused(true)
-            pausedForInterruption = true
-            return event
-        }
-        if interrupting.isEmpty && pausedForInterruption {
-            return setPaused(false)
+        do throws(PlayError) {
+            if !interrupting.isEmpty && !paused {
+                let event = try setPaused(true)
+                pausedForInterruption = true
+                return event
+            }
+            if interrupting.isEmpty && pausedForInterruption {
+                return try setPaused(false)
+            }
+        } catch {
+            pendingFailure = error
         }
         return nil
     }
@@ -273,6 +284,7 @@ final class Playback: @unchecked Sendable {
     /// Why playback cannot go on: the sound server went away (stopped, crashed, the session
     /// ended) or dropped the stream. Nil while all is well (with the lock held).
     func failure() -> PlayError? {
+        if let pendingFailure { return pendingFailure }
         let state = pa_context_get_state(context)
         if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
             return .unavailable("the sound server went away: " + String(cString: pa_strerror(pa_context_errno(context))))
@@ -287,6 +299,7 @@ final class Playback: @unchecked Sendable {
     func events() -> [PlayerEvent] {
         var events: [PlayerEvent] = []
         if let event = followInterruptions() { events.append(event) }
+        releaseIfPausedLong()
         let heard = heardInStream()
         // A verse is heard once the server plays it: not when it is written, nor before the
         // stream has started (its first sample, at 0, would otherwise be "heard" at once).
@@ -304,11 +317,17 @@ final class Playback: @unchecked Sendable {
 
     // MARK: - Commands (with the lock held)
 
-    func setPaused(_ pause: Bool) -> PlayerEvent? {
+    func setPaused(_ pause: Bool) throws(PlayError) -> PlayerEvent? {
         pausedForInterruption = false
-        guard pause != paused, let stream, !ended else { return nil }
+        guard pause != paused, !ended else { return nil }
         paused = pause
-        if let operation = pa_stream_cork(stream, pause ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
+        pausedSince = pause ? Playback.milliseconds() : nil
+        if let stream {
+            if let operation = pa_stream_cork(stream, pause ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
+        } else if !pause {
+            // Released during a long pause: a new stream from where it stopped.
+            try play(from: writeVerse, offset: writeOffset)
+        }
         let now = position()
         return pause ? .paused(index: now.verse, t: seconds(now.clock)) : .resumed(index: now.verse, t: seconds(now.clock))
     }
@@ -340,18 +359,32 @@ final class Playback: @unchecked Sendable {
         try play(from: verse, offset: verse < rendition.texts.count ? offset : 0)
     }
 
+    /// Closes the stream of a pause that has lasted, keeping the place (with the lock held).
+    private func releaseIfPausedLong() {
+        guard paused, stream != nil, let since = pausedSince, Playback.milliseconds() - since >= releaseAfterMilliseconds else { return }
+        let now = position()
+        closeStream()
+        (writeVerse, writeOffset) = (now.verse, now.offset)
+        starts = []
+        nextStart = 0
+    }
+
+    /// Ends the current stream, counting what was heard of it.
+    private func closeStream() {
+        heardBefore += heardInStream()
+        guard let stream else { return }
+        pa_stream_set_write_callback(stream, nil, nil)
+        pa_stream_set_started_callback(stream, nil, nil)
+        pa_stream_set_event_callback(stream, nil, nil)
+        pa_stream_disconnect(stream)
+        pa_stream_unref(stream)
+        self.stream = nil
+    }
+
     /// Replaces the stream with one playing from `verse` (past the last: the end), paused if paused.
     private func play(from verse: Int, offset: Int) throws(PlayError) {
         guard !ended else { return }
-        heardBefore += heardInStream()
-        if let stream {
-            pa_stream_set_write_callback(stream, nil, nil)
-            pa_stream_set_started_callback(stream, nil, nil)
-            pa_stream_set_event_callback(stream, nil, nil)
-            pa_stream_disconnect(stream)
-            pa_stream_unref(stream)
-            self.stream = nil
-        }
+        closeStream()
         writeVerse = verse
         writeOffset = offset
         if verse >= rendition.texts.count {

@@ -573,3 +573,51 @@ func spawn(_ path: String, _ arguments: [String], environment: [String: String] 
         #expect(home.run("audio", "list").stdout == "no recordings: add a folder of them with 'manna audio add DIR'\n")
     }
 }
+
+/// The player (manna-play) through its own protocol, where manna's defaults are too slow to test.
+@Suite(.needs(.soundServer)) struct PlayerTests {
+    /// A pause that lasts closes the stream (the sound device is not held); resuming opens a
+    /// new one at the same place, the clock going on as before.
+    @Test func aLongPauseLetsGoOfTheSoundDevice() throws {
+        let sound = try TestSound()
+        let player = Process()
+        player.executableURL = URL(fileURLWithPath: (Manna.binary as NSString).deletingLastPathComponent + "/manna-play")
+        player.environment = sound.environment.merging(["HOME": sound.directory]) { $1 }
+        let input = Pipe(), output = Pipe()
+        player.standardInput = input
+        player.standardOutput = output
+        player.standardError = FileHandle.nullDevice
+        try player.run()
+        var request = ListenRequest(verses: [.init(id: 43_011_035, text: "Jesus wept."), .init(id: 43_011_036, text: "Then said the Jews, Behold how he loved him!")],
+                                    voice: "en-gb", rate: 175, start: 0)
+        request.releaseAfter = 1
+        func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+        var text = ""
+        func waitFor(_ event: String) {
+            while !text.contains("\"event\":\"\(event)\"") {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { return }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+        let pactl = try #require(TestEnvironment.path(of: "pactl"))
+        func streams() -> Int { spawn(pactl, ["list", "sink-inputs", "short"], environment: sound.environment).stdout.split(separator: "\n").count }
+
+        send(request.json.text)
+        waitFor("verse")
+        send("pause")
+        waitFor("paused")
+        #expect(streams() == 1, "a short pause keeps the stream")
+        usleep(1_600_000)
+        #expect(streams() == 0, "a long pause lets it go")
+        send("resume")
+        waitFor("resumed")
+        #expect(streams() == 1)
+        waitFor("ended")
+        player.waitUntilExit()
+        #expect(player.terminationStatus == 0)
+        let events = text.split(separator: "\n").compactMap { try? PlayerEvent(line: String($0)) }
+        // Verse 36 starts where it always does on the listening clock: nothing heard twice or lost.
+        #expect(events.contains { if case .verse(1, let t) = $0 { abs(t - ListenTests.verse36Start) < 0.002 } else { false } }, "\(events)")
+    }
+}

@@ -23,6 +23,8 @@ public struct ListenRequest: Equatable, Sendable {
     public let verses: [Verse]
     /// A recording to play instead of speaking: its path; the verses then have their cues.
     public let audio: String?
+    /// Seconds a pause may hold the sound device before the player closes its stream (30 if nil).
+    public var releaseAfter: Double?
     /// An espeak-ng voice: a language like `en-us`, or a voice's name.
     public let voice: String
     /// Words a minute (espeak-ng's rate).
@@ -45,6 +47,7 @@ public struct ListenRequest: Equatable, Sendable {
     public var json: JSON {
         var fields: [(String, JSON)] = [("voice", .string(voice)), ("rate", .int(rate)), ("start", .int(start))]
         if let audio { fields.append(("audio", .string(audio))) }
+        if let releaseAfter { fields.append(("release_after", .number(releaseAfter))) }
         fields.append(("verses", .array(verses.map { verse in
             var fields: [(String, JSON)] = [("id", .int(verse.id)), ("text", .string(verse.text))]
             if let start = verse.start, let end = verse.end { fields += [("start", .number(start)), ("end", .number(end))] }
@@ -72,6 +75,7 @@ public struct ListenRequest: Equatable, Sendable {
             throw PlayerProtocolError("a recording's verses each need a start and an end")
         }
         self.init(verses: verses, voice: voice, rate: rate, start: start, audio: audio)
+        if case .number(let seconds)? = json["release_after"], seconds.isFinite, seconds >= 0 { releaseAfter = seconds }
     }
 }
 
