@@ -35,7 +35,7 @@ enum DetachedShow {
     /// with /dev/null for stdio (so `manna`, and cron, which read this process's output until
     /// it closes, are not held), no other inherited descriptor, and `/` as its folder (so it
     /// holds no mount busy).
-    static func show(_ notification: DesktopNotification, started: timespec) -> Int32 {
+    static func show(_ notification: DesktopNotification, started: Int) -> Int32 {
         var channel: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &channel) == 0 else {
             return NotifyHelper.fail("cannot make a socket pair: " + String(cString: strerror(errno)), status: .failed)
@@ -57,7 +57,7 @@ enum DetachedShow {
         var sent = false
         var report: [UInt8] = []
         while !report.contains(UInt8(ascii: "\n")) {
-            switch read(channel[0], within: NotifyError.confirmMilliseconds - milliseconds(since: started)) {
+            switch read(channel[0], within: NotifyError.confirmMilliseconds - (Clock.monotonicMilliseconds() - started)) {
             case .bytes(let bytes):
                 for byte in bytes {
                     if report.isEmpty && byte == sending { sent = true } else { report.append(byte) }
@@ -157,24 +157,7 @@ enum DetachedShow {
         }
     }
 
-    /// Milliseconds since `start` (CLOCK_MONOTONIC).
-    static func milliseconds(since start: timespec) -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1_000_000
-    }
-
-    /// Sends all of `text` (MSG_NOSIGNAL: a reader that has gone is an answer, not a SIGPIPE).
-    private static func send(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-        var bytes = bytes[...]
-        while !bytes.isEmpty {
-            let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent < 0 && errno == EINTR { continue }
-            if sent <= 0 { return false }
-            bytes = bytes.dropFirst(sent)
-        }
-        return true
-    }
+    private static func send(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool { Files.send(bytes, toSocket: descriptor) }
 
     // One notification per waiter, so its state can be global; GLib calls back on this thread.
     nonisolated(unsafe) private static var commands: [(key: String, command: [String])] = []

@@ -22,8 +22,8 @@ enum NotifyHelper {
 
         """
 
-    /// - Parameter started: when the helper started (CLOCK_MONOTONIC), for its deadline.
-    static func run(arguments: [String], started: timespec) -> Int32 {
+    /// - Parameter started: when the helper started (`Clock.monotonicMilliseconds`), for its deadline.
+    static func run(arguments: [String], started: Int) -> Int32 {
         do throws(NotifyError) {
             switch arguments {
             case []:
@@ -68,13 +68,5 @@ enum NotifyHelper {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            bytes = bytes.dropFirst(written)
-        }
-    }
+    static func write(_ text: String, to descriptor: Int32) { Files.write(text, toDescriptor: descriptor) }
 }

@@ -9,8 +9,7 @@ import MannaKit
 // notification has its claim taken over by a later tick (docs/ARCHITECTURE.md, "The journal
 // and the ledger"); a helper left running would show it as well, and the user would see it
 // twice. (A parent gone before this line leaves us with another parent: stop there too.)
-var started = timespec()
-clock_gettime(CLOCK_MONOTONIC, &started)
+let started = Clock.monotonicMilliseconds()
 let parent = getppid()
 _ = manna_notify_die_with_parent()
 if getppid() != parent || parent == 1 { exit(NotifyError.HelperStatus.failed.rawValue) }

@@ -46,14 +46,14 @@ enum PlayHelper {
             case ["--help"], ["-h"]:
                 write(usage)
             default:
-                FileOutput.write(usage, to: 2)
+                Files.write(usage, toDescriptor: 2)
                 return 64
             }
             return 0
         } catch {
             // The same line on stderr for a person, and as an event for `manna`.
             write(PlayerEvent.failed(status: error.status, message: error.message).json.text + "\n")
-            FileOutput.write("manna-play: " + error.message + "\n", to: 2)
+            Files.write("manna-play: " + error.message + "\n", toDescriptor: 2)
             return error.status
         }
     }
@@ -126,7 +126,7 @@ enum PlayHelper {
 
     /// Writes to stdout; `manna` gone (EPIPE) ends the player.
     static func write(_ text: String) {
-        if !FileOutput.write(text, to: 1) { exit(0) }
+        if !Files.write(text, toDescriptor: 1) { exit(0) }
     }
 }
 
@@ -167,20 +167,5 @@ struct LineReader {
             }
             buffer += chunk[..<count]
         }
-    }
-}
-
-enum FileOutput {
-    /// Writes all of `text`; false when it cannot (the reader is gone).
-    @discardableResult
-    static func write(_ text: String, to descriptor: Int32) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return false }
-            bytes = bytes.dropFirst(written)
-        }
-        return true
     }
 }

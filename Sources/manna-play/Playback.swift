@@ -84,14 +84,14 @@ final class Playback: @unchecked Sendable {
         pa_threaded_mainloop_start(mainloop)
         lock()
         defer { unlock() }
-        let deadline = Playback.milliseconds() + Playback.connectMilliseconds
+        let deadline = Clock.monotonicMilliseconds() + Playback.connectMilliseconds
         while true {
             let state = pa_context_get_state(context)
             if state == PA_CONTEXT_READY { break }
             if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
                 throw noServer(String(cString: pa_strerror(pa_context_errno(context))))
             }
-            if Playback.milliseconds() > deadline { throw noServer("it did not answer within a second") }
+            if Clock.monotonicMilliseconds() > deadline { throw noServer("it did not answer within a second") }
             waitBriefly()
         }
         try openStream(corked: false)
@@ -321,7 +321,7 @@ final class Playback: @unchecked Sendable {
         pausedForInterruption = false
         guard pause != paused, !ended else { return nil }
         paused = pause
-        pausedSince = pause ? Playback.milliseconds() : nil
+        pausedSince = pause ? Clock.monotonicMilliseconds() : nil
         if let stream {
             if let operation = pa_stream_cork(stream, pause ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
         } else if !pause {
@@ -361,7 +361,7 @@ final class Playback: @unchecked Sendable {
 
     /// Closes the stream of a pause that has lasted, keeping the place (with the lock held).
     private func releaseIfPausedLong() {
-        guard paused, stream != nil, let since = pausedSince, Playback.milliseconds() - since >= releaseAfterMilliseconds else { return }
+        guard paused, stream != nil, let since = pausedSince, Clock.monotonicMilliseconds() - since >= releaseAfterMilliseconds else { return }
         let now = position()
         closeStream()
         (writeVerse, writeOffset) = (now.verse, now.offset)
@@ -393,14 +393,5 @@ final class Playback: @unchecked Sendable {
         }
         rendition.want(verse)
         try openStream(corked: paused)
-    }
-
-    /// The listening clock now, in seconds (with the lock held).
-    var clock: Double { seconds(position().clock) }
-
-    static func milliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
     }
 }

@@ -75,13 +75,7 @@ enum CuesCommand {
         guard let audioPath = arguments.value("audio") else { throw Failure.usage("cues import needs --audio AUDIO: the recording the timings are for") }
         let sheetPath = CueSheet.path(forAudio: audioPath)
         guard !Files.exists(sheetPath) else { throw Failure.data("\(sheetPath) exists: move it aside to import again") }
-        let text: String
-        do {
-            guard let read = try Files.readText(path, limit: sizeLimit) else { throw Failure.data("\(path): no such file") }
-            text = read
-        } catch let error as FileError {
-            throw Failure.data("\(path): \(error.reason)")
-        }
+        let text = try readText(path)
         let reference = try Reference(parsing: passageText)
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
@@ -105,19 +99,23 @@ enum CuesCommand {
 
     /// The cue sheet at `path`, or why it is none.
     static func read(_ path: String) throws -> CueSheet {
-        let text: String
-        do {
-            guard let read = try Files.readText(path, limit: sizeLimit) else { throw Failure.data("\(path): no such file") }
-            text = read
-        } catch let error as FileError {
-            throw Failure.data("\(path): \(error.reason)")
-        }
+        let text = try readText(path)
         do {
             return try CueSheet(json: try JSON(parsing: text))
         } catch let error as JSON.ParseError {
             throw Failure.data("\(path): not a cue sheet: \(error.message)")
         } catch let error as CueSheetError {
             throw Failure.data("\(path): not a cue sheet: \(error.problem)")
+        }
+    }
+
+    /// The text of a cue sheet or timings file, at most `sizeLimit`, or why it cannot be read.
+    static func readText(_ path: String) throws -> String {
+        do {
+            guard let text = try Files.readText(path, limit: sizeLimit) else { throw Failure.data("\(path): no such file") }
+            return text
+        } catch let error as FileError {
+            throw Failure.data("\(path): \(error.reason)")
         }
     }
 }

@@ -35,16 +35,8 @@ final class PlayerProcess {
 
     func send(_ command: PlayerCommand) { send(line: command.line) }
 
-    private func send(line: String) {
-        var bytes = Array((line + "\n").utf8)[...]
-        while !bytes.isEmpty {
-            let sent = bytes.withUnsafeBytes { Glibc.send(child.input, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent < 0 && errno == EINTR { continue }
-            // The helper has gone: reading its output says how.
-            if sent <= 0 { return }
-            bytes = bytes.dropFirst(sent)
-        }
-    }
+    /// A line to the helper; if it has gone, reading its output says how.
+    private func send(line: String) { Files.send(Array((line + "\n").utf8), toSocket: child.input) }
 
     /// The events the helper has written since the last call; nil once it has closed its output.
     func readEvents() throws -> [PlayerEvent]? {

@@ -203,8 +203,32 @@ public enum Files {
                 if errno == EINTR { continue }
                 throw .current(path)
             }
+            // No progress and no error: give up rather than spin.
+            if written == 0 { throw FileError(path: path, reason: "nothing was written") }
             offset += written
         }
+    }
+
+    /// Writes all of `text` to `descriptor` (stdout, stderr); false when it cannot (the reader
+    /// has gone). For the helpers, which report on their standard streams unbuffered.
+    @discardableResult
+    public static func write(_ text: String, toDescriptor descriptor: Int32) -> Bool {
+        do { try writeAll(Array(text.utf8)[...], to: descriptor, path: "descriptor \(descriptor)") } catch { return false }
+        return true
+    }
+
+    /// Sends all of `bytes` on a socket; false when the other end has gone. MSG_NOSIGNAL: a
+    /// reader that has gone is an answer, not a SIGPIPE.
+    @discardableResult
+    public static func send(_ bytes: [UInt8], toSocket descriptor: Int32) -> Bool {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let sent = rest.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
+            if sent <= 0 { return false }
+            rest = rest.dropFirst(sent)
+        }
+        return true
     }
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

@@ -89,13 +89,13 @@ public enum Subprocess {
     /// raising SIGPIPE in Manna (`send` with `MSG_NOSIGNAL`).
     public static func run(_ path: String, arguments: [String], environment: Environment, input: String,
                            timeoutMilliseconds: Int) throws(SpawnError) -> Outcome {
-        let deadline = monotonicMilliseconds() + timeoutMilliseconds
+        let deadline = Clock.monotonicMilliseconds() + timeoutMilliseconds
         let child = try start(path, arguments: arguments, environment: environment)
         let pid = child.pid
         var streams = Streams(input: child.input, stdout: child.output, stderr: child.errorOutput, pending: Array(input.utf8))
         defer { streams.closeAll() }
         while streams.isOpen {
-            let remaining = deadline - monotonicMilliseconds()
+            let remaining = deadline - Clock.monotonicMilliseconds()
             guard remaining > 0 else { return kill(pid) }
             streams.exchange(timeoutMilliseconds: remaining)
         }
@@ -113,7 +113,7 @@ public enum Subprocess {
             if reaped < 0 && errno != EINTR {
                 throw SpawnError(path: path, reason: "lost track of process \(pid): " + String(cString: strerror(errno)))
             }
-            if monotonicMilliseconds() >= deadline { return kill(pid) }
+            if Clock.monotonicMilliseconds() >= deadline { return kill(pid) }
             usleep(1000)
         }
     }
@@ -252,12 +252,6 @@ public enum Subprocess {
             Streams.close(&stderr)
         }
     }
-}
-
-private func monotonicMilliseconds() -> Int {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
 }
 
 /// Programs found on PATH.
