@@ -68,9 +68,9 @@ enum CuesCommand {
     /// pass `check` (every verse of the passage cued, in order, within the audio): if not,
     /// its defects are listed and nothing is written. An existing sheet is never replaced.
     static func importTimings(_ path: String, _ arguments: ParsedArguments, _ context: Context) throws {
-        guard let name = arguments.value("from"), let format = CueFormat(rawValue: name) else {
-            throw Failure.usage("cues import needs --from " + CueFormat.allCases.map(\.rawValue).joined(separator: ", ") + " (the timings' format)")
-        }
+        let formats = CueFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let name = arguments.value("from") else { throw Failure.usage("cues import needs --from \(formats) (the timings' format)") }
+        guard let format = CueFormat(rawValue: name) else { throw Failure.usage("--from '\(name)': the formats are \(formats)") }
         guard let passageText = arguments.value("ref") else { throw Failure.usage("cues import needs --ref PASSAGE: the passage the recording reads") }
         guard let audioPath = arguments.value("audio") else { throw Failure.usage("cues import needs --audio AUDIO: the recording the timings are for") }
         let sheetPath = CueSheet.path(forAudio: audioPath)
