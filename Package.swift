@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
         // Everything Manna knows, independent of the command line. Only Storage/ imports CSQLite;
         // nothing imports CLibnotify but manna-notify, nor the audio libraries but manna-play.
@@ -39,8 +40,8 @@ let package = Package(
         .executableTarget(name: "manna-notify", dependencies: ["MannaKit", "CLibnotify"]),
 
         // The player `manna listen` runs: the only code that links espeak-ng, libpulse,
-        // libsndfile and libsoxr (docs/ARCHITECTURE.md, "Listening").
-        .executableTarget(name: "manna-play", dependencies: ["MannaKit", "CEspeak", "CPulse", "CSndfile", "CSoxr"]),
+        // libsndfile, libsoxr and GIO's D-Bus (the media controls; docs/ARCHITECTURE.md, "Listening").
+        .executableTarget(name: "manna-play", dependencies: ["MannaKit", "CEspeak", "CPulse", "CSndfile", "CSoxr", "CGio"]),
 
         // The in-process search benchmark that bench/run runs (not installed).
         .executableTarget(name: "manna-bench", dependencies: ["MannaKit"]),

@@ -15,8 +15,9 @@ enum PlayHelper {
 
         REQUEST.json is one line: {"voice", "rate", "start", "verses": [{"id", "text"}]}.
         Playing, each further line of stdin is a command: pause, resume, toggle, skip N,
-        seek SECONDS, verse INDEX, quit; each line of stdout an event: started, verse, paused,
-        resumed, ended, failed. --export writes FORMAT (wav, flac, ogg, opus) and prints where
+        seek SECONDS, verse INDEX, position SECONDS, quit; each line of stdout an event:
+        started, verse, paused, resumed, stopped, ended, failed. While playing, the player is
+        the MPRIS media player org.mpris.MediaPlayer2.manna on the session bus. --export writes FORMAT (wav, flac, ogg, opus) and prints where
         each verse starts and ends. --info decodes AUDIO and prints its sample rate, channels,
         frames and duration. Exit status: 0, or 64 usage, 65 unknown voice or audio that cannot
         be decoded, 69 no sound server, 74 the file cannot be written.
@@ -82,10 +83,18 @@ enum PlayHelper {
             source = rendition
         }
         let playback = try Playback(rendition: source, startingAt: request.start, releaseAfterSeconds: request.releaseAfter ?? 30)
-        write(PlayerEvent.started(sampleRate: source.sampleRate, voice: request.voice).json.text + "\n")
+        // The sound has started; the media controls come next, a few milliseconds later.
+        let controls = DesktopControls(verses: request.verses, title: request.title) {
+            playback.lock()
+            defer { playback.unlock() }
+            return playback.passagePosition().seconds
+        }
+        defer { controls.flush() }
+        write(PlayerEvent.started(sampleRate: source.sampleRate, voice: request.voice, controls: controls.name).json.text + "\n")
         while true {
             // The server's clock is read every few milliseconds: a verse is reported within that
-            // of becoming audible, at the time it became audible.
+            // of becoming audible, at the time it became audible. The desktop's calls too are
+            // taken every few milliseconds.
             var commands: [PlayerCommand] = []
             var inputEnded = false
             if let line = input.nextLine(waitingMilliseconds: 5) {
@@ -94,9 +103,21 @@ enum PlayHelper {
             } else if input.ended {
                 inputEnded = true
             }
+            controls.dispatch()
+            var stop = false
+            var sleep = false
+            for request in controls.take() {
+                switch request {
+                case .command(let command): commands.append(command)
+                case .stop: stop = true
+                case .sleep: sleep = true
+                }
+            }
             playback.lock()
             var events: [PlayerEvent] = []
             var failure: PlayError?
+            var seeked = false
+            if sleep { events += [try? playback.setPaused(true, reason: .sleep)].compactMap { $0 } }
             for command in commands {
                 do throws(PlayError) {
                     switch command {
@@ -106,8 +127,12 @@ enum PlayHelper {
                     case .skip(let count): try playback.skip(count)
                     case .seek(let seconds): try playback.seek(by: seconds)
                     case .verse(let index): try playback.jump(to: index)
+                    case .position(let seconds): seeked = try playback.setPosition(seconds)
                     case .quit: inputEnded = true
                     }
+                    if case .skip = command { seeked = true }
+                    if case .seek = command { seeked = true }
+                    if case .verse = command { seeked = true }
                 } catch {
                     failure = error
                 }
@@ -117,10 +142,16 @@ enum PlayHelper {
             events += playback.events()
             if failure == nil { failure = playback.failure() }
             let ended = playback.endReported
+            let heard = playback.verseHeard()
+            if stop && !ended { events.append(.stopped(index: heard, t: playback.listeningClock())) }
+            let state = DesktopControls.State(status: ended || stop ? "Stopped" : playback.paused ? "Paused" : "Playing", verse: heard,
+                                              length: playback.passageLength())
             playback.unlock()
             for event in events { write(event.json.text + "\n") }
+            controls.show(state)
+            if seeked { controls.seeked() }
             if let failure { throw failure }
-            if ended || inputEnded { return }
+            if ended || inputEnded || stop { return }
         }
     }
 

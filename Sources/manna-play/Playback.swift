@@ -42,6 +42,15 @@ final class Playback: @unchecked Sendable {
     private var interrupting: Set<UInt32> = []
     /// Interruptions began or ended since the main loop last looked (set on the server's thread).
     private var interruptionChanged = false
+    /// PA_INVALID_INDEX, which Swift imports as a macro it cannot use.
+    private static let noDevice = UInt32.max
+    /// The sink the stream plays on, and its active port (headphones, speakers) once looked up.
+    private var device = Playback.noDevice
+    private var port: String??
+    /// The sink the server last moved the stream from: its removal moved the stream.
+    private var formerDevice = Playback.noDevice
+    /// The sink went away or its port changed since the main loop last looked.
+    private var deviceLost = false
     /// How long a pause may hold the sound device: then its stream is closed, so other audio
     /// is never held, and resuming opens a new one at the same place.
     private let releaseAfterMilliseconds: Int
@@ -108,6 +117,9 @@ final class Playback: @unchecked Sendable {
         pa_context_set_subscribe_callback(context, { context, event, index, player in
             let playback = Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue()
             let type = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+            if event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue == PA_SUBSCRIPTION_EVENT_SINK.rawValue {
+                return playback.sinkChanged(index, removed: type == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue)
+            }
             if type == PA_SUBSCRIPTION_EVENT_REMOVE.rawValue {
                 if playback.interrupting.remove(index) != nil { playback.interruptionChanged = true }
                 return
@@ -123,17 +135,56 @@ final class Playback: @unchecked Sendable {
                 playback.interruptionChanged = true
             }, player) { pa_operation_unref(operation) }
         }, me)
-        if let operation = pa_context_subscribe(context, PA_SUBSCRIPTION_MASK_SINK_INPUT, nil, nil) { pa_operation_unref(operation) }
+        let mask = PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue | PA_SUBSCRIPTION_MASK_SINK.rawValue
+        if let operation = pa_context_subscribe(context, pa_subscription_mask_t(rawValue: mask), nil, nil) { pa_operation_unref(operation) }
+    }
+
+    /// A sink was removed or changed (on the server's thread): the stream's sink gone (the
+    /// server moves the stream elsewhere: a Bluetooth headset switched off) or its active port
+    /// changed (headphones unplugged from a sound card) loses the device.
+    private func sinkChanged(_ index: UInt32, removed: Bool) {
+        if removed {
+            if index == device || index == formerDevice { deviceLost = true }
+        } else if index == device {
+            lookUpPort()
+        }
+    }
+
+    /// Asks for the active port of the stream's sink; a change from the one known loses the device.
+    private func lookUpPort() {
+        guard device != Playback.noDevice,
+              let operation = pa_context_get_sink_info_by_index(context, device, { _, info, eol, player in
+                  guard eol == 0, let info else { return }
+                  let playback = Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue()
+                  guard info.pointee.index == playback.device else { return }
+                  let port = info.pointee.active_port.map { String(cString: $0.pointee.name) }
+                  if let known = playback.port, known != port { playback.deviceLost = true }
+                  playback.port = .some(port)
+              }, Unmanaged.passUnretained(self).toOpaque()) else { return }
+        pa_operation_unref(operation)
+    }
+
+    /// Where the stream plays now (a new stream, or moved by the server or the user).
+    private func followDevice(of stream: OpaquePointer) {
+        device = pa_stream_get_device_index(stream)
+        port = nil
+        lookUpPort()
     }
 
     /// Pauses for an interruption that began, resumes after one that ended if it paused
     /// (with the lock held).
     private func followInterruptions() -> PlayerEvent? {
-        guard interruptionChanged else { return nil }
+        guard interruptionChanged || deviceLost else { return nil }
         interruptionChanged = false
         do throws(PlayError) {
+            if deviceLost {
+                // Never resumed by itself: the sound would come out of the wrong speakers.
+                deviceLost = false
+                pausedForInterruption = false
+                return try setPaused(true, reason: .device)
+            }
             if !interrupting.isEmpty && !paused {
-                let event = try setPaused(true)
+                let event = try setPaused(true, reason: .call)
                 pausedForInterruption = true
                 return event
             }
@@ -198,6 +249,14 @@ final class Playback: @unchecked Sendable {
             }
             playback.interruptionChanged = true
         }, Unmanaged.passUnretained(self).toOpaque())
+        // Moved by the server when its sink goes (the move comes before or after the sink's
+        // removal), or by the listener in a mixer.
+        pa_stream_set_moved_callback(stream, { stream, player in
+            guard let stream else { return }
+            let playback = Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue()
+            playback.formerDevice = playback.device
+            playback.followDevice(of: stream)
+        }, Unmanaged.passUnretained(self).toOpaque())
         pa_stream_set_write_callback(stream, { _, _, player in
             Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue().topUp()
         }, Unmanaged.passUnretained(self).toOpaque())
@@ -217,6 +276,7 @@ final class Playback: @unchecked Sendable {
             waitBriefly()
         }
         topUp()
+        followDevice(of: stream)
     }
 
     /// Writes as much as the server asks for and the rendition has (with the lock held).
@@ -266,9 +326,14 @@ final class Playback: @unchecked Sendable {
 
     /// Samples of the current stream heard so far, by the server's clock.
     private func heardInStream() -> Int {
-        guard let stream, playing else { return 0 }
+        guard let stream else { return 0 }
         var microseconds: pa_usec_t = 0
         guard pa_stream_get_time(stream, &microseconds) >= 0 else { return 0 }
+        // The started callback does not come for every stream (one opened by a seek may never
+        // hear it): the server's timing report says the same, a few milliseconds later. Not a
+        // clock that moved: before the stream plays, it runs on the interpolation alone.
+        if !playing, let timing = pa_stream_get_timing_info(stream), timing.pointee.playing != 0 { playing = true }
+        guard playing else { return 0 }
         return min(Int(microseconds) * rate / 1_000_000, streamWritten)
     }
 
@@ -280,6 +345,9 @@ final class Playback: @unchecked Sendable {
     }
 
     private func seconds(_ samples: Int) -> Double { Double(samples) / Double(rate) }
+
+    /// The listening clock: seconds heard since playback began.
+    func listeningClock() -> Double { seconds(position().clock) }
 
     /// Why playback cannot go on: the sound server went away (stopped, crashed, the session
     /// ended) or dropped the stream. Nil while all is well (with the lock held).
@@ -317,7 +385,8 @@ final class Playback: @unchecked Sendable {
 
     // MARK: - Commands (with the lock held)
 
-    func setPaused(_ pause: Bool) throws(PlayError) -> PlayerEvent? {
+    /// Pauses or resumes; `reason` says why the player paused by itself.
+    func setPaused(_ pause: Bool, reason: PauseReason? = nil) throws(PlayError) -> PlayerEvent? {
         pausedForInterruption = false
         guard pause != paused, !ended else { return nil }
         paused = pause
@@ -329,7 +398,7 @@ final class Playback: @unchecked Sendable {
             try play(from: writeVerse, offset: writeOffset)
         }
         let now = position()
-        return pause ? .paused(index: now.verse, t: seconds(now.clock)) : .resumed(index: now.verse, t: seconds(now.clock))
+        return pause ? .paused(index: now.verse, t: seconds(now.clock), reason: reason) : .resumed(index: now.verse, t: seconds(now.clock))
     }
 
     /// Plays from the start of the verse `count` verses from the one heard (the end, past the last).
@@ -359,6 +428,50 @@ final class Playback: @unchecked Sendable {
         try play(from: verse, offset: verse < rendition.texts.count ? offset : 0)
     }
 
+    // MARK: - The passage's clock (the media controls')
+
+    /// Frames from the start of the passage to `verse`, nil while a verse's length is unknown.
+    private func framesBefore(_ verse: Int) -> Int? {
+        var frames = 0
+        for index in 0..<verse {
+            guard let count = rendition.frameCount(index) else { return nil }
+            frames += count
+        }
+        return frames
+    }
+
+    /// The verse being heard, and the seconds from the passage's start to what is heard (nil
+    /// while the length of a verse before it is not known yet).
+    func passagePosition() -> (verse: Int, seconds: Double?) {
+        let now = ended ? (verse: rendition.texts.count, offset: 0, clock: 0) : position()
+        return (min(now.verse, rendition.texts.count - 1), framesBefore(now.verse).map { seconds($0 + now.offset) })
+    }
+
+    /// The verse being heard (the last, at the end).
+    func verseHeard() -> Int { ended ? rendition.texts.count - 1 : position().verse }
+
+    /// The passage's length in seconds, once every verse's is known.
+    func passageLength() -> Double? {
+        if knownLength == nil { knownLength = framesBefore(rendition.texts.count).map(seconds) }
+        return knownLength
+    }
+    private var knownLength: Double?
+
+    /// Plays from `seconds` after the passage's start. False, doing nothing, past the end or
+    /// where the lengths are not known yet.
+    func setPosition(_ seconds: Double) throws(PlayError) -> Bool {
+        var frames = Int(seconds * Double(rate))
+        for verse in rendition.texts.indices {
+            guard let count = rendition.frameCount(verse) else { return false }
+            if frames < count {
+                try play(from: verse, offset: frames)
+                return true
+            }
+            frames -= count
+        }
+        return false
+    }
+
     /// Closes the stream of a pause that has lasted, keeping the place (with the lock held).
     private func releaseIfPausedLong() {
         guard paused, stream != nil, let since = pausedSince, Clock.monotonicMilliseconds() - since >= releaseAfterMilliseconds else { return }
@@ -376,7 +489,9 @@ final class Playback: @unchecked Sendable {
         pa_stream_set_write_callback(stream, nil, nil)
         pa_stream_set_started_callback(stream, nil, nil)
         pa_stream_set_event_callback(stream, nil, nil)
+        pa_stream_set_moved_callback(stream, nil, nil)
         pa_stream_disconnect(stream)
+        device = Playback.noDevice
         pa_stream_unref(stream)
         self.stream = nil
     }

@@ -42,6 +42,8 @@ final class Recording: AudioSource, @unchecked Sendable {
 
     deinit { sf_close(file) }
 
+    func frameCount(_ index: Int) -> Int? { spans[index].count }
+
     func samples(_ index: Int) -> [Int16]? { read(index) }
 
     func waitForSamples(_ index: Int) -> [Int16] { read(index) }

@@ -11,6 +11,8 @@ protocol AudioSource: AnyObject, Sendable {
     var channels: Int { get }
     /// One text a verse: how many verses there are.
     var texts: [String] { get }
+    /// Verse `index`'s length in frames, or nil while it is not known yet.
+    func frameCount(_ index: Int) -> Int?
     /// Verse `index`'s samples, or nil while they are not ready.
     func samples(_ index: Int) -> [Int16]?
     /// Verse `index`'s samples, waiting for them if need be.
@@ -25,6 +27,9 @@ final class Rendition: AudioSource, @unchecked Sendable {
     let channels = 1
     /// Each verse's samples once rendered; verses far behind playback are let go again.
     private var chunks: [[Int16]?]
+    /// Each verse's length once rendered, kept: the media controls' position and length are
+    /// counted from the passage's start, so every verse is rendered once, if only to measure it.
+    private var frameCounts: [Int?]
     /// The verse playback needs first; rendering goes on from there.
     private var wanted: Int
     private var mutex = pthread_mutex_t()
@@ -39,6 +44,7 @@ final class Rendition: AudioSource, @unchecked Sendable {
         self.texts = texts
         self.sampleRate = sampleRate
         chunks = Array(repeating: nil, count: texts.count)
+        frameCounts = Array(repeating: nil, count: texts.count)
         wanted = start
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&changed, nil)
@@ -53,6 +59,12 @@ final class Rendition: AudioSource, @unchecked Sendable {
             return nil
         }, context)
         self.thread = thread
+    }
+
+    func frameCount(_ index: Int) -> Int? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return frameCounts[index]
     }
 
     /// The samples of verse `index`, or nil while it is not rendered yet.
@@ -87,14 +99,16 @@ final class Rendition: AudioSource, @unchecked Sendable {
     private func renderForever() {
         pthread_mutex_lock(&mutex)
         while true {
-            guard let next = nextToRender() else {
+            let keep = nextToRender()
+            guard let next = keep ?? nextToMeasure() else {
                 pthread_cond_wait(&changed, &mutex)
                 continue
             }
             pthread_mutex_unlock(&mutex)
             let samples = Speech.synthesize(texts[next])
             pthread_mutex_lock(&mutex)
-            chunks[next] = samples
+            if keep != nil { chunks[next] = samples }
+            frameCounts[next] = samples.count
             pthread_cond_broadcast(&changed)
         }
     }
@@ -107,5 +121,11 @@ final class Rendition: AudioSource, @unchecked Sendable {
             ahead += chunk.count
         }
         return nil
+    }
+
+    /// Once enough is rendered ahead: the first verse whose length is not known yet, from
+    /// `wanted` on and then from the start (rendered to be measured, and let go).
+    private func nextToMeasure() -> Int? {
+        (wanted..<texts.count).first { frameCounts[$0] == nil } ?? (0..<wanted).first { frameCounts[$0] == nil }
     }
 }

@@ -277,6 +277,12 @@ struct Prerequisite: Sendable, CustomStringConvertible {
     /// A private PulseAudio server with a null sink (TestSound), and voices to speak with.
     static let soundServer = Prerequisite(group: "a private sound server", [pulseaudio, pulseTools, espeakVoices])
 
+    static let playerctl = command("playerctl", package: "playerctl")
+    static let dbusMonitor = command("dbus-monitor", package: "dbus-bin")
+    /// A private sound server, session bus and system bus, playerctl and dbus-monitor as the
+    /// media controls' clients, and python-dbusmock's logind.
+    static let mediaControls = Prerequisite(group: "media controls", [soundServer, dbusDaemon, gdbus, gio, dbusmock, playerctl, dbusMonitor])
+
     /// A private session bus (TestBus) with nothing on it.
     static let testBus = Prerequisite(group: "a private session bus", [dbusDaemon])
     /// A private session bus with python-dbusmock's recording notification server on it.

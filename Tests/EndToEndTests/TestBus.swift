@@ -13,11 +13,19 @@ final class TestBus {
     private let scratch: Scratch
     var directory: String { scratch.path }
     let address: String
+    /// A system bus (for logind), not a session bus.
+    let system: Bool
     private var processes: [Process] = []
 
+    /// What a client is given to reach this bus.
+    var environment: [String: String] { [system ? "DBUS_SYSTEM_BUS_ADDRESS" : "DBUS_SESSION_BUS_ADDRESS": address] }
+    private var kind: String { system ? "--system" : "--session" }
+
     /// Starts `dbus-daemon` with a config of its own: no service directories, so no server
-    /// installed on the machine can be activated behind a test's back.
-    init() throws {
+    /// installed on the machine can be activated behind a test's back. `system`: a bus that
+    /// stands in for the system bus, the one logind is on.
+    init(system: Bool = false) throws {
+        self.system = system
         try Prerequisite.testBus.require()
         scratch = try Scratch("bus")
         let directory = scratch.path
@@ -25,7 +33,7 @@ final class TestBus {
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
-              <type>session</type>
+              <type>\(system ? "system" : "session")</type>
               <listen>unix:path=\(directory)/bus</listen>
               <auth>EXTERNAL</auth>
               <policy context="default">
@@ -116,21 +124,49 @@ final class TestBus {
         return try #require(TestEnvironment.path(of: "gdbus"))
     }
 
+    /// python-dbusmock's logind on this (system) bus, to say the machine is about to sleep.
+    func startLogind() throws {
+        try Prerequisite.dbusmock.require()
+        try startPython(try #require(TestEnvironment.dbusmockPython), ["-m", "dbusmock", "--system", "-t", "logind"], owning: "org.freedesktop.login1")
+    }
+
+    /// Makes the mock logind say PrepareForSleep(`sleeping`): true as the machine goes to sleep, false as it wakes.
+    func prepareForSleep(_ sleeping: Bool) throws {
+        let run = Manna.run(["call", kind, "-d", "org.freedesktop.login1", "-o", "/org/freedesktop/login1",
+                             "-m", "org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.login1.Manager", "PrepareForSleep", "b",
+                             "[<\(sleeping)>]"], environment: environment, executable: try Self.gdbus())
+        guard run.status == 0 else { throw TestBusError("could not emit PrepareForSleep: \(run.stderr)") }
+    }
+
+    /// Another program holding `name` (a second media player called manna, say).
+    func holdName(_ name: String) throws {
+        try Prerequisite.silentServer.require()
+        try startPython(try #require(TestEnvironment.gioPython), ["-c", TestBus.nameHolder, name], owning: name)
+    }
+
+    private static let nameHolder = """
+        import sys
+        from gi.repository import Gio, GLib
+        bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+        bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
+                      GLib.Variant("(su)", (sys.argv[1], 4)), None, 0, -1)
+        GLib.MainLoop().run()
+        """
+
     /// Runs `python` (one with the modules the server needs: TestEnvironment) and returns once
     /// the server owns its name.
-    private func startPython(_ python: String, _ arguments: [String]) throws {
+    private func startPython(_ python: String, _ arguments: [String], owning name: String = "org.freedesktop.Notifications") throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "DBUS_SESSION_BUS_ADDRESS": address]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory].merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         processes.append(process)
         // gdbus returns as soon as the name is owned; the 30 s are for a Python that starts slowly
         // on a loaded CI machine, with two cores and several tests starting servers at once.
-        let wait = Manna.run(["wait", "--session", "--timeout", "30", "org.freedesktop.Notifications"],
-                             environment: ["DBUS_SESSION_BUS_ADDRESS": address], executable: try Self.gdbus())
+        let wait = Manna.run(["wait", kind, "--timeout", "30", name], environment: environment, executable: try Self.gdbus())
         guard wait.status == 0 else { throw TestBusError("the test server did not appear on the bus: \(wait.stderr)") }
     }
 

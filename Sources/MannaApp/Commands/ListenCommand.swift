@@ -94,9 +94,10 @@ enum ListenCommand {
         } else if let resume, let index = spoken.firstIndex(where: { $0.id >= resume.verse.rawValue }) {
             start = index
         }
-        let request = ListenRequest(verses: spoken, voice: recording?.sheet.voice ?? arguments.value("voice") ?? resume?.voice
+        var request = ListenRequest(verses: spoken, voice: recording?.sheet.voice ?? arguments.value("voice") ?? resume?.voice
                                         ?? SpeechVoice.defaultVoice(forTranslation: translation.code),
                                     rate: rate ?? resume?.rate ?? ListenRequest.defaultRate, start: start, audio: recording?.path)
+        request.title = "\(reference) (\(translation.code))"
         if let path = arguments.value("export") {
             return try export(request, reference: reference, translation: translation.code, to: path, context)
         }

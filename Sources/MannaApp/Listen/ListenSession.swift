@@ -21,6 +21,8 @@ struct ListenSession {
     private var current: Int
     private var t = 0.0
     private var paused = false
+    /// Why the player paused by itself (nil: the listener paused).
+    private var pauseReason: PauseReason?
     /// The player has started playing.
     private var started = false
     private var terminal: RawTerminal?
@@ -113,7 +115,7 @@ struct ListenSession {
             guard let events = try player.readEvents() else { return .playerGone }
             for event in events {
                 switch event {
-                case .started(_, let voice):
+                case .started(_, let voice, let controls):
                     started = true
                     if interactive {
                         terminal = try RawTerminal()
@@ -121,6 +123,8 @@ struct ListenSession {
                     } else if json {
                         var fields: [(String, JSON)] = [("event", .string("started")), ("passage", .string(reference.description)),
                                                         ("translation", .string(translation.code)), ("voice", .string(voice))]
+                        // The MPRIS name media keys and `playerctl` reach it by.
+                        if let controls { fields.append(("controls", .string(controls))) }
                         // What is heard: espeak-ng at a speed, or a recording.
                         if let audio = request.audio {
                             fields += [("source", .string("recording")), ("audio", .string(audio))]
@@ -134,12 +138,16 @@ struct ListenSession {
                     (current, t) = (index, time)
                     try save(journal)
                     report("verse")
-                case .paused(let index, let time):
-                    (current, t, paused) = (min(max(index, 0), request.verses.count - 1), time, true)
-                    report("paused")
+                case .paused(let index, let time, let reason):
+                    (current, t, paused, pauseReason) = (min(max(index, 0), request.verses.count - 1), time, true, reason)
+                    report("paused", reason: reason)
                 case .resumed(let index, let time):
                     (current, t, paused) = (min(max(index, 0), request.verses.count - 1), time, false)
                     report("resumed")
+                case .stopped(let index, let time):
+                    // The media controls' Stop: as if the listener pressed q.
+                    (current, t) = (min(max(index, 0), request.verses.count - 1), time)
+                    return .quit
                 case .ended(let time):
                     t = time
                     if json { emit([("event", .string("ended")), ("t", seconds(time))]) }
@@ -152,10 +160,13 @@ struct ListenSession {
     }
 
     /// Says what happened: the screen redrawn, or a line (JSON, or the time, reference and text).
-    private mutating func report(_ event: String) {
+    private mutating func report(_ event: String, reason: PauseReason? = nil) {
         if terminal != nil { return redraw() }
         if json {
-            return emit([("event", .string(event)), ("id", .int(currentID.rawValue)), ("reference", .string(Reference(currentID).description)), ("t", seconds(t))])
+            var fields: [(String, JSON)] = [("event", .string(event)), ("id", .int(currentID.rawValue)),
+                                            ("reference", .string(Reference(currentID).description)), ("t", seconds(t))]
+            if let reason { fields.append(("reason", .string(reason.rawValue))) }
+            return emit(fields)
         }
         guard event == "verse" else { return }
         context.stdout.line(ListenSession.time(t) + "  " + Reference(currentID).description + "  " + request.verses[current].text.singleLine)
@@ -198,7 +209,8 @@ struct ListenSession {
         let height = max(1, rows - 1)
         screen!.follow(currentID, height: height)
         var lines = screen!.screen(current: currentID, height: height, width: columns)
-        let status = (paused ? "paused  " : "playing ") + Reference(currentID).description + "  " + ListenCommand.clock(t)
+        let state = paused ? "paused" + (pauseReason.map { " (\($0.description))" } ?? "") + "  " : "playing "
+        let status = state + Reference(currentID).description + "  " + ListenCommand.clock(t)
             + "   space pause · n/p verse · ←/→ 10 s · q quit"
         lines.append("\u{1B}[2m" + FollowAlong.cut(status, to: columns) + "\u{1B}[22m")
         terminal.draw(lines)

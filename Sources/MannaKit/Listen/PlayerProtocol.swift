@@ -21,6 +21,8 @@ public struct ListenRequest: Equatable, Sendable {
     }
 
     public let verses: [Verse]
+    /// What the media controls show as the album: the passage and translation, like "John 3 (KJV)".
+    public var title: String?
     /// A recording to play instead of speaking: its path; the verses then have their cues.
     public let audio: String?
     /// Seconds a pause may hold the sound device before the player closes its stream (30 if nil).
@@ -47,6 +49,7 @@ public struct ListenRequest: Equatable, Sendable {
     public var json: JSON {
         var fields: [(String, JSON)] = [("voice", .string(voice)), ("rate", .int(rate)), ("start", .int(start))]
         if let audio { fields.append(("audio", .string(audio))) }
+        if let title { fields.append(("title", .string(title))) }
         if let releaseAfter { fields.append(("release_after", .number(releaseAfter))) }
         fields.append(("verses", .array(verses.map { verse in
             var fields: [(String, JSON)] = [("id", .int(verse.id)), ("text", .string(verse.text))]
@@ -75,6 +78,7 @@ public struct ListenRequest: Equatable, Sendable {
             throw PlayerProtocolError("a recording's verses each need a start and an end")
         }
         self.init(verses: verses, voice: voice, rate: rate, start: start, audio: audio)
+        title = json["title"]?.stringValue
         if case .number(let seconds)? = json["release_after"], seconds.isFinite, seconds >= 0 { releaseAfter = seconds }
     }
 }
@@ -90,6 +94,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case seek(Double)
     /// The verse at this index of the request.
     case verse(Int)
+    /// This many seconds from the start of the passage (the media controls' position).
+    case position(Double)
     case quit
 
     public var line: String {
@@ -100,6 +106,7 @@ public enum PlayerCommand: Equatable, Sendable {
         case .skip(let count): "skip \(count)"
         case .seek(let seconds): "seek \(seconds)"
         case .verse(let index): "verse \(index)"
+        case .position(let seconds): "position \(seconds)"
         case .quit: "quit"
         }
     }
@@ -117,6 +124,8 @@ public enum PlayerCommand: Equatable, Sendable {
             self = .seek(seconds)
         case ("verse", 2): guard let index = Int(words[1]) else { return nil }
             self = .verse(index)
+        case ("position", 2): guard let seconds = Double(words[1]), seconds.isFinite, seconds >= 0 else { return nil }
+            self = .position(seconds)
         default: return nil
         }
     }
@@ -126,12 +135,16 @@ public enum PlayerCommand: Equatable, Sendable {
 /// seconds of speech heard since playback began (paused time not counted), read from the
 /// sound server's playback clock.
 public enum PlayerEvent: Equatable, Sendable {
-    /// Connected and speaking: the sample rate and the voice in use.
-    case started(sampleRate: Int, voice: String)
+    /// Connected and speaking: the sample rate, the voice in use, and the MPRIS name the media
+    /// controls reach the player at (nil without a session bus).
+    case started(sampleRate: Int, voice: String, controls: String? = nil)
     /// The verse at `index` of the request became audible at `t`.
     case verse(index: Int, t: Double)
-    case paused(index: Int, t: Double)
+    /// Paused: by the listener (`reason` nil), or by what the player watches for.
+    case paused(index: Int, t: Double, reason: PauseReason? = nil)
     case resumed(index: Int, t: Double)
+    /// The media controls (MPRIS) stopped playback at verse `index`: the player then exits.
+    case stopped(index: Int, t: Double)
     /// The last verse has been heard to its end.
     case ended(t: Double)
     /// The helper stops: the sysexits status and one line for the user.
@@ -140,9 +153,16 @@ public enum PlayerEvent: Equatable, Sendable {
     public var json: JSON {
         func time(_ t: Double) -> JSON { .number((t * 1000).rounded() / 1000) }
         switch self {
-        case .started(let rate, let voice): return .object([("event", .string("started")), ("sample_rate", .int(rate)), ("voice", .string(voice))])
+        case .started(let rate, let voice, let controls):
+            var fields: [(String, JSON)] = [("event", .string("started")), ("sample_rate", .int(rate)), ("voice", .string(voice))]
+            if let controls { fields.append(("controls", .string(controls))) }
+            return .object(fields)
         case .verse(let index, let t): return .object([("event", .string("verse")), ("index", .int(index)), ("t", time(t))])
-        case .paused(let index, let t): return .object([("event", .string("paused")), ("index", .int(index)), ("t", time(t))])
+        case .paused(let index, let t, let reason):
+            var fields: [(String, JSON)] = [("event", .string("paused")), ("index", .int(index)), ("t", time(t))]
+            if let reason { fields.append(("reason", .string(reason.rawValue))) }
+            return .object(fields)
+        case .stopped(let index, let t): return .object([("event", .string("stopped")), ("index", .int(index)), ("t", time(t))])
         case .resumed(let index, let t): return .object([("event", .string("resumed")), ("index", .int(index)), ("t", time(t))])
         case .ended(let t): return .object([("event", .string("ended")), ("t", time(t))])
         case .failed(let status, let message):
@@ -158,10 +178,13 @@ public enum PlayerEvent: Equatable, Sendable {
         switch json["event"]?.stringValue {
         case "started":
             guard let rate = json["sample_rate"]?.intValue, let voice = json["voice"]?.stringValue else { break }
-            self = .started(sampleRate: rate, voice: voice)
+            self = .started(sampleRate: rate, voice: voice, controls: json["controls"]?.stringValue)
             return
         case "verse": if let index, let t { self = .verse(index: index, t: t); return }
-        case "paused": if let index, let t { self = .paused(index: index, t: t); return }
+        case "paused":
+            let reason = json["reason"]?.stringValue.flatMap(PauseReason.init(rawValue:))
+            if let index, let t, reason != nil || json["reason"] == nil { self = .paused(index: index, t: t, reason: reason); return }
+        case "stopped": if let index, let t { self = .stopped(index: index, t: t); return }
         case "resumed": if let index, let t { self = .resumed(index: index, t: t); return }
         case "ended": if let t { self = .ended(t: t); return }
         case "failed":
@@ -172,6 +195,26 @@ public enum PlayerEvent: Equatable, Sendable {
         default: break
         }
         throw PlayerProtocolError("not an event: \(line.singleLine)")
+    }
+}
+
+/// Why the player paused by itself. It resumes by itself only after a call.
+public enum PauseReason: String, Equatable, Sendable {
+    /// A stream with media.role phone or communication, or the server asking for a pause
+    /// (request-cork): resumed when it ends.
+    case call
+    /// The sound device went away or changed (headphones unplugged): the listener resumes.
+    case device
+    /// The machine is about to sleep (logind's PrepareForSleep): the listener resumes.
+    case sleep
+
+    /// What the follow-along screen says.
+    public var description: String {
+        switch self {
+        case .call: "for a call"
+        case .device: "the sound device changed"
+        case .sleep: "the computer went to sleep"
+        }
     }
 }
 

@@ -1,0 +1,200 @@
+// Listening as the desktop controls it: Manna as an MPRIS player on a private session bus,
+// driven by playerctl and watched with dbus-monitor; logind's PrepareForSleep on a private
+// system bus (python-dbusmock); a sound device that goes away (a second null sink unloaded).
+import Foundation
+import MannaKit
+import Testing
+import TestSupport
+
+@Suite(.needs(.mediaControls)) struct MediaControlsTests {
+    /// playerctl finds Manna, reads what it plays, and pauses, resumes, skips, positions and
+    /// stops it; the clients hear of each change; the name goes when listening stops.
+    @Test func playerctlControlsListening() throws {
+        let sound = try TestSound()
+        let bus = try TestBus()
+        let home = try TemporaryHome(environment: sound.environment.merging(bus.environment) { $1 })
+        let monitor = try bus.monitor("type='signal',path='/org/mpris/MediaPlayer2'")
+        let listening = try Listening(["listen", "John", "3", "--json"], home: home)
+        let started = try listening.waitFor { $0["event"] as? String == "started" }
+        #expect(started["controls"] as? String == "org.mpris.MediaPlayer2.manna")
+        try listening.waitFor { $0["event"] as? String == "verse" }
+
+        #expect(bus.playerctl("-l").stdout == "manna\n")
+        #expect(bus.playerctl("metadata", "--format", "{{xesam:title}}|{{xesam:album}}|{{mpris:trackid}}").stdout
+            == "John 3:1 · There was a man of the Pharisees, named…|John 3 (KJV)|'/org/manna/passage/43003001_43003036'\n")
+        #expect(bus.playerctl("status").stdout == "Playing\n")
+
+        #expect(bus.playerctl("pause").status == 0)
+        try listening.waitFor { $0["event"] as? String == "paused" && $0["reason"] == nil }
+        #expect(bus.playerctl("status").stdout == "Paused\n")
+        #expect(bus.playerctl("play").status == 0)
+        try listening.waitFor { $0["event"] as? String == "resumed" }
+        #expect(bus.playerctl("next").status == 0)
+        try listening.waitFor { $0["event"] as? String == "verse" && $0["id"] as? Int == 43_003_002 }
+        #expect(bus.playerctl("metadata", "xesam:title").stdout.hasPrefix("John 3:2 · The same came to Jesus by night"))
+
+        // The position counts from the passage's start: 30 s in is a few verses on.
+        #expect(bus.playerctl("position", "30").status == 0)
+        let position = Double(bus.playerctl("position").stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(position >= 30 && position < 31, "\(position)")
+        let length = Int(bus.playerctl("metadata", "mpris:length").stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(length > 120_000_000 && length < 400_000_000, "John 3 read at 175 words a minute: \(length) µs")
+
+        let open = bus.playerctl("open", "file:///tmp/other.flac")
+        #expect(open.status != 0)
+        #expect(open.stderr.contains("org.freedesktop.DBus.Error.NotSupported"), "\(open.stderr)")
+
+        #expect(bus.playerctl("stop").status == 0)
+        try listening.waitFor { $0["event"] as? String == "stopped" }
+        #expect(listening.finish() == 0)
+        #expect(bus.playerctl("-l").stdout == "")
+        // Listening goes on later from where the media controls stopped it.
+        let stoppedAt = try #require(listening.events.last { $0["event"] as? String == "stopped" }?["id"] as? Int)
+        let again = try Listening(["listen", "--json"], home: home)
+        let first = try again.waitFor { $0["event"] as? String == "verse" }
+        again.stop()
+        #expect(first["id"] as? Int == stoppedAt)
+
+        let signals = monitor.stop()
+        #expect(signals.contains("PropertiesChanged"))
+        #expect(signals.contains(#"string "Paused""#))
+        #expect(signals.contains("member=Seeked"))
+    }
+
+    /// Another program already called manna: this one takes the MPRIS spec's instance name.
+    @Test func aTakenNameGivesAnInstanceName() throws {
+        let sound = try TestSound()
+        let bus = try TestBus()
+        try bus.holdName("org.mpris.MediaPlayer2.manna")
+        let home = try TemporaryHome(environment: sound.environment.merging(bus.environment) { $1 })
+        let listening = try Listening(["listen", "Ps", "23", "--json"], home: home)
+        let started = try listening.waitFor { $0["event"] as? String == "started" }
+        let name = try #require(started["controls"] as? String)
+        #expect(name.hasPrefix("org.mpris.MediaPlayer2.manna.instance"))
+        let player = String(name.dropFirst("org.mpris.MediaPlayer2.".count))
+        #expect(bus.playerctl("-p", player, "pause").status == 0)
+        try listening.waitFor { $0["event"] as? String == "paused" }
+        listening.stop()
+    }
+
+    /// Before the machine sleeps, listening pauses; waking does not resume it.
+    @Test func sleepPausesListening() throws {
+        let sound = try TestSound()
+        let system = try TestBus(system: true)
+        try system.startLogind()
+        let home = try TemporaryHome(environment: sound.environment.merging(system.environment) { $1 })
+        let listening = try Listening(["listen", "Ps", "23", "--json"], home: home)
+        try listening.waitFor { $0["event"] as? String == "verse" }
+        try system.prepareForSleep(true)
+        let paused = try listening.waitFor { $0["event"] as? String == "paused" }
+        #expect(paused["reason"] as? String == "sleep")
+        try system.prepareForSleep(false)
+        usleep(500_000)
+        listening.stop()
+        #expect(!listening.events.contains { $0["event"] as? String == "resumed" })
+    }
+
+    /// The sound device going away (headphones unplugged, a Bluetooth headset switched off)
+    /// pauses listening, which then waits for the listener.
+    @Test func aDeviceThatGoesAwayPausesListening() throws {
+        let sound = try TestSound()
+        let pactl = try #require(TestEnvironment.path(of: "pactl"))
+        let loaded = spawn(pactl, ["load-module", "module-null-sink", "sink_name=headphones"], environment: sound.environment)
+        let module = loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(loaded.status == 0 && !module.isEmpty, "\(loaded.stderr)")
+        let home = try TemporaryHome(environment: sound.environment.merging(["PULSE_SINK": "headphones"]) { $1 })
+        let listening = try Listening(["listen", "Ps", "23", "--json"], home: home)
+        try listening.waitFor { $0["event"] as? String == "verse" }
+        #expect(spawn(pactl, ["unload-module", module], environment: sound.environment).status == 0)
+        let paused = try listening.waitFor { $0["event"] as? String == "paused" }
+        #expect(paused["reason"] as? String == "device")
+        usleep(500_000)
+        listening.stop()
+        #expect(!listening.events.contains { $0["event"] as? String == "resumed" })
+    }
+}
+
+/// `manna ARGUMENTS` running, its JSON events read as they come.
+final class Listening {
+    private let process = Process()
+    private let output = Pipe()
+    private var buffer = ""
+    private(set) var events: [[String: Any]] = []
+
+    init(_ arguments: [String], home: TemporaryHome) throws {
+        precondition(Manna.textDatabaseReady)
+        process.executableURL = URL(fileURLWithPath: Manna.binary)
+        process.arguments = arguments
+        process.environment = home.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Reads events until one satisfies `condition`, and returns it.
+    @discardableResult
+    func waitFor(_ condition: ([String: Any]) -> Bool) throws -> [String: Any] {
+        var checked = 0
+        while true {
+            for event in events[checked...] where condition(event) { return event }
+            checked = events.count
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { throw TestBusError("manna stopped before the event came; events: \(events)") }
+            buffer += String(decoding: chunk, as: UTF8.self)
+            while let newline = buffer.firstIndex(of: "\n") {
+                let line = String(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                if let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] { events.append(event) }
+            }
+        }
+    }
+
+    /// Waits for manna to exit; its status.
+    func finish() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Stops manna (as Ctrl-C does) and reads what it said last.
+    func stop() {
+        kill(process.processIdentifier, SIGINT)
+        _ = try? waitFor { _ in false }
+        process.waitUntilExit()
+    }
+}
+
+extension TestBus {
+    /// playerctl on this bus.
+    func playerctl(_ arguments: String...) -> Run {
+        guard let path = TestEnvironment.path(of: "playerctl") else { return Run(status: -1, stdout: "", stderr: "no playerctl") }
+        return spawn(path, arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
+    }
+
+    /// dbus-monitor on this bus, printing what `rule` matches until `stop()`.
+    func monitor(_ rule: String) throws -> Monitor {
+        let path = try #require(TestEnvironment.path(of: "dbus-monitor"))
+        var values: Environment = ["PATH": "/usr/bin:/bin"]
+        for (name, value) in environment { values[name] = value }
+        let child = try Subprocess.start(path, arguments: ["--address", address, rule], environment: values)
+        return Monitor(child: child)
+    }
+
+    struct Monitor {
+        let child: Subprocess.Child
+
+        /// Stops the monitor; what it printed.
+        func stop() -> String {
+            kill(child.pid, SIGKILL)
+            _ = child.wait()
+            var text: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(child.output, &chunk, chunk.count)
+                if count <= 0 { break }
+                text += chunk[..<count]
+            }
+            for descriptor in [child.input, child.output, child.errorOutput] { close(descriptor) }
+            return String(decoding: text, as: UTF8.self)
+        }
+    }
+}
