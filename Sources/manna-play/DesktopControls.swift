@@ -117,8 +117,8 @@ final class DesktopControls {
     /// Asks for `name`, not queueing behind an owner: the name, or nil if another holds it.
     private static func own(_ name: String, on connection: OpaquePointer) -> String? {
         var error: UnsafeMutablePointer<GError>?
-        let DO_NOT_QUEUE: UInt32 = 4
-        let arguments = tuple([g_variant_new_string(name), g_variant_new_uint32(DO_NOT_QUEUE)])
+        let doNotQueue: UInt32 = 4  // DBUS_NAME_FLAG_DO_NOT_QUEUE
+        let arguments = tuple([g_variant_new_string(name), g_variant_new_uint32(doNotQueue)])
         guard let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                                       "RequestName", arguments, type("(u)"), G_DBUS_CALL_FLAGS_NONE, 1000, nil, &error) else {
             g_clear_error(&error)
@@ -127,8 +127,8 @@ final class DesktopControls {
         defer { g_variant_unref(reply) }
         let result = g_variant_get_child_value(reply, 0)
         defer { g_variant_unref(result) }
-        let PRIMARY_OWNER: UInt32 = 1
-        return g_variant_get_uint32(result) == PRIMARY_OWNER ? name : nil
+        let primaryOwner: UInt32 = 1  // DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER
+        return g_variant_get_uint32(result) == primaryOwner ? name : nil
     }
 
     /// Delivers the calls and signals that arrived, without waiting.

@@ -152,16 +152,18 @@ final class Playback: @unchecked Sendable {
 
     /// Asks for the active port of the stream's sink; a change from the one known loses the device.
     private func lookUpPort() {
-        guard device != Playback.noDevice,
-              let operation = pa_context_get_sink_info_by_index(context, device, { _, info, eol, player in
-                  guard eol == 0, let info else { return }
-                  let playback = Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue()
-                  guard info.pointee.index == playback.device else { return }
-                  let port = info.pointee.active_port.map { String(cString: $0.pointee.name) }
-                  if let known = playback.port, known != port { playback.deviceLost = true }
-                  playback.port = .some(port)
-              }, Unmanaged.passUnretained(self).toOpaque()) else { return }
-        pa_operation_unref(operation)
+        guard device != Playback.noDevice else { return }
+        let found: pa_sink_info_cb_t = { _, info, eol, player in
+            guard eol == 0, let info else { return }
+            let playback = Unmanaged<Playback>.fromOpaque(player!).takeUnretainedValue()
+            guard info.pointee.index == playback.device else { return }
+            let port = info.pointee.active_port.map { String(cString: $0.pointee.name) }
+            if let known = playback.port, known != port { playback.deviceLost = true }
+            playback.port = .some(port)
+        }
+        if let operation = pa_context_get_sink_info_by_index(context, device, found, Unmanaged.passUnretained(self).toOpaque()) {
+            pa_operation_unref(operation)
+        }
     }
 
     /// Where the stream plays now (a new stream, or moved by the server or the user).
