@@ -74,7 +74,7 @@ enum PlayHelper {
     private static func play(_ request: ListenRequest, input: inout LineReader) throws(PlayError) {
         let source: any AudioSource
         if let audio = request.audio {
-            source = try Recording(path: audio, verses: request.verses)
+            source = try Recording(path: audio, verses: request.verses, duration: request.audioDuration)
         } else {
             let rate = try Speech.start()
             try Speech.configure(voice: request.voice, rate: request.rate)

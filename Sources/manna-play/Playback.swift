@@ -310,6 +310,11 @@ final class Playback: @unchecked Sendable {
                 writeOffset += count
                 room -= count * frameBytes
             }
+            // A recording cut short: nothing after the cut (its verses are not in the file).
+            if rendition.failure != nil {
+                allWritten = true
+                break
+            }
             if writeOffset >= frames {
                 writeVerse += 1
                 writeOffset = 0
@@ -377,7 +382,10 @@ final class Playback: @unchecked Sendable {
             events.append(.verse(index: starts[nextStart].verse, t: seconds(heardBefore + starts[nextStart].sample)))
             nextStart += 1
         }
-        if allWritten && (heard >= streamWritten || drained) { ended = true }
+        if allWritten && (heard >= streamWritten || drained) {
+            // A recording cut short plays to the cut, then stops with why.
+            if let failure = rendition.failure { pendingFailure = failure } else { ended = true }
+        }
         if ended && !endReported {
             endReported = true
             events.append(.ended(t: seconds(heardBefore + heard)))

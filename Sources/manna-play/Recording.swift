@@ -17,17 +17,28 @@ final class Recording: AudioSource, @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     /// The verses read last: playback asks for the one it writes every few milliseconds.
     private var cache: [(index: Int, samples: [Int16])] = []
+    private let path: String
+    private(set) var failure: PlayError?
 
-    init(path: String, verses: [ListenRequest.Verse]) throws(PlayError) {
+    /// Opens the recording at `path`, refusing one whose length is not `duration` (its cue
+    /// sheet's, when given): cues for other audio would highlight the wrong verses.
+    init(path: String, verses: [ListenRequest.Verse], duration: Double?) throws(PlayError) {
         var info = SF_INFO()
         guard let file = sf_open(path, Int32(SFM_READ), &info), info.samplerate > 0, info.channels > 0 else {
             throw .badAudio("cannot decode \(path): " + String(cString: sf_strerror(nil)))
         }
         self.file = file
+        self.path = path
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
         texts = verses.map(\.text)
         let frames = Int(info.frames)
+        let length = Double(frames) / Double(sampleRate)
+        if let duration, abs(length - duration) > CueSheet.durationTolerance {
+            sf_close(file)
+            throw .badAudio("\(path) is \(CueSheet.time(length)) long, and its cue sheet is for \(CueSheet.time(duration)) of audio: "
+                + "the cues are for other audio, or the file was cut short ('manna cues check' says more)")
+        }
         var spans: [Range<Int>] = []
         for (index, verse) in verses.enumerated() {
             guard let start = verse.start, let end = verse.end else { throw .usage("verse \(verse.id) has no cue") }
@@ -41,6 +52,7 @@ final class Recording: AudioSource, @unchecked Sendable {
     }
 
     deinit { sf_close(file) }
+
 
     func frameCount(_ index: Int) -> Int? { spans[index].count }
 
@@ -57,9 +69,15 @@ final class Recording: AudioSource, @unchecked Sendable {
         if let cached = cache.first(where: { $0.index == index }) { return cached.samples }
         let span = spans[index]
         var samples = [Int16](repeating: 0, count: span.count * channels)
-        guard !span.isEmpty, sf_seek(file, sf_count_t(span.lowerBound), SEEK_SET) >= 0 else { return [] }
-        let read = samples.withUnsafeMutableBufferPointer { sf_readf_short(file, $0.baseAddress, sf_count_t(span.count)) }
-        samples.removeSubrange((max(0, Int(read)) * channels)...)
+        guard !span.isEmpty else { return [] }
+        let read = sf_seek(file, sf_count_t(span.lowerBound), SEEK_SET) < 0 ? 0
+            : samples.withUnsafeMutableBufferPointer { Int(sf_readf_short(file, $0.baseAddress, sf_count_t(span.count))) }
+        // Fewer frames than the header promised: the file ends early (a download cut short).
+        if read < span.count && failure == nil {
+            let at = (Double(span.lowerBound + max(0, read)) / Double(sampleRate) * 100).rounded() / 100
+            failure = .badAudio("\(path) cannot be decoded past \(CueSheet.time(at)): the file is cut short or damaged")
+        }
+        samples.removeSubrange((max(0, read) * channels)...)
         cache = Array((cache + [(index, samples)]).suffix(3))
         return samples
     }

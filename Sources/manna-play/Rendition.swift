@@ -19,6 +19,8 @@ protocol AudioSource: AnyObject, Sendable {
     func waitForSamples(_ index: Int) -> [Int16]
     /// Playback has reached verse `index`.
     func want(_ index: Int)
+    /// Why the audio cannot go on (a recording cut short), once found.
+    var failure: PlayError? { get }
 }
 
 final class Rendition: AudioSource, @unchecked Sendable {
@@ -39,6 +41,9 @@ final class Rendition: AudioSource, @unchecked Sendable {
     /// How far ahead of `wanted` to render, and how many verses behind it to keep.
     private var aheadSamples: Int { sampleRate * 180 }
     private static let keptBehind = 8
+
+    /// Speech is made, not read: nothing to be cut short.
+    let failure: PlayError? = nil
 
     init(texts: [String], sampleRate: Int, startingAt start: Int) {
         self.texts = texts

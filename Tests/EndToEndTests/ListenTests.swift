@@ -256,6 +256,37 @@ import TestSupport
         #expect(missing.stderr == "manna: \(stereo).cues.json: no cue sheet for \(stereo): make one with 'manna cues import', or give --cues\n")
     }
 
+    /// A recording that is not the one its cues are for, or that ends early, or that is no
+    /// audio at all: one line and status 65; cut short, it plays to the cut and keeps the place.
+    @Test func aRecordingThatDoesNotMatchItsCuesIsRefused() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let recording = home.path + "/psalm23.flac", other = home.path + "/john.flac", cut = home.path + "/cut.flac", garbage = home.path + "/garbage.flac"
+        #expect(home.run("listen", "Ps", "23", "--export", recording).status == 0)
+        #expect(home.run("listen", "John", "11:35", "--export", other).status == 0)
+        let cues = CueSheet.path(forAudio: recording)
+
+        let wrong = home.run("listen", "--audio", other, "--cues", cues)
+        #expect(wrong.status == 65)
+        #expect(wrong.stderr.hasPrefix("manna: \(other) is 0.765"), "\(wrong.stderr)")
+        #expect(wrong.stderr.hasSuffix(" long, and its cue sheet is for 30.762358 s of audio: the cues are for other audio, or the file was cut short ('manna cues check' says more)\n"))
+
+        // Half the file: FLAC's header still gives the whole length, so the player finds the cut as it reads.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: recording))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        let short = home.run("listen", "--audio", cut, "--cues", cues, "--from", "4", "--json")
+        #expect(short.status == 65)
+        #expect(short.stderr.hasPrefix("manna: \(cut) cannot be decoded past "), "\(short.stderr)")
+        #expect(short.stderr.hasSuffix(" s: the file is cut short or damaged; 'manna listen' goes on from Psalm 23:4\n"))
+        #expect(short.stdout.contains(#""id":19023004"#) && !short.stdout.contains(#""id":19023005"#))
+
+        try Data("not audio".utf8).write(to: URL(fileURLWithPath: garbage))
+        let broken = home.run("listen", "--audio", garbage, "--cues", cues)
+        #expect(broken.status == 65)
+        #expect(broken.stderr.hasPrefix("manna: cannot decode \(garbage): "), "\(broken.stderr)")
+        #expect(broken.stderr.split(separator: "\n").count == 1)
+    }
+
     /// A second `manna listen` takes over: the first stops, keeping its place, and exits 130.
     @Test func aSecondListeningTakesOver() throws {
         let sound = try TestSound()

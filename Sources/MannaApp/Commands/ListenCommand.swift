@@ -98,6 +98,7 @@ enum ListenCommand {
                                         ?? SpeechVoice.defaultVoice(forTranslation: translation.code),
                                     rate: rate ?? resume?.rate ?? ListenRequest.defaultRate, start: start, audio: recording?.path)
         request.title = "\(reference) (\(translation.code))"
+        request.audioDuration = recording?.sheet.duration
         if let path = arguments.value("export") {
             return try export(request, reference: reference, translation: translation.code, to: path, context)
         }

@@ -64,6 +64,9 @@ public struct CueSheet: Equatable, Sendable {
     /// and short.
     static func seconds(_ value: Double) -> JSON { .number((value * 1_000_000).rounded() / 1_000_000) }
 
+    /// A time as the defects name it: "12.5 s".
+    public static func time(_ seconds: Double) -> String { Self.seconds(seconds).text + " s" }
+
     public var json: JSON {
         .object([
             ("format", .string(Self.format)), ("version", .int(Self.version)),
@@ -147,7 +150,6 @@ extension CueSheet {
             let id = cues[index].id
             return "verses[\(index)] (" + (id.isVerse ? Reference(id).description : "\(id.rawValue)") + ")"
         }
-        func time(_ seconds: Double) -> String { Self.seconds(seconds).text + " s" }
         var seen: [VerseID: Int] = [:]
         for index in cues.indices {
             let cue = cues[index]
@@ -158,17 +160,17 @@ extension CueSheet {
             if let earlier = seen[cue.id] { defects.append("\(name(index)) is cued twice (verses[\(earlier)] too)") }
             seen[cue.id] = index
             if let passage, !passage.contains(cue.id) { defects.append("\(name(index)) is not a verse of \(self.passage) in the \(translation)") }
-            if cue.end < cue.start { defects.append("\(name(index)) ends at \(time(cue.end)), before it starts at \(time(cue.start))") }
+            if cue.end < cue.start { defects.append("\(name(index)) ends at \(Self.time(cue.end)), before it starts at \(Self.time(cue.start))") }
             if index > 0 {
                 let before = cues[index - 1]
                 if cue.start < before.start {
-                    defects.append("\(name(index)) starts at \(time(cue.start)), before \(name(index - 1)) at \(time(before.start)): starts must be in order")
+                    defects.append("\(name(index)) starts at \(Self.time(cue.start)), before \(name(index - 1)) at \(Self.time(before.start)): starts must be in order")
                 } else if cue.start < before.end {
-                    defects.append("\(name(index)) starts at \(time(cue.start)), before \(name(index - 1)) ends at \(time(before.end)): cues overlap")
+                    defects.append("\(name(index)) starts at \(Self.time(cue.start)), before \(name(index - 1)) ends at \(Self.time(before.end)): cues overlap")
                 }
             }
             let length = audio?.duration ?? duration
-            if cue.start >= length { defects.append("\(name(index)) starts at \(time(cue.start)), past the audio's end at \(time(length))") }
+            if cue.start >= length { defects.append("\(name(index)) starts at \(Self.time(cue.start)), past the audio's end at \(Self.time(length))") }
         }
         if let passage {
             for id in passage where seen[id] == nil {
@@ -178,7 +180,7 @@ extension CueSheet {
         if let audio {
             if audio.sha256 != sha256 { defects.append("the audio's SHA-256 is \(audio.sha256), not the sheet's \(sha256): it is other audio, or was changed") }
             if abs(audio.duration - duration) > Self.durationTolerance {
-                defects.append("the audio lasts \(time(audio.duration)), not the sheet's \(time(duration))")
+                defects.append("the audio lasts \(Self.time(audio.duration)), not the sheet's \(Self.time(duration))")
             }
         }
         return defects

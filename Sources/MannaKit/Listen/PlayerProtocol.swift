@@ -25,6 +25,9 @@ public struct ListenRequest: Equatable, Sendable {
     public var title: String?
     /// A recording to play instead of speaking: its path; the verses then have their cues.
     public let audio: String?
+    /// The recording's length by its cue sheet, in seconds: a file of another length is other
+    /// audio (or cut short), which the player refuses.
+    public var audioDuration: Double?
     /// Seconds a pause may hold the sound device before the player closes its stream (30 if nil).
     public var releaseAfter: Double?
     /// An espeak-ng voice: a language like `en-us`, or a voice's name.
@@ -50,6 +53,7 @@ public struct ListenRequest: Equatable, Sendable {
         var fields: [(String, JSON)] = [("voice", .string(voice)), ("rate", .int(rate)), ("start", .int(start))]
         if let audio { fields.append(("audio", .string(audio))) }
         if let title { fields.append(("title", .string(title))) }
+        if let audioDuration { fields.append(("audio_duration", .number(audioDuration))) }
         if let releaseAfter { fields.append(("release_after", .number(releaseAfter))) }
         fields.append(("verses", .array(verses.map { verse in
             var fields: [(String, JSON)] = [("id", .int(verse.id)), ("text", .string(verse.text))]
@@ -79,6 +83,7 @@ public struct ListenRequest: Equatable, Sendable {
         }
         self.init(verses: verses, voice: voice, rate: rate, start: start, audio: audio)
         title = json["title"]?.stringValue
+        if case .number(let seconds)? = json["audio_duration"], seconds.isFinite, seconds > 0 { audioDuration = seconds }
         if case .number(let seconds)? = json["release_after"], seconds.isFinite, seconds >= 0 { releaseAfter = seconds }
     }
 }
