@@ -53,7 +53,6 @@ final class Recording: AudioSource, @unchecked Sendable {
 
     deinit { sf_close(file) }
 
-
     func frameCount(_ index: Int) -> Int? { spans[index].count }
 
     func samples(_ index: Int) -> [Int16]? { read(index) }
