@@ -195,16 +195,7 @@ extension Journal {
                     case .natural where table.name == ExportTable.searches.name: try mergeSearches(rows, counts: &counts)
                     case .natural: try addMissing(table, rows: rows, paths: paths, file: file.file, counts: &counts)
                     }
-                    switch table.name {
-                    case ExportTable.highlights.name, ExportTable.bookmarks.name:
-                        counts.superseded += try supersede(table.name, live: "deleted_at IS NULL", groupedBy: "verse_id",
-                                                           set: "deleted_at = ?2, updated_at = ?2")
-                    case ExportTable.planRuns.name:
-                        counts.superseded += try supersede(table.name, live: "stopped_at IS NULL AND deleted_at IS NULL",
-                                                           groupedBy: nil, set: "stopped_at = ?2, updated_at = ?2")
-                    default:
-                        break
-                    }
+                    counts.superseded += try supersedeAfterMerge(table)
                     summary.tables.append((table.name, counts))
                 }
                 return summary
@@ -321,6 +312,25 @@ extension Journal {
         counts.removed = trimmed
     }
 
+    /// Restores the rules a merge of two journals can break, for `table` (nil: every table):
+    /// one live highlight and one live bookmark per verse, one running plan. Returns how many
+    /// records were superseded.
+    @discardableResult
+    func supersedeAfterMerge(_ table: ExportTable? = nil) throws -> Int {
+        var superseded = 0
+        if table == nil || table?.name == ExportTable.highlights.name {
+            superseded += try supersede(ExportTable.highlights.name, live: "deleted_at IS NULL", groupedBy: "verse_id", set: "deleted_at = ?2, updated_at = ?2")
+        }
+        if table == nil || table?.name == ExportTable.bookmarks.name {
+            superseded += try supersede(ExportTable.bookmarks.name, live: "deleted_at IS NULL", groupedBy: "verse_id", set: "deleted_at = ?2, updated_at = ?2")
+        }
+        if table == nil || table?.name == ExportTable.planRuns.name {
+            superseded += try supersede(ExportTable.planRuns.name, live: "stopped_at IS NULL AND deleted_at IS NULL", groupedBy: nil,
+                                        set: "stopped_at = ?2, updated_at = ?2")
+        }
+        return superseded
+    }
+
     /// Where a table allows one live record per `groupedBy` value (or one in all), keeps the
     /// newest (then the greatest uuid) and applies `set` to the others, `?2` being the winner's
     /// `updated_at`: a time both machines agree on, so the same merge gives the same rows.
@@ -367,11 +377,11 @@ extension Journal {
     }
 
     /// Binds the cells of a row to ?1, ?2, ... in order.
-    private func bind(_ row: [Cell], to statement: Statement) throws(SQLiteError) {
+    func bind(_ row: [Cell], to statement: Statement) throws(SQLiteError) {
         for (index, cell) in row.enumerated() { try bind(cell, to: statement, at: Int32(index + 1)) }
     }
 
-    private func bind(_ cell: Cell, to statement: Statement, at index: Int32) throws(SQLiteError) {
+    func bind(_ cell: Cell, to statement: Statement, at index: Int32) throws(SQLiteError) {
         switch cell {
         case .null: try statement.bindNull(at: index)
         case .int(let value): try statement.bind(value, at: index)

@@ -205,6 +205,80 @@ public final class Journal {
             added_at INTEGER NOT NULL           -- Unix seconds
         ) WITHOUT ROWID;
         """,
+        // 9: sync (docs/sync.md). `sync_state` is this device in its sync folder (no row: not
+        // syncing); `sync_fields` every synced field's winning version, which is what the
+        // journal's own tables are compared with to find local edits; `sync_versions` every
+        // version of a text field, to tell edits made apart (both kept) from edits in turn;
+        // `sync_devices` the other devices and how far their segments are applied;
+        // `sync_outbox` changes captured but not yet written to a segment. Any write to a
+        // synced table marks the state dirty, so a tick with nothing new compares nothing.
+        """
+        CREATE TABLE sync_state (
+            name TEXT PRIMARY KEY,              -- 'this'
+            device TEXT NOT NULL,               -- this device's id in the folder (a uuid)
+            device_name TEXT NOT NULL,
+            folder TEXT NOT NULL,               -- the synced folder, absolute
+            clock INTEGER NOT NULL,             -- the greatest hybrid time written or seen
+            sequence INTEGER NOT NULL,          -- the last segment written
+            sequence_sha TEXT,                  -- its checksum: another at that number means a copied journal
+            dirty INTEGER NOT NULL,
+            checked_at INTEGER,                 -- Unix seconds of the last sync
+            folder_mtime INTEGER,               -- the devices' folder's mtime (ns) when last read
+            problem TEXT                        -- what stopped the last sync, for status and doctor
+        ) WITHOUT ROWID;
+        CREATE TABLE sync_fields (
+            tbl TEXT NOT NULL, key TEXT NOT NULL, field TEXT NOT NULL,
+            value,                              -- as the journal's column holds it
+            time INTEGER NOT NULL, device TEXT NOT NULL,
+            PRIMARY KEY (tbl, key, field)
+        ) WITHOUT ROWID;
+        CREATE TABLE sync_versions (
+            tbl TEXT NOT NULL, key TEXT NOT NULL, field TEXT NOT NULL,
+            time INTEGER NOT NULL, device TEXT NOT NULL,
+            base_time INTEGER, base_device TEXT,
+            value, context TEXT,                -- context: the record as its editor had it (JSON)
+            PRIMARY KEY (tbl, key, field, time, device)
+        ) WITHOUT ROWID;
+        CREATE TABLE sync_devices (
+            device TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            applied INTEGER NOT NULL,           -- segments applied: 1 to this
+            last_time INTEGER,                  -- the newest hybrid time applied from it
+            folder_mtime INTEGER,               -- its folder's mtime (ns) when last read: unchanged, nothing new
+            problem TEXT
+        ) WITHOUT ROWID;
+        CREATE TABLE sync_outbox (
+            sequence INTEGER NOT NULL, position INTEGER NOT NULL, change TEXT NOT NULL,
+            PRIMARY KEY (sequence, position)
+        ) WITHOUT ROWID;
+        CREATE TRIGGER sync_dirty_prayers_insert AFTER INSERT ON prayers BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_prayers_update AFTER UPDATE ON prayers BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_prayers_delete AFTER DELETE ON prayers BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_reminders_insert AFTER INSERT ON reminders BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_reminders_update AFTER UPDATE ON reminders BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_reminders_delete AFTER DELETE ON reminders BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_prayed_insert AFTER INSERT ON prayed BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_prayed_update AFTER UPDATE ON prayed BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_prayed_delete AFTER DELETE ON prayed BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_snoozes_insert AFTER INSERT ON snoozes BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_snoozes_update AFTER UPDATE ON snoozes BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_snoozes_delete AFTER DELETE ON snoozes BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_plan_runs_insert AFTER INSERT ON plan_runs BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_plan_runs_update AFTER UPDATE ON plan_runs BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_plan_runs_delete AFTER DELETE ON plan_runs BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_plan_days_read_insert AFTER INSERT ON plan_days_read BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_plan_days_read_update AFTER UPDATE ON plan_days_read BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_plan_days_read_delete AFTER DELETE ON plan_days_read BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_notes_insert AFTER INSERT ON notes BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_notes_update AFTER UPDATE ON notes BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_notes_delete AFTER DELETE ON notes BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_highlights_insert AFTER INSERT ON highlights BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_highlights_update AFTER UPDATE ON highlights BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_highlights_delete AFTER DELETE ON highlights BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_bookmarks_insert AFTER INSERT ON bookmarks BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_bookmarks_update AFTER UPDATE ON bookmarks BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_bookmarks_delete AFTER DELETE ON bookmarks BEGIN UPDATE sync_state SET dirty = 1; END;
+        """,
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).

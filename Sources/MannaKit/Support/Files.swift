@@ -138,6 +138,14 @@ public enum Files {
         throw .current(path)
     }
 
+    /// Flushes a folder's entries to disk, so a file renamed into it stays there after a power cut.
+    public static func syncDirectory(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
     /// Removes the folder at `path` when it is empty; a folder with anything in it is kept.
     @discardableResult
     public static func removeDirectoryIfEmpty(_ path: String) -> Bool { rmdir(path) == 0 }

@@ -1,0 +1,547 @@
+// Sync's side of the journal (docs/sync.md): this device's state, local edits found by
+// comparing the journal's tables with the versions last synced, and other devices' segments
+// applied field by field, each in one transaction.
+//
+// The journal's own tables stay the truth every command reads and writes; sync is a layer
+// beside them. `sync_fields` holds, for every field of every synced record, the version that
+// won. Capturing compares each record with it: what differs is a local edit, stamped with this
+// device's next hybrid time. Applying sets a field when the incoming version is greater, then
+// writes the record back into its table. What that makes the journal do on its own (a second
+// highlight on a verse superseded, a conflict copy) is a local edit like any other, captured next.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// This device in its sync folder.
+public struct SyncState: Equatable, Sendable {
+    public let device: String
+    public let deviceName: String
+    public let folder: String
+    public let clock: Int
+    /// The last segment written.
+    public let sequence: Int
+    public let sequenceSHA: String?
+    public let dirty: Bool
+    public let checkedAt: Instant?
+    public let folderModified: Int?
+    public let problem: String?
+}
+
+/// Another device, as far as this one knows it.
+public struct SyncDevice: Equatable, Sendable {
+    public let device: String
+    public let name: String
+    /// Its segments applied here: 1 to this.
+    public let applied: Int
+    /// The newest hybrid time applied from it.
+    public let lastTime: Int?
+    public let folderModified: Int?
+    public let problem: String?
+}
+
+/// What applying a segment did.
+public struct SyncApplied: Equatable, Sendable {
+    /// Changes that won (older versions than this journal's lose and change nothing).
+    public var changed = 0
+    /// Conflict copies made: two edits of one text made apart.
+    public var copies = 0
+}
+
+extension Journal {
+    /// The tables that sync, parents first (a reminder after its prayer). Search history stays
+    /// on each device; so do the delivery ledger and the scheduler's marks, which are not here.
+    static let syncedTables: [ExportTable] = ExportTable.all.filter { $0.name != ExportTable.searches.name }
+
+    /// Text people write: two edits of one made apart are both kept.
+    static let syncedText: [String: Set<String>] = [ExportTable.notes.name: ["text"], ExportTable.prayers.name: ["title", "body", "answer_note"]]
+
+    /// The field that says a record was deleted outright (days read, which have no tombstone).
+    static let deletedField = "_deleted"
+
+    // MARK: - State
+
+    public func syncState() throws(JournalError) -> SyncState? {
+        try reading {
+            let statement = try database.prepare("""
+                SELECT device, device_name, folder, clock, sequence, sequence_sha, dirty, checked_at, folder_mtime, problem
+                FROM sync_state WHERE name = 'this'
+                """)
+            guard try statement.step() else { return nil }
+            return SyncState(device: statement.string(0), deviceName: statement.string(1), folder: statement.string(2), clock: statement.int(3),
+                             sequence: statement.int(4), sequenceSHA: statement.optionalString(5), dirty: statement.int(6) != 0,
+                             checkedAt: statement.optionalInt(7), folderModified: statement.optionalInt(8), problem: statement.optionalString(9))
+        }
+    }
+
+    public func syncDevices() throws(JournalError) -> [SyncDevice] {
+        try reading {
+            let statement = try database.prepare("SELECT device, name, applied, last_time, folder_mtime, problem FROM sync_devices ORDER BY name, device")
+            var devices: [SyncDevice] = []
+            while try statement.step() {
+                devices.append(SyncDevice(device: statement.string(0), name: statement.string(1), applied: statement.int(2),
+                                          lastTime: statement.optionalInt(3), folderModified: statement.optionalInt(4), problem: statement.optionalString(5)))
+            }
+            return devices
+        }
+    }
+
+    /// Starts syncing through `folder` as a new device: everything in the journal is then a
+    /// local edit, captured into the first segment.
+    public func startSync(folder: String, device: String, name: String) throws(JournalError) {
+        try writing {
+            try clearSync()
+            let insert = try database.prepare("""
+                INSERT INTO sync_state (name, device, device_name, folder, clock, sequence, dirty) VALUES ('this', ?1, ?2, ?3, 0, 0, 1)
+                """)
+            try insert.bind(device, at: 1)
+            try insert.bind(name, at: 2)
+            try insert.bind(folder, at: 3)
+            try insert.run()
+        }
+    }
+
+    /// Stops syncing: forgets the folder, the devices and every version. The journal's records stay.
+    public func stopSync() throws(JournalError) {
+        try writing { try clearSync() }
+    }
+
+    private func clearSync() throws(SQLiteError) {
+        try database.execute("""
+            DELETE FROM sync_state; DELETE FROM sync_fields; DELETE FROM sync_versions; DELETE FROM sync_devices; DELETE FROM sync_outbox;
+            """)
+    }
+
+    /// This journal turned out to be a copy of another device's (its folder holds segments this
+    /// one never wrote): it becomes a new device, which has applied the original's up to where
+    /// the copy was made.
+    public func becomeNewDevice(_ device: String) throws(JournalError) {
+        try writing {
+            let state = try database.prepare("SELECT device, device_name, sequence FROM sync_state WHERE name = 'this'")
+            guard try state.step() else { return }
+            let (old, name, sequence) = (state.string(0), state.string(1), state.int(2))
+            let known = try database.prepare("""
+                INSERT INTO sync_devices (device, name, applied) VALUES (?1, ?2, ?3)
+                ON CONFLICT (device) DO UPDATE SET applied = max(applied, excluded.applied)
+                """)
+            try known.bind(old, at: 1)
+            try known.bind(name, at: 2)
+            try known.bind(sequence, at: 3)
+            try known.run()
+            let update = try database.prepare("UPDATE sync_state SET device = ?1, sequence = 0, sequence_sha = NULL, dirty = 1")
+            try update.bind(device, at: 1)
+            try update.run()
+            // Changes captured but not written yet are written under the new id.
+            try database.execute("UPDATE sync_outbox SET sequence = 1")
+        }
+    }
+
+    /// Notes what the last sync found wrong (nil: nothing), and when it ran.
+    public func recordSync(problem: String?, at now: Instant, folderModified: Int?) throws(JournalError) {
+        try writing {
+            let update = try database.prepare("UPDATE sync_state SET problem = ?1, checked_at = ?2, folder_mtime = ?3")
+            try update.bind(problem, at: 1)
+            try update.bind(now, at: 2)
+            if let folderModified { try update.bind(folderModified, at: 3) } else { try update.bindNull(at: 3) }
+            try update.run()
+        }
+    }
+
+    public func recordDevice(_ device: String, problem: String?, folderModified: Int?) throws(JournalError) {
+        try writing {
+            let update = try database.prepare("UPDATE sync_devices SET problem = ?2, folder_mtime = ?3 WHERE device = ?1")
+            try update.bind(device, at: 1)
+            try update.bind(problem, at: 2)
+            if let folderModified { try update.bind(folderModified, at: 3) } else { try update.bindNull(at: 3) }
+            try update.run()
+        }
+    }
+
+    // MARK: - Capturing local edits
+
+    /// Compares every synced record with its last synced version and queues what differs for
+    /// the next segment, each record's changes stamped with the next hybrid time (its own
+    /// `updated_at` as the wall clock, so an edit made offline keeps its time). Returns how
+    /// many changes were queued; nothing is read when nothing was written since the last time.
+    @discardableResult
+    public func captureSyncChanges(now: Instant) throws(JournalError) -> Int {
+        try writing {
+            let state = try database.prepare("SELECT device, clock, sequence, dirty FROM sync_state WHERE name = 'this'")
+            guard try state.step(), state.int(3) != 0 else { return 0 }
+            let device = state.string(0)
+            var clock = state.int(1)
+            let sequence = state.int(2) + 1
+            var changes: [SyncChange] = []
+            for table in Journal.syncedTables {
+                let known = try syncFields(of: table)
+                var live = Set<String>()
+                let text = Journal.syncedText[table.name] ?? []
+                for row in try rows(of: table) {
+                    let key = Journal.syncKey(table, row)
+                    live.insert(key)
+                    let before = known[key] ?? [:]
+                    var differing: [(Field, Cell)] = []
+                    for field in Journal.syncFields(table) {
+                        let cell = row[table.index(field.name)!]
+                        if before[field.name]?.value != cell || before[field.name] == nil { differing.append((field, cell)) }
+                    }
+                    let wasDeleted = before[Journal.deletedField]?.value == .int(1)
+                    guard !differing.isEmpty || wasDeleted else { continue }
+                    clock = HybridTime.next(after: clock, wall: Journal.wallClock(table, row) ?? now)
+                    let context = text.isEmpty ? nil : zip(table.storedFields, row).map { ($0.0.name, $0.1) }
+                    for (field, cell) in differing {
+                        let isText = text.contains(field.name)
+                        changes.append(SyncChange(table: table.name, key: key, field: field.name, value: cell, time: clock,
+                                                  base: isText ? before[field.name]?.version : nil, context: isText ? context : nil))
+                    }
+                    if wasDeleted { changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(0), time: clock)) }
+                }
+                for (key, fields) in known where !live.contains(key) && fields[Journal.deletedField]?.value != .int(1) {
+                    clock = HybridTime.next(after: clock, wall: now)
+                    changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(1), time: clock))
+                }
+            }
+            let positions = try database.prepare("SELECT count(*) FROM sync_outbox WHERE sequence = ?1")
+            try positions.bind(sequence, at: 1)
+            _ = try positions.step()
+            var position = positions.int(0)
+            let queue = try database.prepare("INSERT INTO sync_outbox (sequence, position, change) VALUES (?1, ?2, ?3)")
+            for change in changes {
+                try record(change, from: device)
+                try queue.reset()
+                try queue.bind(sequence, at: 1)
+                try queue.bind(position, at: 2)
+                try queue.bind(change.json.text, at: 3)
+                try queue.run()
+                position += 1
+            }
+            let update = try database.prepare("UPDATE sync_state SET clock = ?1, dirty = 0")
+            try update.bind(clock, at: 1)
+            try update.run()
+            return changes.count
+        }
+    }
+
+    /// The changes queued for the next segment, with its sequence number (nil: none queued).
+    public func syncOutbox() throws(JournalError) -> (sequence: Int, changes: [SyncChange])? {
+        try reading {
+            let statement = try database.prepare("SELECT sequence, change FROM sync_outbox ORDER BY sequence, position")
+            var sequence: Int?
+            var changes: [SyncChange] = []
+            while try statement.step() {
+                sequence = statement.int(0)
+                if let json = try? JSON(parsing: statement.string(1)), let change = SyncChange(json: json) { changes.append(change) }
+            }
+            return sequence.map { ($0, changes) }
+        }
+    }
+
+    /// The segment `sequence` is in the folder: its changes leave the queue.
+    public func syncSegmentWritten(_ sequence: Int, sha: String) throws(JournalError) {
+        try writing {
+            let delete = try database.prepare("DELETE FROM sync_outbox WHERE sequence = ?1")
+            try delete.bind(sequence, at: 1)
+            try delete.run()
+            let update = try database.prepare("UPDATE sync_state SET sequence = ?1, sequence_sha = ?2")
+            try update.bind(sequence, at: 1)
+            try update.bind(sha, at: 2)
+            try update.run()
+        }
+    }
+
+    /// What this device has applied of every other: a segment it writes carries it (`after`).
+    public func syncApplied() throws(JournalError) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: try syncDevices().map { ($0.device, $0.applied) })
+    }
+
+    // MARK: - Applying other devices' segments
+
+    /// Applies `segment` in one transaction: each change whose version is greater than the
+    /// field's wins and its record is written back; two versions of a text made apart leave
+    /// the losing one as a conflict copy. The device's count of applied segments moves on in
+    /// the same transaction, so a segment is applied entirely once, or not at all.
+    public func apply(_ segment: SyncSegment) throws(JournalError) -> SyncApplied {
+        try writing {
+            let state = try database.prepare("SELECT clock FROM sync_state WHERE name = 'this'")
+            guard try state.step() else { return SyncApplied() }
+            var clock = state.int(0)
+            var applied = SyncApplied()
+            var touched: [String: [String]] = [:]
+            var textTouched: [String: Set<String>] = [:]
+            let tables = Dictionary(uniqueKeysWithValues: Journal.syncedTables.map { ($0.name, $0) })
+            let current = try database.prepare("SELECT time, device FROM sync_fields WHERE tbl = ?1 AND key = ?2 AND field = ?3")
+            for change in segment.changes {
+                clock = max(clock, change.time)
+                guard let table = tables[change.table],
+                      change.field == Journal.deletedField || Journal.syncFields(table).contains(where: { $0.name == change.field }) else { continue }
+                let incoming = SyncVersion(time: change.time, device: segment.device)
+                if Journal.syncedText[table.name]?.contains(change.field) == true {
+                    try recordVersion(change, from: segment.device)
+                    textTouched[table.name, default: []].insert(change.key)
+                }
+                try current.reset()
+                try current.bind(change.table, at: 1)
+                try current.bind(change.key, at: 2)
+                try current.bind(change.field, at: 3)
+                if try current.step(), !(SyncVersion(time: current.int(0), device: current.string(1)) < incoming) { continue }
+                try setField(change, version: incoming)
+                applied.changed += 1
+                if touched[table.name]?.last != change.key { touched[table.name, default: []].append(change.key) }
+            }
+            for table in Journal.syncedTables {
+                for key in Set(touched[table.name] ?? []).sorted() { try materialize(table, key: key) }
+            }
+            for table in Journal.syncedTables {
+                for key in (textTouched[table.name] ?? []).sorted() { applied.copies += try keepConflictingText(table, key: key) }
+            }
+            try supersedeAfterMerge()
+            let device = try database.prepare("""
+                INSERT INTO sync_devices (device, name, applied, last_time) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (device) DO UPDATE SET name = excluded.name, applied = excluded.applied,
+                    last_time = max(coalesce(last_time, 0), coalesce(excluded.last_time, 0)), problem = NULL
+                """)
+            try device.bind(segment.device, at: 1)
+            try device.bind(segment.name, at: 2)
+            try device.bind(segment.sequence, at: 3)
+            if let last = segment.changes.map(\.time).max() { try device.bind(last, at: 4) } else { try device.bindNull(at: 4) }
+            try device.run()
+            let update = try database.prepare("UPDATE sync_state SET clock = ?1")
+            try update.bind(clock, at: 1)
+            try update.run()
+            return applied
+        }
+    }
+
+    /// Writes a record back into its table from its synced fields: inserted or updated whole,
+    /// or deleted outright. A short id another record already has here is replaced by a new one
+    /// (a local edit, so every device ends with the same).
+    private func materialize(_ table: ExportTable, key: String) throws {
+        let fields = try syncFields(of: table, key: key)
+        let identity = Journal.identityFields(table)
+        let keyCells = Journal.keyCells(table, key)
+        let matchKey = identity.enumerated().map { "\($0.element.name) = ?\($0.offset + 1)" }.joined(separator: " AND ")
+        if fields[Journal.deletedField]?.value == .int(1) {
+            let delete = try database.prepare("DELETE FROM \(table.name) WHERE \(matchKey)")
+            for (index, cell) in keyCells.enumerated() { try bind(cell, to: delete, at: Int32(index + 1)) }
+            try delete.run()
+            return
+        }
+        var row: [Cell] = []
+        for field in table.storedFields {
+            if let position = identity.firstIndex(where: { $0.name == field.name }) {
+                row.append(keyCells[position])
+            } else {
+                // A record whose creation has not arrived yet (only a later field): it waits.
+                guard let value = fields[field.name]?.value else { return }
+                row.append(value)
+            }
+        }
+        if let shortID = table.index("short_id") {
+            let taken = try database.prepare("SELECT 1 FROM \(table.name) WHERE short_id = ?1 AND uuid != ?2")
+            try bind(row[shortID], to: taken, at: 1)
+            try taken.bind(key, at: 2)
+            if try taken.step() { row[shortID] = .text(try newShortID(in: table.name)) }
+        }
+        let names = table.storedFields.map(\.name)
+        let others = names.filter { name in !identity.contains { $0.name == name } }
+        let upsert = try database.prepare("""
+            INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
+            ON CONFLICT (\(identity.map(\.name).joined(separator: ", "))) DO UPDATE SET \(others.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+            """)
+        for (index, cell) in row.enumerated() { try bind(cell, to: upsert, at: Int32(index + 1)) }
+        try upsert.run()
+    }
+
+    /// Where a text has more than one head (versions no other version replaced: edits made
+    /// apart), the greatest is the record's and each other becomes a copy of the record as its
+    /// editor had it, with that text: made once, with a uuid every device derives alike.
+    private func keepConflictingText(_ table: ExportTable, key: String) throws -> Int {
+        let versions = try database.prepare("""
+            SELECT field, time, device, base_time, base_device, value, context FROM sync_versions WHERE tbl = ?1 AND key = ?2 ORDER BY field
+            """)
+        try versions.bind(table.name, at: 1)
+        try versions.bind(key, at: 2)
+        var byField: [String: [(version: SyncVersion, base: SyncVersion?, value: Cell, context: String?)]] = [:]
+        while try versions.step() {
+            let base = versions.optionalInt(3).map { SyncVersion(time: $0, device: versions.string(4)) }
+            let field = versions.string(0)
+            let kind = table.storedFields.first { $0.name == field }?.kind ?? .text
+            byField[field, default: []].append((SyncVersion(time: versions.int(1), device: versions.string(2)), base,
+                                                try Journal.cell(versions, column: 5, kind: kind), versions.optionalString(6)))
+        }
+        var made = 0
+        for (field, all) in byField.sorted(by: { $0.key < $1.key }) {
+            let replaced = Set(all.compactMap(\.base))
+            let heads = all.filter { !replaced.contains($0.version) }
+            guard heads.count > 1, let winner = heads.map(\.version).max() else { continue }
+            for loser in heads where loser.version != winner {
+                if try makeConflictCopy(table, key: key, field: field, version: loser.version, value: loser.value, context: loser.context) { made += 1 }
+            }
+        }
+        return made
+    }
+
+    private func makeConflictCopy(_ table: ExportTable, key: String, field: String, version: SyncVersion, value: Cell, context: String?) throws -> Bool {
+        let uuid = Journal.derivedUUID("\(table.name)|\(key)|\(field)|\(version.time)|\(version.device)")
+        let exists = try database.prepare("SELECT 1 FROM \(table.name) WHERE uuid = ?1")
+        try exists.bind(uuid, at: 1)
+        guard !(try exists.step()), let context, case .object(let pairs)? = try? JSON(parsing: context) else { return false }
+        var row: [Cell] = []
+        let time = HybridTime.instant(version.time)
+        for stored in table.storedFields {
+            switch stored.name {
+            case "uuid": row.append(.text(uuid))
+            case "short_id": row.append(.text(try newShortID(in: table.name)))
+            case field: row.append(value)
+            case "created_at", "updated_at": row.append(.int(time))
+            case "deleted_at": row.append(.null)
+            default: row.append(pairs.first { $0.0 == stored.name }.flatMap { Cell(json: $0.1) } ?? .null)
+            }
+        }
+        // A prayer's copy says what it is in its title, where a list shows it.
+        if table.name == ExportTable.prayers.name, let index = table.index("title"), case .text(let title) = row[index] {
+            row[index] = .text(title + " (conflict copy)")
+        }
+        let names = table.storedFields.map(\.name)
+        let insert = try database.prepare("""
+            INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
+            """)
+        for (index, cell) in row.enumerated() { try bind(cell, to: insert, at: Int32(index + 1)) }
+        try insert.run()
+        return true
+    }
+
+    // MARK: - Fields and versions
+
+    /// Every synced field of `table`'s records: key → field → (value, version).
+    private func syncFields(of table: ExportTable, key: String? = nil) throws -> [String: [String: (value: Cell, version: SyncVersion)]] {
+        let statement = try database.prepare("""
+            SELECT key, field, value, time, device FROM sync_fields WHERE tbl = ?1\(key == nil ? "" : " AND key = ?2")
+            """)
+        try statement.bind(table.name, at: 1)
+        if let key { try statement.bind(key, at: 2) }
+        let kinds = Dictionary(uniqueKeysWithValues: table.storedFields.map { ($0.name, $0.kind) })
+        var fields: [String: [String: (value: Cell, version: SyncVersion)]] = [:]
+        while try statement.step() {
+            let field = statement.string(1)
+            let value = try Journal.cell(statement, column: 2, kind: kinds[field] ?? .count)
+            fields[statement.string(0), default: [:]][field] = (value, SyncVersion(time: statement.int(3), device: statement.string(4)))
+        }
+        return fields
+    }
+
+    private func syncFields(of table: ExportTable, key: String) throws -> [String: (value: Cell, version: SyncVersion)] {
+        let all: [String: [String: (value: Cell, version: SyncVersion)]] = try syncFields(of: table, key: Optional(key))
+        return all[key] ?? [:]
+    }
+
+    /// Keeps a local change as the field's version (and a text's in its history).
+    private func record(_ change: SyncChange, from device: String) throws {
+        try setField(change, version: SyncVersion(time: change.time, device: device))
+        if Journal.syncedText[change.table]?.contains(change.field) == true { try recordVersion(change, from: device) }
+    }
+
+    private func setField(_ change: SyncChange, version: SyncVersion) throws {
+        try database.withCachedStatement("""
+            INSERT INTO sync_fields (tbl, key, field, value, time, device) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            ON CONFLICT (tbl, key, field) DO UPDATE SET value = excluded.value, time = excluded.time, device = excluded.device
+            """) { statement in
+            try statement.bind(change.table, at: 1)
+            try statement.bind(change.key, at: 2)
+            try statement.bind(change.field, at: 3)
+            try bind(change.value, to: statement, at: 4)
+            try statement.bind(version.time, at: 5)
+            try statement.bind(version.device, at: 6)
+            try statement.run()
+        }
+    }
+
+    private func recordVersion(_ change: SyncChange, from device: String) throws {
+        try database.withCachedStatement("""
+            INSERT OR IGNORE INTO sync_versions (tbl, key, field, time, device, base_time, base_device, value, context)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            """) { statement in
+            try statement.bind(change.table, at: 1)
+            try statement.bind(change.key, at: 2)
+            try statement.bind(change.field, at: 3)
+            try statement.bind(change.time, at: 4)
+            try statement.bind(device, at: 5)
+            if let base = change.base {
+                try statement.bind(base.time, at: 6)
+                try statement.bind(base.device, at: 7)
+            } else {
+                try statement.bindNull(at: 6)
+                try statement.bindNull(at: 7)
+            }
+            try bind(change.value, to: statement, at: 8)
+            try statement.bind(change.context.map { JSON.object($0.map { ($0.0, $0.1.json) }).text }, at: 9)
+            try statement.run()
+        }
+    }
+
+    // MARK: - Records as sync sees them
+
+    /// The fields that name a record: its uuid, or a fact's identity (a day read: run and day).
+    static func identityFields(_ table: ExportTable) -> [Field] {
+        switch table.identity {
+        case .uuid: return table.storedFields.filter { $0.name == "uuid" }
+        case .natural(let names): return names.compactMap { name in table.storedFields.first { $0.name == name } }
+        }
+    }
+
+    /// The fields that sync one by one: every stored field but the identity.
+    static func syncFields(_ table: ExportTable) -> [Field] {
+        let identity = Set(identityFields(table).map(\.name))
+        return table.storedFields.filter { !identity.contains($0.name) }
+    }
+
+    /// A record's key: its identity fields' values, joined by U+001F.
+    static func syncKey(_ table: ExportTable, _ row: [Cell]) -> String {
+        identityFields(table).map { field -> String in
+            switch row[table.index(field.name)!] {
+            case .int(let value): return String(value)
+            case .text(let value): return value
+            case .null: return ""
+            }
+        }.joined(separator: "\u{1F}")
+    }
+
+    static func keyCells(_ table: ExportTable, _ key: String) -> [Cell] {
+        let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        return zip(identityFields(table), parts).map { field, part in
+            switch field.kind {
+            case .instant, .optionalInstant, .count, .verseID: return Int(part).map(Cell.int) ?? .null
+            default: return .text(part)
+            }
+        }
+    }
+
+    /// When the record was last written by its own account (`updated_at`, else when it was made).
+    static func wallClock(_ table: ExportTable, _ row: [Cell]) -> Instant? {
+        for name in ["updated_at", "created_at", "prayed_at"] {
+            if let index = table.index(name), let instant = row[index].int { return instant }
+        }
+        return nil
+    }
+
+    static func cell(_ statement: Statement, column: Int32, kind: FieldKind) throws -> Cell {
+        switch kind {
+        case .instant, .optionalInstant, .count, .verseID: return statement.optionalInt(column).map(Cell.int) ?? .null
+        default: return statement.optionalString(column).map(Cell.text) ?? .null
+        }
+    }
+
+    /// A uuid every device derives alike from `name` (the first 16 bytes of its SHA-256, as a
+    /// name-based UUID).
+    static func derivedUUID(_ name: String) -> String {
+        var digest = SHA256()
+        digest.update(Array(name.utf8))
+        var hex = Array(digest.hexDigest().prefix(32))
+        hex[12] = "5"
+        let variant = Int(String(hex[16]), radix: 16)! & 0x3 | 0x8
+        hex[16] = Character(String(variant, radix: 16))
+        let text = String(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(text[text.index(text.startIndex, offsetBy: range.lowerBound)..<text.index(text.startIndex, offsetBy: range.upperBound)])
+        }.joined(separator: "-")
+    }
+}

@@ -1,0 +1,145 @@
+// One sync (docs/sync.md): local edits captured and written as this device's next segment,
+// then every other device's new segments applied in order, each in one transaction, stopping
+// at a gap, a half-arrived file or one from a newer Manna (tried again next time). The tick
+// runs it every minute; when nothing was written here and no device's folder changed, it
+// costs a query and a few stat calls.
+
+/// What a sync did and found.
+public struct SyncReport: Equatable, Sendable {
+    /// Nothing was looked at: nothing written here since, no device's folder changed.
+    public var idle = false
+    /// Changes written to this device's segments.
+    public var sent = 0
+    /// Segments and changes applied, by device name.
+    public var applied: [String: (segments: Int, changes: Int)] = [:]
+    /// Conflict copies made.
+    public var copies = 0
+    /// This journal was a copy of another device's: its new device id.
+    public var newDevice: String?
+    /// What stopped part of it, one line each (also kept for `sync status` and `doctor`).
+    public var problems: [String] = []
+    /// Files in the folder that are no segment (a sync tool's temporary files and conflict copies).
+    public var ignored: [SyncFolder.Ignored] = []
+
+    public static func == (lhs: SyncReport, rhs: SyncReport) -> Bool {
+        lhs.idle == rhs.idle && lhs.sent == rhs.sent && lhs.copies == rhs.copies && lhs.newDevice == rhs.newDevice && lhs.problems == rhs.problems
+            && lhs.ignored == rhs.ignored && lhs.applied.mapValues { [$0.segments, $0.changes] } == rhs.applied.mapValues { [$0.segments, $0.changes] }
+    }
+}
+
+public enum Sync {
+    /// The journal schema segments are written in: a reader with an older one waits.
+    public static var schema: Int { Journal.migrations.count }
+
+    /// Syncs `journal` (which must be syncing) at `now`. `force` looks at the folder even when
+    /// nothing seems to have changed. `newDevice` makes an id if this journal turns out to be a copy.
+    public static func run(_ journal: Journal, now: Instant, force: Bool = false, newDevice: () -> String = Journal.newUUID) throws(JournalError) -> SyncReport {
+        var report = SyncReport()
+        guard var state = try journal.syncState() else { return report }
+        let folder = SyncFolder(root: state.folder)
+        let devices = try journal.syncDevices()
+        let folderModified = SyncFolder.modified(folder.devices)
+        if !force && !state.dirty && state.problem == nil && folderModified != nil && folderModified == state.folderModified
+            && devices.allSatisfy({ SyncFolder.modified(folder.folder(of: $0.device)) == $0.folderModified }) {
+            report.idle = true
+            return report
+        }
+        guard Files.isDirectory(state.folder) else {
+            report.problems.append("the sync folder \(state.folder) is not there (not mounted?); the journal is unchanged")
+            try journal.recordSync(problem: report.problems.first, at: now, folderModified: nil)
+            return report
+        }
+
+        // A journal copied to another machine: the folder holds segments under this id that
+        // this journal never wrote. It goes on as a new device.
+        var scan = folder.scan()
+        let own = scan.devices[state.device] ?? []
+        if let last = own.last, last > state.sequence || (state.sequence > 0 && own.contains(state.sequence) && (try? folder.read(state.device, state.sequence))
+            .flatMap { $0 }.map(SyncFolder.checksum) != state.sequenceSHA) {
+            let id = newDevice()
+            try journal.becomeNewDevice(id)
+            report.newDevice = id
+            state = try journal.syncState()!
+        }
+
+        try journal.captureSyncChanges(now: now)
+        report.sent += try send(journal, state: state, folder: folder, problems: &report.problems)
+
+        var applied = try journal.syncApplied()
+        var devicesProblems: [String: String] = [:]
+        var progress = true
+        while progress {
+            progress = false
+            for (device, sequences) in scan.devices.sorted(by: { $0.key < $1.key }) where device != state.device {
+                var next = (applied[device] ?? 0) + 1
+                var problem: String?
+                while sequences.contains(next) {
+                    let segment: SyncSegment
+                    do {
+                        guard let text = try folder.read(device, next) else { break }
+                        segment = try SyncSegment(parsing: text, schema: schema)
+                    } catch let error as SyncSegment.Problem {
+                        problem = "\(SyncFolder(root: state.folder).folder(of: device))/\(SyncSegment.fileName(next)): \(error.message)"
+                        break
+                    } catch {
+                        problem = "cannot read \(folder.folder(of: device))/\(SyncSegment.fileName(next)): \(error)"
+                        break
+                    }
+                    guard segment.device == device, segment.sequence == next else {
+                        problem = "\(folder.folder(of: device))/\(SyncSegment.fileName(next)) says it is \(segment.device)'s segment \(segment.sequence)"
+                        break
+                    }
+                    if let (other, needed) = segment.after.sorted(by: { $0.key < $1.key })
+                        .first(where: { $0.key != state.device && (applied[$0.key] ?? 0) < $0.value }) {
+                        problem = "waiting for segment \(needed) of device \(other), which \(segment.name)'s segment \(next) follows"
+                        break
+                    }
+                    let result = try journal.apply(segment)
+                    applied[device] = next
+                    report.applied[segment.name, default: (0, 0)].segments += 1
+                    report.applied[segment.name, default: (0, 0)].changes += result.changed
+                    report.copies += result.copies
+                    next += 1
+                    progress = true
+                }
+                if problem == nil, let later = sequences.first(where: { $0 > next }) {
+                    problem = "segment \(next) of device \(device) is missing while \(later) is there: waiting for it"
+                }
+                devicesProblems[device] = problem
+            }
+        }
+        // What applying made the journal do (a superseded highlight, a conflict copy) goes out too.
+        try journal.captureSyncChanges(now: now)
+        report.sent += try send(journal, state: state, folder: folder, problems: &report.problems)
+
+        scan = folder.scan()
+        report.ignored = scan.ignored
+        for device in try journal.syncDevices() {
+            try journal.recordDevice(device.device, problem: devicesProblems[device.device], folderModified: SyncFolder.modified(folder.folder(of: device.device)))
+        }
+        report.problems += devicesProblems.sorted { $0.key < $1.key }.compactMap(\.value)
+        // Problems found last time are looked at again next time: the folder's mtime is kept only when all went well.
+        try journal.recordSync(problem: report.problems.isEmpty ? nil : report.problems.joined(separator: "; "), at: now,
+                               folderModified: report.problems.isEmpty ? SyncFolder.modified(folder.devices) : nil)
+        return report
+    }
+
+    /// Writes the queued changes as this device's next segment; a folder that cannot be
+    /// written (read-only, full) leaves them queued for next time.
+    private static func send(_ journal: Journal, state: SyncState, folder: SyncFolder, problems: inout [String]) throws(JournalError) -> Int {
+        guard let (sequence, changes) = try journal.syncOutbox() else { return 0 }
+        let current = try journal.syncState() ?? state
+        let segment = SyncSegment(device: current.device, name: current.deviceName, sequence: sequence, schema: schema,
+                                  after: try journal.syncApplied(), changes: changes)
+        do {
+            let sha = try folder.write(segment)
+            try journal.syncSegmentWritten(sequence, sha: sha)
+            return changes.count
+        } catch let error as FileError {
+            problems.append("cannot write to the sync folder: \(error.reason); \(changes.count) changes wait in the journal")
+            return 0
+        } catch {
+            throw error as! JournalError
+        }
+    }
+}

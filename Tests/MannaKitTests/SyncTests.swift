@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import MannaKit
+
+/// A device in a test: its own journal, syncing through `folder` at its own clock.
+final class TestDevice {
+    let journal: Journal
+    let name: String
+    let folder: String
+    var now: Instant
+
+    init(_ scratch: Scratch, _ name: String, folder: String, now: Instant = 1_800_000_000) throws {
+        self.name = name
+        self.folder = folder
+        self.now = now
+        journal = try scratch.journal(name)
+        try journal.startSync(folder: folder, device: Journal.newUUID(), name: name)
+    }
+
+    @discardableResult
+    func sync() throws -> SyncReport { try Sync.run(journal, now: now, force: true) }
+
+    func export() throws -> String { try journal.export().prettyText }
+
+    func notes() throws -> [Note] { try journal.notes(in: nil) }
+
+    /// Edits a note's text as `manna note edit` will: the text and its time.
+    func edit(_ note: Note, _ text: String) throws {
+        let update = try journal.database.prepare("UPDATE notes SET text = ?1, updated_at = ?2 WHERE uuid = ?3")
+        try update.bind(text, at: 1)
+        try update.bind(now, at: 2)
+        try update.bind(note.uuid, at: 3)
+        try update.run()
+    }
+}
+
+@Suite struct SyncTests {
+    /// Two devices on one shared folder (the state a sync tool converges to).
+    func pair(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
+        let shared = scratch.file("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        return (try TestDevice(scratch, "laptop", folder: shared), try TestDevice(scratch, "desktop", folder: shared))
+    }
+
+    @Test func aNoteWrittenOnOneDeviceAppearsOnTheOther() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        _ = try laptop.journal.addNote("Written on the train", on: ref("John 3:16"), at: laptop.now)
+        let sent = try laptop.sync()
+        #expect(sent.sent > 0, "\(sent)")
+        let received = try desktop.sync()
+        #expect(received.applied["laptop"]?.segments == 1)
+        #expect(try desktop.notes().map(\.text) == ["Written on the train"])
+        #expect(try desktop.export() == laptop.export())
+        // Nothing new: a second sync sends and applies nothing.
+        #expect(try desktop.sync().sent == 0)
+        #expect(try laptop.sync().applied.isEmpty)
+    }
+
+    @Test func anIdleSyncLooksAtNothing() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, _) = try pair(scratch)
+        _ = try laptop.journal.addNote("x", on: ref("Gen 1:1"), at: laptop.now)
+        _ = try Sync.run(laptop.journal, now: laptop.now)
+        #expect(try Sync.run(laptop.journal, now: laptop.now).idle)
+        _ = try laptop.journal.addNote("y", on: ref("Gen 1:2"), at: laptop.now)
+        #expect(try !Sync.run(laptop.journal, now: laptop.now).idle)
+    }
+
+    /// The same note edited on both devices before either syncs: the later edit is the note,
+    /// the other a copy beside it, the same on both.
+    @Test func twoEditsOfOneNoteMadeApartAreBothKept() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        let note = try laptop.journal.addNote("first", on: ref("Ps 23:1"), at: laptop.now)
+        try laptop.sync()
+        try desktop.sync()
+        laptop.now += 60
+        desktop.now += 120
+        try laptop.edit(note, "laptop's words")
+        try desktop.edit(note, "desktop's words")
+        try laptop.sync()
+        try desktop.sync()
+        try laptop.sync()
+        try desktop.sync()
+        #expect(try laptop.export() == desktop.export())
+        let texts = try laptop.notes().map(\.text).sorted()
+        #expect(texts == ["desktop's words", "laptop's words"])
+        #expect(try laptop.notes().first { $0.uuid == note.uuid }?.text == "desktop's words")
+    }
+
+    /// Edits in turn (one device saw the other's first) are no conflict.
+    @Test func editsInTurnMakeNoCopy() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        let note = try laptop.journal.addNote("one", on: ref("Ps 23:1"), at: laptop.now)
+        try laptop.sync()
+        try desktop.sync()
+        try desktop.edit(note, "two")
+        try desktop.sync()
+        try laptop.sync()
+        try laptop.edit(note, "three")
+        try laptop.sync()
+        try desktop.sync()
+        #expect(try desktop.notes().map(\.text) == ["three"])
+        #expect(try laptop.export() == desktop.export())
+    }
+
+    /// A device whose clock is an hour slow still wins with an edit made after it saw the other's.
+    @Test func aSlowClockCannotUndoALaterEdit() throws {
+        let scratch = try Scratch("sync")
+        let (fast, slow) = try pair(scratch)
+        slow.now = fast.now - 3600
+        let note = try fast.journal.addNote("fast wrote this", on: ref("Ps 23:1"), at: fast.now)
+        try fast.sync()
+        try slow.sync()
+        slow.now += 60
+        try slow.edit(note, "slow wrote this later")
+        try slow.sync()
+        try fast.sync()
+        #expect(try fast.notes().map(\.text) == ["slow wrote this later"])
+    }
+
+    /// Two highlights of one verse from two devices: the newer stays, the other is superseded.
+    @Test func twoHighlightsOfOneVerseMergeToTheNewer() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        _ = try laptop.journal.highlight(ref("John 3:16"), color: .yellow, at: laptop.now)
+        _ = try desktop.journal.highlight(ref("John 3:16"), color: .green, at: desktop.now + 10)
+        for _ in 0..<2 {
+            try laptop.sync()
+            try desktop.sync()
+        }
+        #expect(try laptop.export() == desktop.export())
+        #expect(try laptop.journal.highlights(in: nil).map(\.color) == [.green])
+    }
+
+    /// A journal copied to a second machine becomes a device of its own.
+    @Test func aCopiedJournalBecomesANewDevice() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        _ = try laptop.journal.addNote("before the copy", on: ref("Gen 1:1"), at: laptop.now)
+        try laptop.sync()
+        try FileManager.default.copyItem(atPath: scratch.file("laptop"), toPath: scratch.file("copy"))
+        let copy = try scratch.journal("copy")
+        _ = try laptop.journal.addNote("on the original", on: ref("Gen 1:2"), at: laptop.now)
+        try laptop.sync()
+        _ = try copy.addNote("on the copy", on: ref("Gen 1:3"), at: laptop.now)
+        let report = try Sync.run(copy, now: laptop.now, force: true)
+        #expect(report.newDevice != nil)
+        try laptop.sync()
+        try desktop.sync()
+        #expect(Set(try desktop.notes().map(\.text)) == ["before the copy", "on the original", "on the copy"])
+        #expect(Set(try laptop.notes().map(\.text)) == ["before the copy", "on the original", "on the copy"])
+    }
+
+    @Test func aSegmentCutShortIsWaitedFor() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        _ = try laptop.journal.addNote("whole", on: ref("Gen 1:1"), at: laptop.now)
+        try laptop.sync()
+        let state = try #require(try laptop.journal.syncState())
+        let file = SyncFolder(root: laptop.folder).folder(of: state.device) + "/" + SyncSegment.fileName(1)
+        let whole = try String(contentsOfFile: file, encoding: .utf8)
+        try String(whole.prefix(whole.count - 20)).write(toFile: file, atomically: true, encoding: .utf8)
+        let report = try desktop.sync()
+        #expect(report.applied.isEmpty)
+        #expect(report.problems.first?.contains("incomplete (its checksum does not match): waiting for the rest") == true)
+        #expect(try desktop.notes().isEmpty)
+        try whole.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try desktop.sync().problems.isEmpty)
+        #expect(try desktop.notes().map(\.text) == ["whole"])
+    }
+
+    @Test func aSegmentReadsBackAsWritten() throws {
+        let segment = SyncSegment(device: "d1", name: "laptop", sequence: 3, schema: 9, after: ["d2": 4], changes: [
+            SyncChange(table: "notes", key: "k", field: "text", value: .text("a\nb"), time: 7, base: SyncVersion(time: 5, device: "d2"),
+                       context: [("verse_id", .int(43_003_016))]),
+            SyncChange(table: "notes", key: "k", field: "deleted_at", value: .null, time: 7),
+        ])
+        #expect(try SyncSegment(parsing: segment.text, schema: 9) == segment)
+        #expect(throws: SyncSegment.Problem.newer(schema: 9)) { try SyncSegment(parsing: segment.text, schema: 8) }
+        #expect(SyncSegment.fileName(12) == "0000000012.jsonl")
+        #expect(SyncSegment.sequence(ofFileName: "0000000012.jsonl") == 12)
+        #expect(SyncSegment.sequence(ofFileName: ".syncthing.0000000012.jsonl.tmp") == nil)
+    }
+
+    @Test func hybridTimeMovesPastWhatItHasSeen() {
+        let seen = HybridTime.next(after: 0, wall: 1_000)
+        #expect(HybridTime.next(after: seen, wall: 500) == seen + 1)
+        #expect(HybridTime.instant(HybridTime.next(after: seen, wall: 2_000)) == 2_000)
+    }
+}
