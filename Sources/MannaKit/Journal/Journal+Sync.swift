@@ -200,24 +200,26 @@ extension Journal {
                     changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(1), time: clock))
                 }
             }
-            let positions = try database.prepare("SELECT count(*) FROM sync_outbox WHERE sequence = ?1")
-            try positions.bind(sequence, at: 1)
-            _ = try positions.step()
-            var position = positions.int(0)
-            let queue = try database.prepare("INSERT INTO sync_outbox (sequence, position, change) VALUES (?1, ?2, ?3)")
             for change in changes {
                 try record(change, from: device)
-                try queue.reset()
-                try queue.bind(sequence, at: 1)
-                try queue.bind(position, at: 2)
-                try queue.bind(change.json.text, at: 3)
-                try queue.run()
-                position += 1
+                try queue(change, sequence: sequence)
             }
             let update = try database.prepare("UPDATE sync_state SET clock = ?1, dirty = 0")
             try update.bind(clock, at: 1)
             try update.run()
             return changes.count
+        }
+    }
+
+    /// Adds `change` to the next segment's queue.
+    private func queue(_ change: SyncChange, sequence: Int) throws {
+        try database.withCachedStatement("""
+            INSERT INTO sync_outbox (sequence, position, change)
+            VALUES (?1, (SELECT count(*) FROM sync_outbox WHERE sequence = ?1), ?2)
+            """) { statement in
+            try statement.bind(sequence, at: 1)
+            try statement.bind(change.json.text, at: 2)
+            try statement.run()
         }
     }
 
@@ -273,9 +275,9 @@ extension Journal {
                 clock = max(clock, change.time)
                 guard let table = tables[change.table],
                       change.field == Journal.deletedField || Journal.syncFields(table).contains(where: { $0.name == change.field }) else { continue }
-                let incoming = SyncVersion(time: change.time, device: segment.device)
+                let incoming = SyncVersion(time: change.time, device: change.device ?? segment.device)
                 if Journal.syncedText[table.name]?.contains(change.field) == true {
-                    try recordVersion(change, from: segment.device)
+                    try recordVersion(change, from: incoming.device)
                     textTouched[table.name, default: []].insert(change.key)
                 }
                 try current.reset()
@@ -380,33 +382,43 @@ extension Journal {
         return made
     }
 
+    /// Makes the copy of `key` that keeps `value`, the losing version of its `field`: its
+    /// fields are versions of that one (its time, its device), recorded, queued for the next
+    /// segment and written into the table. Every device that finds the same conflict makes the
+    /// same copy, to the version, so copies of one conflict never conflict among themselves.
     private func makeConflictCopy(_ table: ExportTable, key: String, field: String, version: SyncVersion, value: Cell, context: String?) throws -> Bool {
         let uuid = Journal.derivedUUID("\(table.name)|\(key)|\(field)|\(version.time)|\(version.device)")
-        let exists = try database.prepare("SELECT 1 FROM \(table.name) WHERE uuid = ?1")
-        try exists.bind(uuid, at: 1)
-        guard !(try exists.step()), let context, case .object(let pairs)? = try? JSON(parsing: context) else { return false }
-        var row: [Cell] = []
+        let known = try database.prepare("SELECT 1 FROM sync_fields WHERE tbl = ?1 AND key = ?2")
+        try known.bind(table.name, at: 1)
+        try known.bind(uuid, at: 2)
+        guard !(try known.step()), let context, case .object(let pairs)? = try? JSON(parsing: context) else { return false }
+        let state = try database.prepare("SELECT sequence FROM sync_state WHERE name = 'this'")
+        guard try state.step() else { return false }
+        let sequence = state.int(0) + 1
         let time = HybridTime.instant(version.time)
-        for stored in table.storedFields {
+        let text = Journal.syncedText[table.name] ?? []
+        var copy: [(String, Cell)] = []
+        for stored in Journal.syncFields(table) {
+            var cell: Cell
             switch stored.name {
-            case "uuid": row.append(.text(uuid))
-            case "short_id": row.append(.text(try newShortID(in: table.name)))
-            case field: row.append(value)
-            case "created_at", "updated_at": row.append(.int(time))
-            case "deleted_at": row.append(.null)
-            default: row.append(pairs.first { $0.0 == stored.name }.flatMap { Cell(json: $0.1) } ?? .null)
+            case "short_id": cell = .text(Journal.derivedShortID(uuid))
+            case field: cell = value
+            case "created_at", "updated_at": cell = .int(time)
+            case "deleted_at": cell = .null
+            default: cell = pairs.first { $0.0 == stored.name }.flatMap { Cell(json: $0.1) } ?? .null
             }
+            // A prayer's copy says what it is in its title, where a list shows it.
+            if table.name == ExportTable.prayers.name, stored.name == "title", case .text(let title) = cell { cell = .text(title + " (conflict copy)") }
+            copy.append((stored.name, cell))
         }
-        // A prayer's copy says what it is in its title, where a list shows it.
-        if table.name == ExportTable.prayers.name, let index = table.index("title"), case .text(let title) = row[index] {
-            row[index] = .text(title + " (conflict copy)")
+        for (name, cell) in copy {
+            let isText = text.contains(name)
+            let change = SyncChange(table: table.name, key: uuid, field: name, value: cell, time: version.time,
+                                    context: isText ? [("uuid", .text(uuid))] + copy : nil, device: version.device)
+            try record(change, from: version.device)
+            try queue(change, sequence: sequence)
         }
-        let names = table.storedFields.map(\.name)
-        let insert = try database.prepare("""
-            INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
-            """)
-        for (index, cell) in row.enumerated() { try bind(cell, to: insert, at: Int32(index + 1)) }
-        try insert.run()
+        try materialize(table, key: uuid)
         return true
     }
 
@@ -528,6 +540,14 @@ extension Journal {
         case .instant, .optionalInstant, .count, .verseID: return statement.optionalInt(column).map(Cell.int) ?? .null
         default: return statement.optionalString(column).map(Cell.text) ?? .null
         }
+    }
+
+    /// A short id every device derives alike for `uuid` (six characters: two records rarely
+    /// share one, and one that does gets another when written, a change like any other).
+    static func derivedShortID(_ uuid: String) -> String {
+        var digest = SHA256()
+        digest.update(Array(uuid.utf8))
+        return String(digest.hexDigest().utf8.prefix(6).map { shortIDAlphabet[Int($0) % shortIDAlphabet.count] })
     }
 
     /// A uuid every device derives alike from `name` (the first 16 bytes of its SHA-256, as a

@@ -51,8 +51,13 @@ public struct SyncChange: Equatable, Sendable {
     public let base: SyncVersion?
     /// For text: the record as the editing device had it, from which a conflict copy is made.
     let context: [(String, Cell)]?
+    /// The version's device, where it is not the segment's writer: a conflict copy carries the
+    /// version of the text it keeps, so every device that makes the same copy makes the same versions.
+    public let device: String?
 
-    init(table: String, key: String, field: String, value: Cell, time: Int, base: SyncVersion? = nil, context: [(String, Cell)]? = nil) {
+    init(table: String, key: String, field: String, value: Cell, time: Int, base: SyncVersion? = nil, context: [(String, Cell)]? = nil,
+         device: String? = nil) {
+        self.device = device
         self.table = table
         self.key = key
         self.field = field
@@ -64,13 +69,14 @@ public struct SyncChange: Equatable, Sendable {
 
     public static func == (lhs: SyncChange, rhs: SyncChange) -> Bool {
         lhs.table == rhs.table && lhs.key == rhs.key && lhs.field == rhs.field && lhs.value == rhs.value && lhs.time == rhs.time
-            && lhs.base == rhs.base && lhs.context?.map(\.0) == rhs.context?.map(\.0) && lhs.context?.map(\.1) == rhs.context?.map(\.1)
+            && lhs.base == rhs.base && lhs.device == rhs.device && lhs.context?.map(\.0) == rhs.context?.map(\.0) && lhs.context?.map(\.1) == rhs.context?.map(\.1)
     }
 
     var json: JSON {
         var fields: [(String, JSON)] = [("t", .string(table)), ("k", .string(key)), ("f", .string(field)), ("v", value.json), ("h", .int(time))]
         if let base { fields.append(("b", .array([.int(base.time), .string(base.device)]))) }
         if let context { fields.append(("c", .object(context.map { ($0.0, $0.1.json) }))) }
+        if let device { fields.append(("d", .string(device))) }
         return .object(fields)
     }
 
@@ -91,7 +97,8 @@ public struct SyncChange: Equatable, Sendable {
                 context!.append((name, cell))
             }
         }
-        self.init(table: table, key: key, field: field, value: value, time: time, base: base, context: context)
+        if json["d"] != nil && json["d"]?.stringValue == nil { return nil }
+        self.init(table: table, key: key, field: field, value: value, time: time, base: base, context: context, device: json["d"]?.stringValue)
     }
 }
 

@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import MannaKit
+
+/// A seeded generator (SplitMix64): the same seed, the same simulation.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Three devices, each with a folder of its own, edit the same records at random while a
+/// network of their own copies each other's segment files between their folders in random
+/// order, some twice, some late, some arriving half-written first. At the end every file
+/// arrives and every device syncs until none has anything new: each must then export the same
+/// bytes, and no text written anywhere may be lost (a text is lost if it is in no record and
+/// no later edit was made from it). MANNA_SYNC_SCALE=N runs N times as many edits and orders.
+@Suite struct SyncConvergenceTests {
+    static let scale = Int(ProcessInfo.processInfo.environment["MANNA_SYNC_SCALE"] ?? "") ?? 1
+
+    @Test(arguments: 0..<(4 * scale))
+    func devicesEditingApartEndTheSame(seed: Int) throws {
+        var random = SeededRandom(seed: UInt64(seed) + 1)
+        let scratch = try Scratch("sync-converge")
+        let start: Instant = 1_800_000_000
+        var devices: [TestDevice] = []
+        for name in ["laptop", "desktop", "phone"] {
+            let root = scratch.file("folder-" + name)
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            devices.append(try TestDevice(scratch, name, folder: root, now: start))
+        }
+        // The phone's clock is an hour slow.
+        devices[2].now -= 3600
+        var oracle = TextOracle()
+        var network = Network(devices: devices)
+        let edits = (Int(ProcessInfo.processInfo.environment["MANNA_SYNC_EDITS"] ?? "") ?? 60) * Self.scale
+        for _ in 0..<edits {
+            let device = devices[Int.random(in: 0..<devices.count, using: &random)]
+            device.now += Int.random(in: 1...90, using: &random)
+            try edit(device, oracle: &oracle, random: &random)
+            if ProcessInfo.processInfo.environment["MANNA_SYNC_DEBUG"] != nil { FileHandle.standardError.write(Data("edit on \(device.name)\n".utf8)) }
+            if Bool.random(using: &random) { try device.sync() }
+            for _ in 0..<Int.random(in: 0...3, using: &random) { try network.deliverOne(random: &random) }
+        }
+        // Everything arrives; every device syncs until nothing is new anywhere.
+        for round in 0..<12 {
+            if ProcessInfo.processInfo.environment["MANNA_SYNC_DEBUG"] != nil { FileHandle.standardError.write(Data("round \(round)\n".utf8)) }
+            try network.deliverAll()
+            var quiet = true
+            for device in devices {
+                device.now += 60
+                let report = try device.sync()
+                if ProcessInfo.processInfo.environment["MANNA_SYNC_DEBUG"] != nil { FileHandle.standardError.write(Data("\(device.name): \(report)\n".utf8)) }
+                if report.sent > 0 || !report.applied.isEmpty { quiet = false }
+            }
+            if quiet && round > 0 { break }
+        }
+        let exports = try devices.map { try $0.export() }
+        if let dump = ProcessInfo.processInfo.environment["MANNA_SYNC_DUMP"] {
+            for (device, text) in zip(devices, exports) { try text.write(toFile: "\(dump)/\(seed)-\(device.name).json", atomically: true, encoding: .utf8) }
+        }
+        #expect(exports[0] == exports[1], "laptop and desktop differ")
+        #expect(exports[0] == exports[2], "laptop and phone differ")
+        let final = try Set(devices[0].journal.notes(in: nil).map(\.text)).union(try allPrayerTexts(devices[0].journal))
+        let lost = oracle.heads.subtracting(final)
+        #expect(lost.isEmpty, "texts lost: \(lost.sorted())")
+    }
+
+    /// Every text of notes (tombstones included) and of prayers' titles and bodies.
+    func allPrayerTexts(_ journal: Journal) throws -> Set<String> {
+        let statement = try journal.database.prepare("SELECT title, body FROM prayers")
+        var texts: Set<String> = []
+        while try statement.step() {
+            texts.insert(statement.string(0).replacingOccurrences(of: " (conflict copy)", with: ""))
+            texts.insert(statement.string(1))
+        }
+        let notes = try journal.database.prepare("SELECT text FROM notes")
+        while try notes.step() { texts.insert(notes.string(0)) }
+        return texts
+    }
+
+    private static let verses = ["John 3:16", "Ps 23:1", "Rom 8:28", "Gen 1:1"]
+
+    func edit(_ device: TestDevice, oracle: inout TextOracle, random: inout SeededRandom) throws {
+        let journal = device.journal
+        let now = device.now
+        let text = oracle.nextText()
+        switch Int.random(in: 0..<9, using: &random) {
+        case 0:
+            _ = try journal.addNote(oracle.written(text), on: ref(Self.verses.randomElement(using: &random)!), at: now)
+        case 1, 2:
+            // Edit a note this device has (its text then was the edit's base).
+            guard let note = try journal.notes(in: nil).randomElement(using: &random) else { return }
+            oracle.replaced(note.text)
+            let update = try journal.database.prepare("UPDATE notes SET text = ?1, updated_at = ?2 WHERE uuid = ?3")
+            try update.bind(oracle.written(text), at: 1)
+            try update.bind(now, at: 2)
+            try update.bind(note.uuid, at: 3)
+            try update.run()
+        case 3:
+            guard let note = try journal.notes(in: nil).randomElement(using: &random) else { return }
+            _ = try journal.deleteNote(id: note.shortID, at: now)
+        case 4:
+            _ = try journal.highlight(ref(Self.verses.randomElement(using: &random)!), color: HighlightColor.allCases.randomElement(using: &random)!, at: now)
+        case 5:
+            _ = try journal.bookmark(ref(Self.verses.randomElement(using: &random)!), at: now)
+        case 6:
+            _ = try journal.addPrayer(title: oracle.written(text), body: oracle.written(oracle.nextText()), tags: [], reminders: [], at: now)
+        case 7:
+            let prayers = try journal.prayers(.open, tag: nil)
+            guard let summary = prayers.randomElement(using: &random), let prayer = try journal.prayer(id: summary.shortID) else { return }
+            oracle.replaced(prayer.body)
+            try journal.updatePrayer(uuid: prayer.uuid, title: nil, body: oracle.written(text), tags: nil, reminders: nil, at: now)
+        default:
+            let prayers = try journal.prayers(.open, tag: nil)
+            guard let summary = prayers.randomElement(using: &random), let prayer = try journal.prayer(id: summary.shortID) else { return }
+            try journal.recordPrayed(uuid: prayer.uuid, at: now)
+        }
+    }
+}
+
+/// Every text written, and those an edit was made from: what is left must survive.
+struct TextOracle {
+    private(set) var written: Set<String> = []
+    private(set) var bases: Set<String> = []
+    private var counter = 0
+
+    /// A text no one has written yet.
+    mutating func nextText() -> String {
+        counter += 1
+        return "text \(counter)"
+    }
+
+    /// `text` is in the journal now.
+    mutating func written(_ text: String) -> String {
+        written.insert(text)
+        return text
+    }
+
+    mutating func replaced(_ text: String) { bases.insert(text) }
+
+    var heads: Set<String> { written.subtracting(bases) }
+}
+
+/// Copies segment files between the devices' folders, as a sync tool would, in an order of
+/// its own: some twice, some first as half a file.
+struct Network {
+    let devices: [TestDevice]
+    /// Files delivered whole: (destination root, relative path).
+    private var delivered: Set<String> = []
+
+    init(devices: [TestDevice]) { self.devices = devices }
+
+    /// Every (destination, relative path, source) not yet delivered whole.
+    private func pending() -> [(to: TestDevice, relative: String, source: String)] {
+        var pending: [(TestDevice, String, String)] = []
+        for source in devices {
+            let base = SyncFolder(root: source.folder).devices
+            // Each device's own files, from its own folder: a file half-arrived elsewhere is not passed on.
+            guard let device = try? source.journal.syncState()?.device else { continue }
+            do {
+                for file in Files.list(base + "/" + device) where SyncSegment.sequence(ofFileName: file) != nil {
+                    let relative = "manna-sync/v1/\(device)/\(file)"
+                    for destination in devices where destination !== source && !delivered.contains(destination.folder + "|" + relative) {
+                        // Only files the source has whole (a half-arrived one is not passed on).
+                        pending.append((destination, relative, source.folder + "/" + relative))
+                    }
+                }
+            }
+        }
+        return pending.sorted { $0.1 + $0.0.name < $1.1 + $1.0.name }
+    }
+
+    mutating func deliverOne(random: inout SeededRandom) throws {
+        let candidates = pending()
+        guard let (destination, relative, source) = candidates.randomElement(using: &random) else { return }
+        let target = destination.folder + "/" + relative
+        try FileManager.default.createDirectory(atPath: Files.parent(of: target), withIntermediateDirectories: true)
+        let data = try Data(contentsOf: URL(fileURLWithPath: source))
+        if Int.random(in: 0..<5, using: &random) == 0 {
+            // Half-arrived: the destination sees part of the file until a later delivery.
+            try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: target))
+            return
+        }
+        try data.write(to: URL(fileURLWithPath: target))
+        delivered.insert(destination.folder + "|" + relative)
+        // Sometimes delivered again (a sync tool's retry): the same bytes.
+        if Bool.random(using: &random) { try data.write(to: URL(fileURLWithPath: target)) }
+    }
+
+    mutating func deliverAll() throws {
+        while true {
+            let candidates = pending()
+            guard !candidates.isEmpty else { return }
+            for (destination, relative, source) in candidates {
+                let target = destination.folder + "/" + relative
+                try FileManager.default.createDirectory(atPath: Files.parent(of: target), withIntermediateDirectories: true)
+                try Data(contentsOf: URL(fileURLWithPath: source)).write(to: URL(fileURLWithPath: target))
+                delivered.insert(destination.folder + "|" + relative)
+            }
+        }
+    }
+}
