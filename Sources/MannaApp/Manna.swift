@@ -92,6 +92,7 @@ public enum Manna {
         ("today", { TodayCommand.spec }), ("read", { ReadCommand.spec }), ("compare", { CompareCommand.spec }),
         ("search", { SearchCommand.spec }), ("note", { NoteCommand.spec }), ("highlight", { HighlightCommand.spec }),
         ("bookmark", { BookmarkCommand.spec }), ("listen", { ListenCommand.spec }), ("cues", { CuesCommand.spec }), ("audio", { AudioCommand.spec }), ("export", { ExportCommand.spec }), ("import", { ImportCommand.spec }),
+        ("sync", { SyncCommand.spec }),
         ("plan", { PlanCommand.spec }), ("pray", { PrayCommand.spec }), ("config", { ConfigCommand.spec }),
         ("notify", { NotifyCommand.spec }), ("tick", { TickCommand.spec }), ("timeline", { TimelineCommand.spec }),
         ("prompt", { PromptCommand.spec }), ("widget", { WidgetCommand.spec }), ("init", { InitCommand.spec }),

@@ -97,6 +97,7 @@ enum DoctorCommand {
             let when = (try? context.zone()).map { $0.local(instant).iso8601 } ?? "\(instant)"
             throw Failure.unavailable("a tick could not show one at \(when): \(reason); every tick tries again")
         }
+        check("sync") { try SyncCommand.doctorStatus(context) }
         check("timeline") {
             let path = context.paths.timeline
             guard let zone else { throw Failure.usage("no time zone to check it against") }

@@ -20,6 +20,8 @@ enum TickCommand {
         let now = try context.now(arguments.value("now"), zone: zone)
         let journal = try context.journal()
         let database = try context.openTextDatabase()
+        // Other devices' edits first, so a reminder changed there fires here at its new time.
+        SyncCommand.tickSync(journal, now: now)
         let inputs = try context.timelineInputs(database: database, zone: zone, now: now)
         let tick = Tick(journal: journal, database: database, inputs: inputs, notifier: context.notifier, manna: context.executablePath)
         let outcomes = try tick.run(at: now)

@@ -29,6 +29,8 @@ public struct SyncFolder: Sendable {
             /// writes a file twice, so another device or a person made it.
             case conflict = "conflict copy"
             case unknown = "unknown file"
+
+            public var plural: String { self == .conflict ? "conflict copies" : rawValue + "s" }
         }
     }
 

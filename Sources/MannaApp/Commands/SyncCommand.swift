@@ -1,0 +1,171 @@
+// manna sync init DIR | status | now | leave: the journal on every device, through a folder a
+// sync tool (Syncthing, Nextcloud, Dropbox) keeps in step. The design is docs/sync.md; the
+// tick runs `tickSync` every minute.
+#if canImport(Glibc)
+import Glibc
+#endif
+import MannaKit
+
+enum SyncCommand {
+    static let spec = CommandSpec(
+        name: "sync",
+        usage: "manna sync init DIR [--name NAME] | status [--json] | now | leave",
+        abstract: "Keep the journal the same on each of your devices through a folder Syncthing (or another sync tool) keeps in step",
+        valueOptions: ["name": "what this device is called in 'sync status' on the others (init; the host name if not given)"],
+        flags: ["json": "status as JSON"],
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws {
+        switch (arguments.positionals.first, arguments.positionals.count) {
+        case ("init", 2): try start(arguments.positionals[1], name: arguments.value("name"), context)
+        case ("status", 1): try status(json: arguments.has("json"), context)
+        case ("now", 1): try now(context)
+        case ("leave", 1): try leave(context)
+        default: throw Failure.usage("sync needs one of: init DIR, status, now, leave; see 'manna sync --help'")
+        }
+    }
+
+    /// Makes `folder` this journal's sync folder, as a new device, and syncs at once.
+    static func start(_ folder: String, name: String?, _ context: Context) throws {
+        guard Files.isDirectory(folder) else {
+            throw Failure.data("\(folder) is not a folder: make it, and have Syncthing (or Nextcloud, Dropbox) keep it in step between your devices")
+        }
+        let directory = AudioCommand.absolute(folder)
+        let journalPath = AudioCommand.absolute(context.paths.journal)
+        let journalFolder = AudioCommand.absolute(Files.parent(of: context.paths.journal))
+        // A sync tool copying the live database (and its -wal file) corrupts it: never.
+        if journalPath.hasPrefix(directory + "/") || journalFolder == directory || journalFolder.hasPrefix(directory + "/") {
+            throw Failure.data("\(directory) holds the journal (\(context.paths.journal)): a sync tool copying a database in use damages it; "
+                + "choose a folder of its own, like ~/Sync/manna")
+        }
+        let journal = try context.journal()
+        if let state = try journal.syncState() {
+            throw Failure.data("this journal already syncs through \(state.folder) as '\(state.deviceName)': 'manna sync leave' first")
+        }
+        let deviceName = try name.map(checkedName) ?? hostName()
+        try journal.startSync(folder: directory, device: Journal.newUUID(), name: deviceName)
+        let report = try Sync.run(journal, now: context.clock.now(), force: true)
+        let state = try journal.syncState()!
+        context.stdout.line("this journal syncs through \(directory) as '\(deviceName)' (device \(state.device.prefix(8)))")
+        try say(report, context)
+    }
+
+    static func now(_ context: Context) throws {
+        guard let journal = try context.existingJournal(), try journal.syncState() != nil else { throw notSyncing }
+        let report = try Sync.run(journal, now: context.clock.now(), force: true)
+        try say(report, context)
+    }
+
+    static func leave(_ context: Context) throws {
+        guard let journal = try context.existingJournal(), let state = try journal.syncState() else { throw notSyncing }
+        try journal.stopSync()
+        context.stdout.line("this journal no longer syncs; what it wrote stays in \(state.folder) for the other devices, "
+            + "in \(SyncFolder(root: state.folder).folder(of: state.device))")
+    }
+
+    static let notSyncing = Failure.data("this journal does not sync: 'manna sync init DIR' makes DIR (a folder Syncthing keeps in step) its sync folder")
+
+    /// What a sync did, a line each; the problems on stderr, and a folder that cannot be
+    /// reached or written exits 69.
+    static func say(_ report: SyncReport, _ context: Context) throws {
+        if let device = report.newDevice {
+            context.stdout.line("this journal was a copy of another device's: it is now a device of its own (device \(device.prefix(8)))")
+        }
+        var lines: [String] = []
+        if report.sent > 0 { lines.append("sent \(report.sent) \(plural(report.sent, "change"))") }
+        for (name, applied) in report.applied.sorted(by: { $0.key < $1.key }) {
+            lines.append("applied \(applied.changes) \(plural(applied.changes, "change")) from '\(name)' (\(applied.segments) \(plural(applied.segments, "segment")))")
+        }
+        if report.copies > 0 {
+            lines.append("kept \(report.copies) \(plural(report.copies, "text")) edited on two devices at once as \(plural(report.copies, "copy", "copies")) beside the other")
+        }
+        for line in lines.isEmpty && report.problems.isEmpty ? ["nothing new"] : lines { context.stdout.line(line) }
+        if !report.ignored.isEmpty { context.stdout.line(ignoredLine(report.ignored, lead: "ignored ")) }
+        guard let first = report.problems.first else { return }
+        for problem in report.problems.dropFirst() { context.stderr.line("manna: " + problem) }
+        if first.contains("not there") || first.hasPrefix("cannot write") { throw Failure.unavailable(first) }
+        context.stderr.line("manna: " + first)
+    }
+
+    /// "ignored 3 files in the folder: 2 temporary files, 1 conflict copy".
+    static func ignoredLine(_ ignored: [SyncFolder.Ignored], lead: String) -> String {
+        var counts: [(SyncFolder.Ignored.Kind, Int)] = []
+        for kind in [SyncFolder.Ignored.Kind.temporary, .conflict, .unknown] {
+            let count = ignored.filter { $0.kind == kind }.count
+            if count > 0 { counts.append((kind, count)) }
+        }
+        return lead + "\(ignored.count) \(plural(ignored.count, "file")) in the folder: "
+            + counts.map { "\($0.1) \($0.1 == 1 ? $0.0.rawValue : $0.0.plural)" }.joined(separator: ", ")
+    }
+
+    static func status(json: Bool, _ context: Context) throws {
+        guard let journal = try context.existingJournal(), let state = try journal.syncState() else { throw notSyncing }
+        let zone = try context.zone()
+        let devices = try journal.syncDevices()
+        let pending = try journal.syncOutbox()?.changes.count ?? 0
+        let ignored = Files.isDirectory(state.folder) ? SyncFolder(root: state.folder).scan().ignored : []
+        func when(_ time: Int?) -> String? { time.map { zone.local(HybridTime.instant($0)).iso8601 } }
+        if json {
+            context.json(.object([
+                ("folder", .string(state.folder)), ("reachable", .bool(Files.isDirectory(state.folder))),
+                ("device", .string(state.device)), ("name", .string(state.deviceName)), ("segments_written", .int(state.sequence)),
+                ("last_sync", state.checkedAt.map { .string(zone.local($0).iso8601) } ?? .null),
+                ("pending_changes", .int(pending)), ("unsent_edits", .bool(state.dirty)),
+                ("devices", .array(devices.map { device in
+                    .object([("device", .string(device.device)), ("name", .string(device.name)), ("segments_applied", .int(device.applied)),
+                             ("last_change", when(device.lastTime).map(JSON.string) ?? .null),
+                             ("problem", device.problem.map(JSON.string) ?? .null)])
+                })),
+                ("ignored", .array(ignored.map { .object([("path", .string($0.path)), ("kind", .string($0.kind.rawValue))]) })),
+                ("problem", state.problem.map(JSON.string) ?? .null),
+            ]))
+            return
+        }
+        context.stdout.line("folder   \(state.folder)" + (Files.isDirectory(state.folder) ? "" : " (not there: not mounted?)"))
+        context.stdout.line("this     '\(state.deviceName)' (device \(state.device.prefix(8))), \(state.sequence) \(plural(state.sequence, "segment")) written"
+            + (state.checkedAt.map { ", last synced \(zone.local($0).iso8601)" } ?? ", never synced"))
+        context.stdout.line("pending  " + (pending > 0 ? "\(pending) \(plural(pending, "change")) not yet written to the folder"
+            : state.dirty ? "edits since the last sync (the next tick sends them)" : "nothing"))
+        if devices.isEmpty { context.stdout.line("devices  none seen yet") }
+        for (index, device) in devices.enumerated() {
+            let last = when(device.lastTime).map { "last change \($0)" } ?? "no change yet"
+            context.stdout.line((index == 0 ? "devices  " : "         ") + "'\(device.name)' (device \(device.device.prefix(8))): \(last), "
+                + "\(device.applied) \(plural(device.applied, "segment")) applied" + (device.problem.map { "; \($0)" } ?? ""))
+        }
+        if !ignored.isEmpty { context.stdout.line("ignored  " + ignoredLine(ignored, lead: "")) }
+        context.stdout.line("problem  " + (state.problem ?? "none"))
+    }
+
+    /// One sync as part of the tick: what goes wrong is kept for `sync status` and `doctor`,
+    /// and never stops the tick.
+    static func tickSync(_ journal: Journal, now: Instant) {
+        _ = try? Sync.run(journal, now: now)
+    }
+
+    /// For `doctor`: how syncing stands, or why it failed.
+    static func doctorStatus(_ context: Context) throws -> String {
+        guard let journal = try context.existingJournal(), let state = try journal.syncState() else { return "not syncing" }
+        if let problem = state.problem { throw Failure.unavailable(problem) }
+        var when = ""
+        if let checked = state.checkedAt { when = " (last synced \(try context.zone().local(checked).iso8601))" }
+        let others = try journal.syncDevices().count
+        return "through \(state.folder) as '\(state.deviceName)' with \(others) other \(plural(others, "device"))" + when
+    }
+
+    static func checkedName(_ name: String) throws -> String {
+        let trimmed = name.trimmingSpaces
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 64, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+            throw Failure.usage("--name must be 1 to 64 characters on one line, like 'laptop'")
+        }
+        return trimmed
+    }
+
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "this device" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "this device" : name
+    }
+
+    static func plural(_ count: Int, _ word: String, _ plural: String? = nil) -> String { count == 1 ? word : plural ?? word + "s" }
+}
