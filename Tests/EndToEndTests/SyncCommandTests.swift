@@ -1,0 +1,120 @@
+import Foundation
+import MannaKit
+import Testing
+import TestSupport
+
+/// `manna sync` as people use it: two homes (two devices) and a folder between them.
+@Suite struct SyncCommandTests {
+    /// Two homes syncing through `shared`, each having run `sync init`.
+    func pair(_ scratch: Scratch) throws -> (laptop: TemporaryHome, desktop: TemporaryHome, shared: String) {
+        let shared = scratch.file("Sync")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let laptop = try TemporaryHome(), desktop = try TemporaryHome()
+        laptop.run("note", "add", "John 3:16", "Written on the laptop")
+        let first = laptop.run("sync", "init", shared, "--name", "laptop")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix("this journal syncs through \(shared) as 'laptop' (device "))
+        #expect(first.stdout.hasSuffix("sent 7 changes\n"))
+        let second = desktop.run("sync", "init", shared, "--name", "desktop")
+        #expect(second.stdout.hasSuffix("applied 7 changes from 'laptop' (1 segment)\n"), "\(second.stdout)")
+        return (laptop, desktop, shared)
+    }
+
+    @Test func editsOnEitherDeviceReachTheOther() throws {
+        let scratch = try Scratch("sync-e2e")
+        let (laptop, desktop, _) = try pair(scratch)
+        #expect(desktop.run("note", "list").stdout.contains("Written on the laptop"))
+        desktop.run("highlight", "add", "Ps 23:1", "--color", "green")
+        desktop.run("pray", "add", "For Anna")
+        #expect(desktop.run("sync", "now").stdout.hasPrefix("sent "))
+        let applied = laptop.run("sync", "now")
+        #expect(applied.status == 0)
+        #expect(applied.stdout.hasPrefix("applied ") && applied.stdout.contains(" from 'desktop' (1 segment)"), "\(applied.stdout)")
+        #expect(laptop.run("pray", "list").stdout.contains("For Anna"))
+        #expect(laptop.run("export").stdout == desktop.run("export").stdout)
+        #expect(laptop.run("sync", "now").stdout == "nothing new\n")
+
+        let status = laptop.run("sync", "status")
+        #expect(status.stdout.contains("devices  'desktop' (device "))
+        #expect(status.stdout.hasSuffix("problem  none\n"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(laptop.run("sync", "status", "--json").stdout.utf8)) as? [String: Any])
+        #expect((json["devices"] as? [[String: Any]])?.first?["name"] as? String == "desktop")
+        #expect(laptop.run("doctor").stdout.contains("ok    sync: through "))
+
+        let left = laptop.run("sync", "leave")
+        #expect(left.status == 0 && left.stdout.hasPrefix("this journal no longer syncs"))
+        let after = laptop.run("sync", "status")
+        #expect(after.status == 65)
+        #expect(after.stderr == "manna: this journal does not sync: 'manna sync init DIR' makes DIR (a folder Syncthing keeps in step) its sync folder\n")
+    }
+
+    @Test func aFolderThatHoldsTheJournalIsRefused() throws {
+        let home = try TemporaryHome()
+        home.run("note", "add", "John 3:16", "x")
+        let refused = home.run("sync", "init", home.path)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.hasPrefix("manna: \(home.path) holds the journal ("), "\(refused.stderr)")
+        let missing = home.run("sync", "init", home.path + "/nowhere")
+        #expect(missing.status == 65)
+        #expect(missing.stderr == "manna: \(home.path)/nowhere is not a folder: make it, and have Syncthing (or Nextcloud, Dropbox) keep it in step between your devices\n")
+    }
+
+    /// A folder gone, one that cannot be written, a half-arrived, garbage or newer segment:
+    /// a line in status and doctor, the journal untouched, the tick unaffected.
+    @Test func aFolderInTroubleIsOneLineAndTheTickGoesOn() throws {
+        let scratch = try Scratch("sync-e2e")
+        let (laptop, desktop, shared) = try pair(scratch)
+
+        // Gone (unmounted).
+        try FileManager.default.moveItem(atPath: shared, toPath: shared + ".away")
+        let gone = laptop.run("sync", "now")
+        #expect(gone.status == 69)
+        #expect(gone.stderr == "manna: the sync folder \(shared) is not there (not mounted?); the journal is unchanged\n")
+        #expect(laptop.run("sync", "status").stdout.contains("problem  the sync folder \(shared) is not there"))
+        #expect(laptop.run("doctor").stdout.contains("FAIL  sync: the sync folder \(shared) is not there"))
+        try expectTickGoesOn(laptop)
+        try FileManager.default.moveItem(atPath: shared + ".away", toPath: shared)
+
+        // Not writable (read-only or full take the same way): the changes wait in the journal.
+        let folder = try #require(try JSONSerialization.jsonObject(with: Data(laptop.run("sync", "status", "--json").stdout.utf8)) as? [String: Any])
+        let own = shared + "/manna-sync/v1/" + (folder["device"] as! String)
+        try FileManager.default.moveItem(atPath: own, toPath: own + ".away")
+        try "in the way".write(toFile: own, atomically: true, encoding: .utf8)
+        laptop.run("note", "add", "Gen 1:1", "waits in the journal")
+        let blocked = laptop.run("sync", "now")
+        #expect(blocked.status == 69)
+        #expect(blocked.stderr.hasPrefix("manna: cannot write to the sync folder: "))
+        #expect(blocked.stderr.hasSuffix("; 7 changes wait in the journal\n"))
+        #expect(laptop.run("sync", "status").stdout.contains("pending  7 changes not yet written to the folder"))
+        try FileManager.default.removeItem(atPath: own)
+        try FileManager.default.moveItem(atPath: own + ".away", toPath: own)
+        #expect(laptop.run("sync", "now").stdout.hasPrefix("sent 7 changes"))
+        #expect(desktop.run("sync", "now").stdout.hasPrefix("applied 7 changes"))
+
+        // Garbage where a segment should be, and a segment from a newer Manna: waited for, said.
+        let desktopStatus = try #require(try JSONSerialization.jsonObject(with: Data(desktop.run("sync", "status", "--json").stdout.utf8)) as? [String: Any])
+        let stranger = shared + "/manna-sync/v1/0f0f0f0f-0000-4000-8000-000000000000"
+        try FileManager.default.createDirectory(atPath: stranger, withIntermediateDirectories: true)
+        try "not a segment\n".write(toFile: stranger + "/0000000001.jsonl", atomically: true, encoding: .utf8)
+        let garbage = laptop.run("sync", "now")
+        #expect(garbage.status == 0)
+        #expect(garbage.stderr == "manna: \(stranger)/0000000001.jsonl: not a Manna sync segment (its first line is not JSON)\n")
+        let newer = SyncSegment(device: "0f0f0f0f-0000-4000-8000-000000000000", name: "future", sequence: 1, schema: 99, after: [:], changes: [])
+        try newer.text.write(toFile: stranger + "/0000000001.jsonl", atomically: true, encoding: .utf8)
+        let waiting = laptop.run("sync", "now")
+        #expect(waiting.stderr == "manna: \(stranger)/0000000001.jsonl: written by a newer Manna (journal schema 99): update manna to apply it\n")
+        #expect(laptop.run("doctor").stdout.contains("FAIL  sync: \(stranger)/0000000001.jsonl: written by a newer Manna"))
+        try expectTickGoesOn(laptop)
+        #expect(desktopStatus["problem"] is NSNull)
+        #expect(laptop.run("export").stdout == desktop.run("export").stdout)
+    }
+
+    /// The tick runs as ever (here without a notification server, which it says): it says
+    /// nothing of sync and writes the timeline.
+    func expectTickGoesOn(_ home: TemporaryHome) throws {
+        try? FileManager.default.removeItem(at: home.timeline)
+        let tick = home.run("tick")
+        #expect(!tick.stderr.contains("sync"), "\(tick.stderr)")
+        #expect(FileManager.default.fileExists(atPath: home.timeline.path))
+    }
+}
