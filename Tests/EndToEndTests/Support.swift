@@ -283,6 +283,9 @@ struct Prerequisite: Sendable, CustomStringConvertible {
     /// media controls' clients, and python-dbusmock's logind.
     static let mediaControls = Prerequisite(group: "media controls", [soundServer, dbusDaemon, gdbus, gio, dbusmock, playerctl, dbusMonitor])
 
+    /// Two Syncthing instances on 127.0.0.1 (TestSyncthing).
+    static let syncthing = command("syncthing", package: "syncthing")
+
     /// A private session bus (TestBus) with nothing on it.
     static let testBus = Prerequisite(group: "a private session bus", [dbusDaemon])
     /// A private session bus with python-dbusmock's recording notification server on it.

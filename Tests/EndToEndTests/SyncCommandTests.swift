@@ -118,3 +118,46 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: home.timeline.path))
     }
 }
+
+/// Two devices, each a home with its own Syncthing, the folder between them kept in step by
+/// Syncthing itself: edits made with `manna` on both, both ways, until the exports agree.
+@Suite(.needs(.syncthing)) struct SyncthingTests {
+    @Test func twoDevicesThroughSyncthingEndTheSame() throws {
+        let syncthing = try TestSyncthing()
+        let laptop = try TemporaryHome(), desktop = try TemporaryHome()
+        laptop.run("note", "add", "John 3:16", "from the laptop")
+        laptop.run("pray", "add", "For Anna", "--remind", "daily 21:00")
+        desktop.run("note", "add", "Ps 23:1", "from the desktop")
+        desktop.run("highlight", "add", "Rom 8:28", "--color", "blue")
+        #expect(laptop.run("sync", "init", syncthing.folders[0], "--name", "laptop").status == 0)
+        #expect(desktop.run("sync", "init", syncthing.folders[1], "--name", "desktop").status == 0)
+        try converge(laptop, desktop, syncthing)
+        #expect(desktop.run("note", "list").stdout.contains("from the laptop"))
+        #expect(laptop.run("note", "list").stdout.contains("from the desktop"))
+
+        // Both ways again: an edit on each, a deletion on one.
+        let note = String(laptop.run("note", "list").stdout.split(separator: " ").first ?? "")
+        desktop.run("note", "delete", note)
+        laptop.run("bookmark", "add", "Gen 1:1")
+        try converge(laptop, desktop, syncthing)
+        #expect(laptop.run("bookmark", "list").stdout == desktop.run("bookmark", "list").stdout)
+    }
+
+    /// Syncs both (Syncthing carries the files between) until their exports agree, within 60 s.
+    func converge(_ first: TemporaryHome, _ second: TemporaryHome, _ syncthing: TestSyncthing) throws {
+        let deadline = Date().addingTimeInterval(60)
+        var exports = ("", "x")
+        while Date() < deadline {
+            first.run("sync", "now")
+            second.run("sync", "now")
+            exports = (first.run("export").stdout, second.run("export").stdout)
+            // Equal, and each has what the other wrote (an export agrees too early when neither has sent).
+            if exports.0 == exports.1 && first.run("sync", "now").stdout == "nothing new\n" && second.run("sync", "now").stdout == "nothing new\n" {
+                let status = first.run("sync", "status").stdout
+                if status.contains("devices  '") { return }
+            }
+            usleep(500_000)
+        }
+        Issue.record("the devices did not agree within 60 s; Syncthing's logs:\n\(syncthing.logs.suffix(3000))")
+    }
+}
