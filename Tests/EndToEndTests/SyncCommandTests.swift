@@ -161,3 +161,62 @@ import TestSupport
         Issue.record("the devices did not agree within 60 s; Syncthing's logs:\n\(syncthing.logs.suffix(3000))")
     }
 }
+
+/// kill -9 at any instant of a sync leaves nothing half-applied: the journal passes SQLite's
+/// integrity check and holds all of a segment or none of it, and the next sync goes on.
+@Suite struct SyncKillTests {
+    static let scale = Int(ProcessInfo.processInfo.environment["MANNA_RELIABILITY_SCALE"] ?? "") ?? 1
+
+    /// An export with `count` notes, for a journal with thousands of changes to sync.
+    static func notes(_ count: Int) -> String {
+        let notes = (0..<count).map { index -> String in
+            let hex = String(format: "%08x", index)
+            return """
+                {"uuid": "\(hex)-2fa1-4d2b-883f-0016d3cca427", "short_id": "n\(hex)", "verse_id": \(43_003_001 + index % 30),
+                 "reference": "John 3:\(1 + index % 30)",
+                 "text": "note \(index)", "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z", "deleted_at": null}
+                """
+        }
+        return #"{"format": "manna-export", "version": 1, "notes": ["# + notes.joined(separator: ",\n") + "]}"
+    }
+
+    @Test func aSyncKilledAtAnyInstantAppliesAllOfASegmentOrNone() throws {
+        let scratch = try Scratch("sync-kill")
+        let shared = scratch.file("Sync")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let laptop = try TemporaryHome(), desktop = try TemporaryHome()
+        #expect(desktop.run("sync", "init", shared, "--name", "desktop").status == 0)
+        try Self.notes(1000).write(toFile: scratch.file("notes.json"), atomically: true, encoding: .utf8)
+        #expect(laptop.run("import", scratch.file("notes.json")).status == 0)
+        #expect(laptop.run("sync", "init", shared, "--name", "laptop").stdout.contains("sent 7000 changes"))
+
+        // The desktop's journal before it applies the laptop's segment, put back before each round.
+        let journal = desktop.journal
+        let saved = scratch.file("saved.sqlite")
+        try FileManager.default.copyItem(atPath: journal, toPath: saved)
+        var environment: Environment = ["PATH": "/usr/bin:/bin"]
+        for (name, value) in desktop.environment { environment[name] = value }
+        let started = Date()
+        _ = try Subprocess.run(Manna.binary, arguments: ["sync", "now"], environment: environment, input: "", timeoutMilliseconds: 60_000)
+        let span = max(Int(Date().timeIntervalSince(started) * 1200), 5)
+        var killed = 0, whole = 0
+        for _ in 0..<(30 * Self.scale) {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: journal + suffix) }
+            try FileManager.default.copyItem(atPath: saved, toPath: journal)
+            let outcome = try Subprocess.run(Manna.binary, arguments: ["sync", "now"], environment: environment, input: "",
+                                             timeoutMilliseconds: Int.random(in: 1...span))
+            if case .timedOut = outcome { killed += 1 }
+            let opened = try Journal(path: journal)
+            #expect(try opened.integrityCheck() == ["ok"])
+            let count = try opened.notes(in: nil).count
+            #expect(count == 0 || count == 1000, "a segment half-applied: \(count) of 1000 notes")
+            if count == 1000 { whole += 1 }
+            #expect((try opened.syncDevices().first?.applied ?? 0) == (count == 1000 ? 1 : 0))
+        }
+        // Killed or not, the next sync finishes the work.
+        #expect(desktop.run("sync", "now").status == 0)
+        #expect(laptop.run("sync", "now").status == 0)
+        #expect(laptop.run("export").stdout == desktop.run("export").stdout)
+        print("aSyncKilledAtAnyInstant: \(30 * Self.scale) rounds, \(killed) killed, \(whole) with the segment applied")
+    }
+}

@@ -200,9 +200,11 @@ extension Journal {
                     changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(1), time: clock))
                 }
             }
+            var position = try queued(sequence)
             for change in changes {
                 try record(change, from: device)
-                try queue(change, sequence: sequence)
+                try queue(change, sequence: sequence, position: position)
+                position += 1
             }
             let update = try database.prepare("UPDATE sync_state SET clock = ?1, dirty = 0")
             try update.bind(clock, at: 1)
@@ -211,14 +213,20 @@ extension Journal {
         }
     }
 
-    /// Adds `change` to the next segment's queue.
-    private func queue(_ change: SyncChange, sequence: Int) throws {
-        try database.withCachedStatement("""
-            INSERT INTO sync_outbox (sequence, position, change)
-            VALUES (?1, (SELECT count(*) FROM sync_outbox WHERE sequence = ?1), ?2)
-            """) { statement in
+    /// How many changes are queued for segment `sequence`: the next one's position.
+    private func queued(_ sequence: Int) throws -> Int {
+        let count = try database.prepare("SELECT count(*) FROM sync_outbox WHERE sequence = ?1")
+        try count.bind(sequence, at: 1)
+        _ = try count.step()
+        return count.int(0)
+    }
+
+    /// Adds `change` to segment `sequence`'s queue at `position`.
+    private func queue(_ change: SyncChange, sequence: Int, position: Int) throws {
+        try database.withCachedStatement("INSERT INTO sync_outbox (sequence, position, change) VALUES (?1, ?2, ?3)") { statement in
             try statement.bind(sequence, at: 1)
-            try statement.bind(change.json.text, at: 2)
+            try statement.bind(position, at: 2)
+            try statement.bind(change.json.text, at: 3)
             try statement.run()
         }
     }
@@ -411,12 +419,14 @@ extension Journal {
             if table.name == ExportTable.prayers.name, stored.name == "title", case .text(let title) = cell { cell = .text(title + " (conflict copy)") }
             copy.append((stored.name, cell))
         }
+        var position = try queued(sequence)
         for (name, cell) in copy {
             let isText = text.contains(name)
             let change = SyncChange(table: table.name, key: uuid, field: name, value: cell, time: version.time,
                                     context: isText ? [("uuid", .text(uuid))] + copy : nil, device: version.device)
             try record(change, from: version.device)
-            try queue(change, sequence: sequence)
+            try queue(change, sequence: sequence, position: position)
+            position += 1
         }
         try materialize(table, key: uuid)
         return true
