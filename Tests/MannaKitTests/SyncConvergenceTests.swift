@@ -46,7 +46,8 @@ struct SeededRandom: RandomNumberGenerator {
             device.now += Int.random(in: 1...90, using: &random)
             try edit(device, oracle: &oracle, random: &random)
             if ProcessInfo.processInfo.environment["MANNA_SYNC_DEBUG"] != nil { FileHandle.standardError.write(Data("edit on \(device.name)\n".utf8)) }
-            if Bool.random(using: &random) { try device.sync() }
+            // Few segments kept: compaction and snapshots happen all along.
+            if Bool.random(using: &random) { try device.sync(segmentsKept: 3) }
             for _ in 0..<Int.random(in: 0...3, using: &random) { try network.deliverOne(random: &random) }
         }
         // Everything arrives; every device syncs until nothing is new anywhere.
@@ -56,7 +57,7 @@ struct SeededRandom: RandomNumberGenerator {
             var quiet = true
             for device in devices {
                 device.now += 60
-                let report = try device.sync()
+                let report = try device.sync(segmentsKept: 3)
                 if ProcessInfo.processInfo.environment["MANNA_SYNC_DEBUG"] != nil { FileHandle.standardError.write(Data("\(device.name): \(report)\n".utf8)) }
                 if report.sent > 0 || !report.applied.isEmpty { quiet = false }
             }
@@ -70,6 +71,28 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(exports[0] == exports[2], "laptop and phone differ")
         let final = try Set(devices[0].journal.notes(in: nil).map(\.text)).union(try allPrayerTexts(devices[0].journal))
         let lost = oracle.heads.subtracting(final)
+        if !lost.isEmpty, ProcessInfo.processInfo.environment["MANNA_SYNC_DEBUG"] != nil {
+            for device in devices {
+                for text in lost {
+                    let find = try device.journal.database.prepare("SELECT key, field FROM sync_versions WHERE value = ?1")
+                    try find.bind(text, at: 1)
+                    while try find.step() {
+                        let key = find.string(0)
+                        let all = try device.journal.database.prepare("SELECT field, time, device, base_time, base_device, value FROM sync_versions WHERE key = ?1 ORDER BY time")
+                        try all.bind(key, at: 1)
+                        var lines = "\(device.name) \(text) key \(key):\n"
+                        while try all.step() { lines += "  \(all.string(0)) \(all.int(1)) \(all.string(2).prefix(4)) base \(all.optionalInt(3) ?? 0) \(all.optionalString(4)?.prefix(4) ?? "-") = \(all.optionalString(5) ?? "")\n" }
+                        let field = try device.journal.database.prepare("SELECT field, value, time, device FROM sync_fields WHERE key = ?1")
+                        try field.bind(key, at: 1)
+                        while try field.step() { lines += "  field \(field.string(0)) = \(field.optionalString(1) ?? String(field.optionalInt(1) ?? -1)) @ \(field.int(2)) \(field.string(3).prefix(4))\n" }
+                        let live = try device.journal.database.prepare("SELECT text, deleted_at FROM notes WHERE uuid = ?1")
+                        try live.bind(key, at: 1)
+                        while try live.step() { lines += "  live: \(live.string(0)) deleted \(live.optionalInt(1) ?? 0)\n" }
+                        FileHandle.standardError.write(Data(lines.utf8))
+                    }
+                }
+            }
+        }
         #expect(lost.isEmpty, "texts lost: \(lost.sorted())")
     }
 
@@ -153,24 +176,26 @@ struct TextOracle {
 /// its own: some twice, some first as half a file.
 struct Network {
     let devices: [TestDevice]
-    /// Files delivered whole: (destination root, relative path).
+    /// Files delivered whole: destination root, relative path and the content's hash (a
+    /// snapshot is rewritten, and then delivered again).
     private var delivered: Set<String> = []
 
     init(devices: [TestDevice]) { self.devices = devices }
 
-    /// Every (destination, relative path, source) not yet delivered whole.
-    private func pending() -> [(to: TestDevice, relative: String, source: String)] {
-        var pending: [(TestDevice, String, String)] = []
+    /// Every (destination, relative path, source, key) not yet delivered whole.
+    private func pending() -> [(to: TestDevice, relative: String, source: String, key: String)] {
+        var pending: [(TestDevice, String, String, String)] = []
         for source in devices {
             let base = SyncFolder(root: source.folder).devices
             // Each device's own files, from its own folder: a file half-arrived elsewhere is not passed on.
             guard let device = try? source.journal.syncState()?.device else { continue }
             do {
-                for file in Files.list(base + "/" + device) where SyncSegment.sequence(ofFileName: file) != nil {
+                for file in Files.list(base + "/" + device) where SyncSegment.sequence(ofFileName: file) != nil || file == SyncFolder.snapshotName {
                     let relative = "manna-sync/v1/\(device)/\(file)"
-                    for destination in devices where destination !== source && !delivered.contains(destination.folder + "|" + relative) {
-                        // Only files the source has whole (a half-arrived one is not passed on).
-                        pending.append((destination, relative, source.folder + "/" + relative))
+                    let content = (try? Data(contentsOf: URL(fileURLWithPath: source.folder + "/" + relative))) ?? Data()
+                    for destination in devices where destination !== source {
+                        let key = destination.folder + "|" + relative + "|\(content.count)|\(content.hashValue)"
+                        if !delivered.contains(key) { pending.append((destination, relative, source.folder + "/" + relative, key)) }
                     }
                 }
             }
@@ -180,7 +205,7 @@ struct Network {
 
     mutating func deliverOne(random: inout SeededRandom) throws {
         let candidates = pending()
-        guard let (destination, relative, source) = candidates.randomElement(using: &random) else { return }
+        guard let (destination, relative, source, key) = candidates.randomElement(using: &random) else { return }
         let target = destination.folder + "/" + relative
         try FileManager.default.createDirectory(atPath: Files.parent(of: target), withIntermediateDirectories: true)
         let data = try Data(contentsOf: URL(fileURLWithPath: source))
@@ -190,7 +215,7 @@ struct Network {
             return
         }
         try data.write(to: URL(fileURLWithPath: target))
-        delivered.insert(destination.folder + "|" + relative)
+        delivered.insert(key)
         // Sometimes delivered again (a sync tool's retry): the same bytes.
         if Bool.random(using: &random) { try data.write(to: URL(fileURLWithPath: target)) }
     }
@@ -199,11 +224,11 @@ struct Network {
         while true {
             let candidates = pending()
             guard !candidates.isEmpty else { return }
-            for (destination, relative, source) in candidates {
+            for (destination, relative, source, key) in candidates {
                 let target = destination.folder + "/" + relative
                 try FileManager.default.createDirectory(atPath: Files.parent(of: target), withIntermediateDirectories: true)
                 try Data(contentsOf: URL(fileURLWithPath: source)).write(to: URL(fileURLWithPath: target))
-                delivered.insert(destination.folder + "|" + relative)
+                delivered.insert(key)
             }
         }
     }

@@ -19,7 +19,7 @@ final class TestDevice {
     }
 
     @discardableResult
-    func sync() throws -> SyncReport { try Sync.run(journal, now: now, force: true) }
+    func sync(segmentsKept: Int = 64) throws -> SyncReport { try Sync.run(journal, now: now, force: true, segmentsKept: segmentsKept) }
 
     func export() throws -> String { try journal.export().prettyText }
 
@@ -171,6 +171,38 @@ final class TestDevice {
         try whole.write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try desktop.sync().problems.isEmpty)
         #expect(try desktop.notes().map(\.text) == ["whole"])
+    }
+
+    /// Old segments collapse into a snapshot, removed once every device has applied them; a
+    /// device that joins later starts from the snapshot.
+    @Test func oldSegmentsBecomeASnapshotANewDeviceJoinsFrom() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        var notes: [Note] = []
+        for index in 0..<5 {
+            laptop.now += 60
+            notes.append(try laptop.journal.addNote("note \(index)", on: ref("Ps 23:\(index + 1)"), at: laptop.now))
+            if index > 0 { try laptop.edit(notes[index - 1], "note \(index - 1), edited") }
+            try laptop.sync()
+            desktop.now += 60
+            _ = try desktop.journal.bookmark(ref("Gen 1:\(index + 1)"), at: desktop.now)
+            try desktop.sync()
+        }
+        let state = try #require(try laptop.journal.syncState())
+        let own = SyncFolder(root: laptop.folder).folder(of: state.device)
+        #expect(Files.list(own).count == 5)
+        try laptop.sync(segmentsKept: 2)
+        // The desktop has applied (and said so in its last segment) all but the newest.
+        #expect(Files.list(own).sorted() == ["0000000005.jsonl", "snapshot.jsonl"])
+        let phone = try TestDevice(scratch, "phone", folder: laptop.folder)
+        let joined = try phone.sync()
+        #expect(joined.problems.isEmpty, "\(joined)")
+        try laptop.sync()
+        try desktop.sync()
+        try phone.sync()
+        #expect(try phone.export() == laptop.export())
+        #expect(try desktop.export() == laptop.export())
+        #expect(try phone.notes().count == 5)
     }
 
     @Test func aSegmentReadsBackAsWritten() throws {

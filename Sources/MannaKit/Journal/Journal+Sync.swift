@@ -195,7 +195,12 @@ extension Journal {
                     }
                     if wasDeleted { changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(0), time: clock)) }
                 }
-                for (key, fields) in known where !live.contains(key) && fields[Journal.deletedField]?.value != .int(1) {
+                // A record known here but not in its table was deleted here, unless it never got
+                // there: its creation has not arrived (only a later edit), or its parent has not.
+                let complete = Set(Journal.syncFields(table).map(\.name))
+                for (key, fields) in known where !live.contains(key) && fields[Journal.deletedField]?.value != .int(1)
+                    && complete.isSubset(of: Set(fields.keys)) {
+                    guard try parentPresent(table, fields: fields) else { continue }
                     clock = HybridTime.next(after: clock, wall: now)
                     changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(1), time: clock))
                 }
@@ -299,6 +304,9 @@ extension Journal {
             }
             for table in Journal.syncedTables {
                 for key in Set(touched[table.name] ?? []).sorted() { try materialize(table, key: key) }
+                // Records that waited for a parent this segment brought (a reminder for a prayer
+                // applied from a snapshot before the prayer's own segment).
+                if table.parent.map({ touched[$0.table] != nil }) == true { try materializeWaiting(table) }
             }
             for table in Journal.syncedTables {
                 for key in (textTouched[table.name] ?? []).sorted() { applied.copies += try keepConflictingText(table, key: key) }
@@ -319,6 +327,22 @@ extension Journal {
             try update.run()
             return applied
         }
+    }
+
+    /// Whether a record's parent (a reminder's prayer, a day read's plan run) is in its table.
+    private func parentPresent(_ table: ExportTable, fields: [String: (value: Cell, version: SyncVersion)]) throws -> Bool {
+        guard let parent = table.parent else { return true }
+        guard let value = fields[parent.field]?.value else { return false }
+        let find = try database.prepare("SELECT 1 FROM \(parent.table) WHERE uuid = ?1")
+        try bind(value, to: find, at: 1)
+        return try find.step()
+    }
+
+    /// Writes back the records of `table` that are known whole but are not in it.
+    private func materializeWaiting(_ table: ExportTable) throws {
+        var live = Set<String>()
+        for row in try rows(of: table) { live.insert(Journal.syncKey(table, row)) }
+        for key in try syncFields(of: table).keys.sorted() where !live.contains(key) { try materialize(table, key: key) }
     }
 
     /// Writes a record back into its table from its synced fields: inserted or updated whole,
@@ -344,6 +368,12 @@ extension Journal {
                 guard let value = fields[field.name]?.value else { return }
                 row.append(value)
             }
+        }
+        // A parent not here yet (it comes in a later segment, or a snapshot came first): it waits.
+        if let parent = table.parent, let index = table.index(parent.field) {
+            let find = try database.prepare("SELECT 1 FROM \(parent.table) WHERE uuid = ?1")
+            try bind(row[index], to: find, at: 1)
+            guard try find.step() else { return }
         }
         if let shortID = table.index("short_id") {
             let taken = try database.prepare("SELECT 1 FROM \(table.name) WHERE short_id = ?1 AND uuid != ?2")
@@ -381,6 +411,9 @@ extension Journal {
         var made = 0
         for (field, all) in byField.sorted(by: { $0.key < $1.key }) {
             let replaced = Set(all.compactMap(\.base))
+            // A version whose base has not arrived (a snapshot applied ahead of what it follows)
+            // would look like a head: wait until the history is whole.
+            guard replaced.isSubset(of: Set(all.map(\.version))) else { continue }
             let heads = all.filter { !replaced.contains($0.version) }
             guard heads.count > 1, let winner = heads.map(\.version).max() else { continue }
             for loser in heads where loser.version != winner {

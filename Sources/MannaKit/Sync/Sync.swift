@@ -33,7 +33,8 @@ public enum Sync {
 
     /// Syncs `journal` (which must be syncing) at `now`. `force` looks at the folder even when
     /// nothing seems to have changed. `newDevice` makes an id if this journal turns out to be a copy.
-    public static func run(_ journal: Journal, now: Instant, force: Bool = false, newDevice: () -> String = Journal.newUUID) throws(JournalError) -> SyncReport {
+    public static func run(_ journal: Journal, now: Instant, force: Bool = false, segmentsKept: Int = 64,
+                           newDevice: () -> String = Journal.newUUID) throws(JournalError) -> SyncReport {
         var report = SyncReport()
         guard var state = try journal.syncState() else { return report }
         let folder = SyncFolder(root: state.folder)
@@ -102,6 +103,21 @@ public enum Sync {
                     next += 1
                     progress = true
                 }
+                // Segments a snapshot replaced are gone: the snapshot brings them (applying it
+                // again over segments already applied changes nothing; versions are kept as they
+                // were). It is applied without waiting for what it follows, which may follow it in
+                // turn: a text whose history is not all here yet makes no conflict copy until it is.
+                if problem == nil, !sequences.contains(next), let text = try? folder.snapshot(of: device),
+                   let snapshot = try? SyncSegment(parsing: text, schema: schema), snapshot.device == device, snapshot.sequence >= next {
+                    let result = try journal.apply(snapshot)
+                    applied[device] = snapshot.sequence
+                    report.applied[snapshot.name, default: (0, 0)].segments += 1
+                    report.applied[snapshot.name, default: (0, 0)].changes += result.changed
+                    report.copies += result.copies
+                    next = snapshot.sequence + 1
+                    progress = true
+                    continue
+                }
                 if problem == nil, let later = sequences.first(where: { $0 > next }) {
                     problem = "segment \(next) of device \(device) is missing while \(later) is there: waiting for it"
                 }
@@ -112,6 +128,7 @@ public enum Sync {
         try journal.captureSyncChanges(now: now)
         report.sent += try send(journal, state: state, folder: folder, problems: &report.problems)
 
+        try compact(journal, folder: folder, segmentsKept: segmentsKept)
         scan = folder.scan()
         report.ignored = scan.ignored
         for device in try journal.syncDevices() {
@@ -122,6 +139,69 @@ public enum Sync {
         try journal.recordSync(problem: report.problems.isEmpty ? nil : report.problems.joined(separator: "; "), at: now,
                                folderModified: report.problems.isEmpty ? SyncFolder.modified(folder.devices) : nil)
         return report
+    }
+
+    /// Once this device has more than `segmentsKept` segments, collapses them into its snapshot
+    /// (every text version it wrote, and the greatest version of each other field) and removes
+    /// the segments every device that has written since has applied, so the folder does not
+    /// grow for ever and a device that joins reads one file. A device that never wrote, or is
+    /// further behind, applies the snapshot.
+    static func compact(_ journal: Journal, folder: SyncFolder, segmentsKept: Int) throws(JournalError) {
+        guard let state = try journal.syncState(), state.sequence > 0 else { return }
+        let scan = folder.scan()
+        let own = scan.devices[state.device] ?? []
+        guard own.count > segmentsKept else { return }
+        var snapshot: SyncSegment?
+        if let text = try? folder.snapshot(of: state.device) { snapshot = try? SyncSegment(parsing: text, schema: schema) }
+        var collapsed = Collapsed()
+        if let snapshot { collapsed.add(snapshot) }
+        for sequence in own where sequence > (snapshot?.sequence ?? 0) && sequence <= state.sequence {
+            guard let text = try? folder.read(state.device, sequence), let segment = try? SyncSegment(parsing: text, schema: schema) else { return }
+            collapsed.add(segment)
+        }
+        let through = state.sequence
+        let written = SyncSegment(device: state.device, name: state.deviceName, sequence: through, schema: schema, after: collapsed.after,
+                                  changes: collapsed.changes)
+        guard (try? folder.write(written, asSnapshot: true)) != nil else { return }
+        // What every other device that has written since says it has applied of this one's.
+        var safe = through
+        for (device, sequences) in scan.devices where device != state.device {
+            var seen = 0
+            let text = sequences.last.flatMap { try? folder.read(device, $0) } ?? (try? folder.snapshot(of: device)) ?? nil
+            if let text, let segment = try? SyncSegment(parsing: text, schema: schema) { seen = segment.after[state.device] ?? 0 }
+            safe = min(safe, seen)
+        }
+        for sequence in own where sequence <= safe {
+            _ = try? Files.remove(folder.folder(of: state.device) + "/" + SyncSegment.fileName(sequence))
+        }
+    }
+
+    /// Segments collapsed: every text version, the greatest version of each other field.
+    struct Collapsed {
+        private(set) var changes: [SyncChange] = []
+        private(set) var after: [String: Int] = [:]
+        private var latest: [String: Int] = [:]
+        private var seen: Set<String> = []
+
+        mutating func add(_ segment: SyncSegment) {
+            after.merge(segment.after) { max($0, $1) }
+            for change in segment.changes {
+                let device = change.device ?? segment.device
+                let field = change.table + "\u{1F}" + change.key + "\u{1F}" + change.field
+                if Journal.syncedText[change.table]?.contains(change.field) == true {
+                    guard seen.insert(field + "\u{1F}\(change.time)\u{1F}" + device).inserted else { continue }
+                    changes.append(change)
+                } else if let index = latest[field] {
+                    let old = changes[index]
+                    if SyncVersion(time: old.time, device: old.device ?? segment.device) < SyncVersion(time: change.time, device: device) {
+                        changes[index] = change
+                    }
+                } else {
+                    latest[field] = changes.count
+                    changes.append(change)
+                }
+            }
+        }
     }
 
     /// Writes the queued changes as this device's next segment; a folder that cannot be

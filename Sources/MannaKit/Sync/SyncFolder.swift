@@ -45,7 +45,7 @@ public struct SyncFolder: Sendable {
                 continue
             }
             var sequences: [Int] = []
-            for name in Files.list(path) {
+            for name in Files.list(path) where name != SyncFolder.snapshotName {
                 if let sequence = SyncSegment.sequence(ofFileName: name) { sequences.append(sequence) } else {
                     ignored.append(Ignored(path: path + "/" + name, kind: SyncFolder.kind(of: name)))
                 }
@@ -53,6 +53,14 @@ public struct SyncFolder: Sendable {
             devices[device] = sequences.sorted()
         }
         return (devices, ignored)
+    }
+
+    /// A device's snapshot: its segments up to one, collapsed into one file, which a device that
+    /// joins (or fell behind) applies instead of the segments it replaced.
+    public static let snapshotName = "snapshot.jsonl"
+
+    public func snapshot(of device: String) throws(FileError) -> String? {
+        try Files.readText(folder(of: device) + "/" + SyncFolder.snapshotName, limit: 256 << 20)
     }
 
     static func kind(of name: String) -> Ignored.Kind {
@@ -72,11 +80,11 @@ public struct SyncFolder: Sendable {
 
     /// Writes `segment` into its device's folder (a temporary file, flushed, then renamed), and
     /// returns its checksum.
-    public func write(_ segment: SyncSegment) throws(FileError) -> String {
+    public func write(_ segment: SyncSegment, asSnapshot: Bool = false) throws(FileError) -> String {
         let folder = folder(of: segment.device)
         try Files.makeDirectories(folder, mode: 0o755)
         let text = segment.text
-        try Files.writeAtomically(text, to: folder + "/" + SyncSegment.fileName(segment.sequence), mode: 0o644)
+        try Files.writeAtomically(text, to: folder + "/" + (asSnapshot ? SyncFolder.snapshotName : SyncSegment.fileName(segment.sequence)), mode: 0o644)
         Files.syncDirectory(folder)
         return SyncFolder.checksum(text)
     }
