@@ -34,7 +34,10 @@ struct SeededRandom: RandomNumberGenerator {
         for name in ["laptop", "desktop", "phone"] {
             let root = scratch.file("folder-" + name)
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-            devices.append(try TestDevice(scratch, name, folder: root, now: start))
+            let device = try TestDevice(scratch, name, folder: root, now: start)
+            // The search history too: every table of the export.
+            try device.journal.startSync(folder: root, device: Journal.newUUID(), name: name, searches: true)
+            devices.append(device)
         }
         // The phone's clock is an hour slow.
         devices[2].now -= 3600
@@ -115,7 +118,9 @@ struct SeededRandom: RandomNumberGenerator {
         let journal = device.journal
         let now = device.now
         let text = oracle.nextText()
-        switch Int.random(in: 0..<9, using: &random) {
+        switch Int.random(in: 0..<10, using: &random) {
+        case 9:
+            try journal.recordSearch(SearchRecord(query: text, translation: "KJV", searchedAt: now))
         case 0:
             _ = try journal.addNote(oracle.written(text), on: ref(Self.verses.randomElement(using: &random)!), at: now)
         case 1, 2:

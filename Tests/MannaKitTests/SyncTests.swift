@@ -205,6 +205,33 @@ final class TestDevice {
         #expect(try phone.notes().count == 5)
     }
 
+    /// The search history syncs when both devices ask for it, the trim to 100 included.
+    @Test func theSearchHistorySyncsWhenAskedFor() throws {
+        let scratch = try Scratch("sync")
+        let shared = scratch.file("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let laptop = try TestDevice(scratch, "laptop", folder: shared), desktop = try TestDevice(scratch, "desktop", folder: shared)
+        for device in [laptop, desktop] {
+            try device.journal.startSync(folder: shared, device: Journal.newUUID(), name: device.name, searches: true)
+        }
+        for index in 0..<60 {
+            try laptop.journal.recordSearch(SearchRecord(query: "laptop \(index)", translation: "KJV", searchedAt: laptop.now + index))
+            try desktop.journal.recordSearch(SearchRecord(query: "desktop \(index)", translation: "WEB", searchedAt: desktop.now + index))
+        }
+        for _ in 0..<3 {
+            try laptop.sync()
+            try desktop.sync()
+        }
+        try laptop.journal.recordSearch(SearchRecord(query: "newest", translation: "KJV", searchedAt: laptop.now + 100))
+        for _ in 0..<2 {
+            try laptop.sync()
+            try desktop.sync()
+        }
+        #expect(try laptop.export() == desktop.export())
+        #expect(try desktop.journal.searchHistory().first?.query == "newest")
+        #expect(try desktop.journal.searchHistory().count == 100)
+    }
+
     @Test func aSegmentReadsBackAsWritten() throws {
         let segment = SyncSegment(device: "d1", name: "laptop", sequence: 3, schema: 9, after: ["d2": 4], changes: [
             SyncChange(table: "notes", key: "k", field: "text", value: .text("a\nb"), time: 7, base: SyncVersion(time: 5, device: "d2"),

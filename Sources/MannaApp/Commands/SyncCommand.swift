@@ -9,15 +9,15 @@ import MannaKit
 enum SyncCommand {
     static let spec = CommandSpec(
         name: "sync",
-        usage: "manna sync init DIR [--name NAME] | status [--json] | now | leave",
+        usage: "manna sync init DIR [--name NAME] [--searches] | status [--json] | now | leave",
         abstract: "Keep the journal the same on each of your devices through a folder Syncthing (or another sync tool) keeps in step",
         valueOptions: ["name": "what this device is called in 'sync status' on the others (init; the host name if not given)"],
-        flags: ["json": "status as JSON"],
+        flags: ["json": "status as JSON", "searches": "sync the search history too (init; give it on every device)"],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         switch (arguments.positionals.first, arguments.positionals.count) {
-        case ("init", 2): try start(arguments.positionals[1], name: arguments.value("name"), context)
+        case ("init", 2): try start(arguments.positionals[1], name: arguments.value("name"), searches: arguments.has("searches"), context)
         case ("status", 1): try status(json: arguments.has("json"), context)
         case ("now", 1): try now(context)
         case ("leave", 1): try leave(context)
@@ -26,7 +26,7 @@ enum SyncCommand {
     }
 
     /// Makes `folder` this journal's sync folder, as a new device, and syncs at once.
-    static func start(_ folder: String, name: String?, _ context: Context) throws {
+    static func start(_ folder: String, name: String?, searches: Bool, _ context: Context) throws {
         guard Files.isDirectory(folder) else {
             throw Failure.data("\(folder) is not a folder: make it, and have Syncthing (or Nextcloud, Dropbox) keep it in step between your devices")
         }
@@ -43,7 +43,7 @@ enum SyncCommand {
             throw Failure.data("this journal already syncs through \(state.folder) as '\(state.deviceName)': 'manna sync leave' first")
         }
         let deviceName = try name.map(checkedName) ?? hostName()
-        try journal.startSync(folder: directory, device: Journal.newUUID(), name: deviceName)
+        try journal.startSync(folder: directory, device: Journal.newUUID(), name: deviceName, searches: searches)
         let report = try Sync.run(journal, now: context.clock.now(), force: true)
         let state = try journal.syncState()!
         context.stdout.line("this journal syncs through \(directory) as '\(deviceName)' (device \(state.device.prefix(8)))")
@@ -110,7 +110,7 @@ enum SyncCommand {
                 ("folder", .string(state.folder)), ("reachable", .bool(Files.isDirectory(state.folder))),
                 ("device", .string(state.device)), ("name", .string(state.deviceName)), ("segments_written", .int(state.sequence)),
                 ("last_sync", state.checkedAt.map { .string(zone.local($0).iso8601) } ?? .null),
-                ("pending_changes", .int(pending)), ("unsent_edits", .bool(state.dirty)),
+                ("pending_changes", .int(pending)), ("unsent_edits", .bool(state.dirty)), ("searches", .bool(state.searches)),
                 ("devices", .array(devices.map { device in
                     .object([("device", .string(device.device)), ("name", .string(device.name)), ("segments_applied", .int(device.applied)),
                              ("last_change", when(device.lastTime).map(JSON.string) ?? .null),
@@ -123,7 +123,8 @@ enum SyncCommand {
         }
         context.stdout.line("folder   \(state.folder)" + (Files.isDirectory(state.folder) ? "" : " (not there: not mounted?)"))
         context.stdout.line("this     '\(state.deviceName)' (device \(state.device.prefix(8))), \(state.sequence) \(plural(state.sequence, "segment")) written"
-            + (state.checkedAt.map { ", last synced \(zone.local($0).iso8601)" } ?? ", never synced"))
+            + (state.checkedAt.map { ", last synced \(zone.local($0).iso8601)" } ?? ", never synced")
+            + (state.searches ? "; the search history syncs too" : ""))
         context.stdout.line("pending  " + (pending > 0 ? "\(pending) \(plural(pending, "change")) not yet written to the folder"
             : state.dirty ? "edits since the last sync (the next tick sends them)" : "nothing"))
         if devices.isEmpty { context.stdout.line("devices  none seen yet") }

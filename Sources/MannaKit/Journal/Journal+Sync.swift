@@ -25,6 +25,8 @@ public struct SyncState: Equatable, Sendable {
     public let checkedAt: Instant?
     public let folderModified: Int?
     public let problem: String?
+    /// The search history syncs too.
+    public let searches: Bool
 }
 
 /// Another device, as far as this one knows it.
@@ -48,9 +50,17 @@ public struct SyncApplied: Equatable, Sendable {
 }
 
 extension Journal {
-    /// The tables that sync, parents first (a reminder after its prayer). Search history stays
-    /// on each device; so do the delivery ledger and the scheduler's marks, which are not here.
-    static let syncedTables: [ExportTable] = ExportTable.all.filter { $0.name != ExportTable.searches.name }
+    /// The tables that sync, parents first (a reminder after its prayer): the search history
+    /// only when asked for. The delivery ledger and the scheduler's marks, which are not in the
+    /// export, stay on each device.
+    static func syncedTables(searches: Bool) -> [ExportTable] {
+        ExportTable.all.filter { searches || $0.name != ExportTable.searches.name }
+    }
+
+    private func syncedTables() throws -> [ExportTable] {
+        let state = try database.prepare("SELECT searches FROM sync_state WHERE name = 'this'")
+        return Journal.syncedTables(searches: try state.step() && state.int(0) != 0)
+    }
 
     /// Text people write: two edits of one made apart are both kept.
     static let syncedText: [String: Set<String>] = [ExportTable.notes.name: ["text"], ExportTable.prayers.name: ["title", "body", "answer_note"]]
@@ -63,13 +73,14 @@ extension Journal {
     public func syncState() throws(JournalError) -> SyncState? {
         try reading {
             let statement = try database.prepare("""
-                SELECT device, device_name, folder, clock, sequence, sequence_sha, dirty, checked_at, folder_mtime, problem
+                SELECT device, device_name, folder, clock, sequence, sequence_sha, dirty, checked_at, folder_mtime, problem, searches
                 FROM sync_state WHERE name = 'this'
                 """)
             guard try statement.step() else { return nil }
             return SyncState(device: statement.string(0), deviceName: statement.string(1), folder: statement.string(2), clock: statement.int(3),
                              sequence: statement.int(4), sequenceSHA: statement.optionalString(5), dirty: statement.int(6) != 0,
-                             checkedAt: statement.optionalInt(7), folderModified: statement.optionalInt(8), problem: statement.optionalString(9))
+                             checkedAt: statement.optionalInt(7), folderModified: statement.optionalInt(8), problem: statement.optionalString(9),
+                             searches: statement.int(10) != 0)
         }
     }
 
@@ -87,15 +98,16 @@ extension Journal {
 
     /// Starts syncing through `folder` as a new device: everything in the journal is then a
     /// local edit, captured into the first segment.
-    public func startSync(folder: String, device: String, name: String) throws(JournalError) {
+    public func startSync(folder: String, device: String, name: String, searches: Bool = false) throws(JournalError) {
         try writing {
             try clearSync()
             let insert = try database.prepare("""
-                INSERT INTO sync_state (name, device, device_name, folder, clock, sequence, dirty) VALUES ('this', ?1, ?2, ?3, 0, 0, 1)
+                INSERT INTO sync_state (name, device, device_name, folder, clock, sequence, dirty, searches) VALUES ('this', ?1, ?2, ?3, 0, 0, 1, ?4)
                 """)
             try insert.bind(device, at: 1)
             try insert.bind(name, at: 2)
             try insert.bind(folder, at: 3)
+            try insert.bind(searches ? 1 : 0, at: 4)
             try insert.run()
         }
     }
@@ -171,7 +183,7 @@ extension Journal {
             var clock = state.int(1)
             let sequence = state.int(2) + 1
             var changes: [SyncChange] = []
-            for table in Journal.syncedTables {
+            for table in try syncedTables() {
                 let known = try syncFields(of: table)
                 var live = Set<String>()
                 let text = Journal.syncedText[table.name] ?? []
@@ -185,7 +197,9 @@ extension Journal {
                         if before[field.name]?.value != cell || before[field.name] == nil { differing.append((field, cell)) }
                     }
                     let wasDeleted = before[Journal.deletedField]?.value == .int(1)
-                    guard !differing.isEmpty || wasDeleted else { continue }
+                    // A record of identity fields alone (a search) exists by a change of its own.
+                    let bare = before.isEmpty && Journal.syncFields(table).isEmpty
+                    guard !differing.isEmpty || wasDeleted || bare else { continue }
                     clock = HybridTime.next(after: clock, wall: Journal.wallClock(table, row) ?? now)
                     let context = text.isEmpty ? nil : zip(table.storedFields, row).map { ($0.0.name, $0.1) }
                     for (field, cell) in differing {
@@ -193,7 +207,7 @@ extension Journal {
                         changes.append(SyncChange(table: table.name, key: key, field: field.name, value: cell, time: clock,
                                                   base: isText ? before[field.name]?.version : nil, context: isText ? context : nil))
                     }
-                    if wasDeleted { changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(0), time: clock)) }
+                    if wasDeleted || bare { changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(0), time: clock)) }
                 }
                 // A record known here but not in its table was deleted here, unless it never got
                 // there: its creation has not arrived (only a later edit), or its parent has not.
@@ -282,7 +296,8 @@ extension Journal {
             var applied = SyncApplied()
             var touched: [String: [String]] = [:]
             var textTouched: [String: Set<String>] = [:]
-            let tables = Dictionary(uniqueKeysWithValues: Journal.syncedTables.map { ($0.name, $0) })
+            let synced = try syncedTables()
+            let tables = Dictionary(uniqueKeysWithValues: synced.map { ($0.name, $0) })
             let current = try database.prepare("SELECT time, device FROM sync_fields WHERE tbl = ?1 AND key = ?2 AND field = ?3")
             for change in segment.changes {
                 clock = max(clock, change.time)
@@ -302,13 +317,13 @@ extension Journal {
                 applied.changed += 1
                 if touched[table.name]?.last != change.key { touched[table.name, default: []].append(change.key) }
             }
-            for table in Journal.syncedTables {
+            for table in synced {
                 for key in Set(touched[table.name] ?? []).sorted() { try materialize(table, key: key) }
                 // Records that waited for a parent this segment brought (a reminder for a prayer
                 // applied from a snapshot before the prayer's own segment).
                 if table.parent.map({ touched[$0.table] != nil }) == true { try materializeWaiting(table) }
             }
-            for table in Journal.syncedTables {
+            for table in synced {
                 for key in (textTouched[table.name] ?? []).sorted() { applied.copies += try keepConflictingText(table, key: key) }
             }
             try supersedeAfterMerge()
@@ -383,6 +398,16 @@ extension Journal {
         }
         let names = table.storedFields.map(\.name)
         let others = names.filter { name in !identity.contains { $0.name == name } }
+        if others.isEmpty {
+            // Identity alone (a search): added unless there.
+            let exists = try database.prepare("SELECT 1 FROM \(table.name) WHERE \(matchKey)")
+            for (index, cell) in keyCells.enumerated() { try bind(cell, to: exists, at: Int32(index + 1)) }
+            guard !(try exists.step()) else { return }
+            let insert = try database.prepare("INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))")
+            for (index, cell) in row.enumerated() { try bind(cell, to: insert, at: Int32(index + 1)) }
+            try insert.run()
+            return
+        }
         let upsert = try database.prepare("""
             INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
             ON CONFLICT (\(identity.map(\.name).joined(separator: ", "))) DO UPDATE SET \(others.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))

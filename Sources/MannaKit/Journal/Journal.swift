@@ -279,6 +279,12 @@ public final class Journal {
         CREATE TRIGGER sync_dirty_bookmarks_update AFTER UPDATE ON bookmarks BEGIN UPDATE sync_state SET dirty = 1; END;
         CREATE TRIGGER sync_dirty_bookmarks_delete AFTER DELETE ON bookmarks BEGIN UPDATE sync_state SET dirty = 1; END;
         """,
+        // 10: the search history syncs when asked for (`manna sync init DIR --searches`).
+        """
+        ALTER TABLE sync_state ADD COLUMN searches INTEGER NOT NULL DEFAULT 0;
+        CREATE TRIGGER sync_dirty_searches_insert AFTER INSERT ON searches BEGIN UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_dirty_searches_delete AFTER DELETE ON searches BEGIN UPDATE sync_state SET dirty = 1; END;
+        """,
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).

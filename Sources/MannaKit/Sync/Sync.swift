@@ -107,8 +107,10 @@ public enum Sync {
                 // again over segments already applied changes nothing; versions are kept as they
                 // were). It is applied without waiting for what it follows, which may follow it in
                 // turn: a text whose history is not all here yet makes no conflict copy until it is.
-                if problem == nil, !sequences.contains(next), let text = try? folder.snapshot(of: device),
+                // A segment that cannot be read (half-arrived, its whole removed since) is one too.
+                if problem != nil || !sequences.contains(next), let text = try? folder.snapshot(of: device),
                    let snapshot = try? SyncSegment(parsing: text, schema: schema), snapshot.device == device, snapshot.sequence >= next {
+                    problem = nil
                     let result = try journal.apply(snapshot)
                     applied[device] = snapshot.sequence
                     report.applied[snapshot.name, default: (0, 0)].segments += 1
