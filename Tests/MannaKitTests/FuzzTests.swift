@@ -7,18 +7,11 @@ import Testing
 /// 10,000 inputs per parser here; MANNA_FUZZ_ITERATIONS=1000000 for a long run.
 /// Coverage-guided fuzzing of the same parsers: fuzz/run.
 struct HostileText {
-    private var state: UInt64
+    private var random: SeededRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-    /// SplitMix64: small, fast, and the same sequence on every machine.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 

@@ -3,19 +3,6 @@ import Testing
 import TestSupport
 @testable import MannaKit
 
-/// A seeded generator (SplitMix64): the same seed, the same simulation.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Three devices, each with a folder of its own, edit the same records at random while a
 /// network of their own copies each other's segment files between their folders in random
 /// order, some twice, some late, some arriving half-written first. At the end every file
