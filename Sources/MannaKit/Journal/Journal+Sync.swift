@@ -109,6 +109,15 @@ extension Journal {
             try insert.bind(folder, at: 3)
             try insert.bind(searches ? 1 : 0, at: 4)
             try insert.run()
+            // Everything here is new to the folder: the first capture compares every record.
+            for table in Journal.syncedTables(searches: searches) {
+                for row in try rows(of: table) {
+                    let touch = try database.prepare("INSERT OR IGNORE INTO sync_touched VALUES (?1, ?2)")
+                    try touch.bind(table.name, at: 1)
+                    try touch.bind(Journal.syncKey(table, row), at: 2)
+                    try touch.run()
+                }
+            }
         }
     }
 
@@ -120,6 +129,7 @@ extension Journal {
     private func clearSync() throws(SQLiteError) {
         try database.execute("""
             DELETE FROM sync_state; DELETE FROM sync_fields; DELETE FROM sync_versions; DELETE FROM sync_devices; DELETE FROM sync_outbox;
+            DELETE FROM sync_touched;
             """)
     }
 
@@ -170,10 +180,11 @@ extension Journal {
 
     // MARK: - Capturing local edits
 
-    /// Compares every synced record with its last synced version and queues what differs for
-    /// the next segment, each record's changes stamped with the next hybrid time (its own
-    /// `updated_at` as the wall clock, so an edit made offline keeps its time). Returns how
-    /// many changes were queued; nothing is read when nothing was written since the last time.
+    /// Compares each record written since the last capture (`sync_touched`) with its last
+    /// synced version and queues what differs for the next segment, each record's changes
+    /// stamped with the next hybrid time (its own `updated_at` as the wall clock, so an edit
+    /// made offline keeps its time). Returns how many changes were queued; nothing is read
+    /// when nothing was written since the last time.
     @discardableResult
     public func captureSyncChanges(now: Instant) throws(JournalError) -> Int {
         try writing {
@@ -183,14 +194,25 @@ extension Journal {
             var clock = state.int(1)
             let sequence = state.int(2) + 1
             var changes: [SyncChange] = []
+            let touched = try database.prepare("SELECT key FROM sync_touched WHERE tbl = ?1 ORDER BY key")
             for table in try syncedTables() {
-                let known = try syncFields(of: table)
-                var live = Set<String>()
+                try touched.reset()
+                try touched.bind(table.name, at: 1)
+                var keys: [String] = []
+                while try touched.step() { keys.append(touched.string(0)) }
                 let text = Journal.syncedText[table.name] ?? []
-                for row in try rows(of: table) {
-                    let key = Journal.syncKey(table, row)
-                    live.insert(key)
-                    let before = known[key] ?? [:]
+                // A record known here but not in its table was deleted here, unless it never got
+                // there: its creation has not arrived (only a later edit), or its parent has not.
+                let complete = Set(Journal.syncFields(table).map(\.name))
+                for key in keys {
+                    let before = try syncFields(of: table, key: key)
+                    guard let row = try liveRow(table, key: key) else {
+                        guard !before.isEmpty, before[Journal.deletedField]?.value != .int(1), complete.isSubset(of: Set(before.keys)),
+                              try parentPresent(table, fields: before) else { continue }
+                        clock = HybridTime.next(after: clock, wall: now)
+                        changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(1), time: clock))
+                        continue
+                    }
                     var differing: [(Field, Cell)] = []
                     for field in Journal.syncFields(table) {
                         let cell = row[table.index(field.name)!]
@@ -209,16 +231,8 @@ extension Journal {
                     }
                     if wasDeleted || bare { changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(0), time: clock)) }
                 }
-                // A record known here but not in its table was deleted here, unless it never got
-                // there: its creation has not arrived (only a later edit), or its parent has not.
-                let complete = Set(Journal.syncFields(table).map(\.name))
-                for (key, fields) in known where !live.contains(key) && fields[Journal.deletedField]?.value != .int(1)
-                    && complete.isSubset(of: Set(fields.keys)) {
-                    guard try parentPresent(table, fields: fields) else { continue }
-                    clock = HybridTime.next(after: clock, wall: now)
-                    changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(1), time: clock))
-                }
             }
+            try database.execute("DELETE FROM sync_touched")
             var position = try queued(sequence)
             for change in changes {
                 try record(change, from: device)
@@ -341,6 +355,15 @@ extension Journal {
             try update.bind(clock, at: 1)
             try update.run()
             return applied
+        }
+    }
+
+    /// The record `key` of `table` as its table holds it, or nil when it is not there.
+    private func liveRow(_ table: ExportTable, key: String) throws -> [Cell]? {
+        let match = Journal.identityFields(table).enumerated().map { "\($0.element.name) = ?\($0.offset + 1)" }.joined(separator: " AND ")
+        return try database.withCachedStatement("SELECT \(table.columns) FROM \(table.name) WHERE \(match)") { statement in
+            for (index, cell) in Journal.keyCells(table, key).enumerated() { try bind(cell, to: statement, at: Int32(index + 1)) }
+            return try statement.step() ? try Journal.cells(statement, table: table) : nil
         }
     }
 

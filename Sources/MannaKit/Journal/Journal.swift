@@ -285,6 +285,111 @@ public final class Journal {
         CREATE TRIGGER sync_dirty_searches_insert AFTER INSERT ON searches BEGIN UPDATE sync_state SET dirty = 1; END;
         CREATE TRIGGER sync_dirty_searches_delete AFTER DELETE ON searches BEGIN UPDATE sync_state SET dirty = 1; END;
         """,
+        // 11: a write to a synced table names the record in `sync_touched` (while the journal
+        // syncs), so a capture compares the records written since the last, not every record.
+        // (Not INSERT OR IGNORE: an upsert's conflict handling overrides a trigger's.)
+        """
+        CREATE TABLE sync_touched (tbl TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (tbl, key)) WITHOUT ROWID;
+        DROP TRIGGER sync_dirty_prayers_insert;
+        DROP TRIGGER sync_dirty_prayers_update;
+        DROP TRIGGER sync_dirty_prayers_delete;
+        DROP TRIGGER sync_dirty_reminders_insert;
+        DROP TRIGGER sync_dirty_reminders_update;
+        DROP TRIGGER sync_dirty_reminders_delete;
+        DROP TRIGGER sync_dirty_prayed_insert;
+        DROP TRIGGER sync_dirty_prayed_update;
+        DROP TRIGGER sync_dirty_prayed_delete;
+        DROP TRIGGER sync_dirty_snoozes_insert;
+        DROP TRIGGER sync_dirty_snoozes_update;
+        DROP TRIGGER sync_dirty_snoozes_delete;
+        DROP TRIGGER sync_dirty_plan_runs_insert;
+        DROP TRIGGER sync_dirty_plan_runs_update;
+        DROP TRIGGER sync_dirty_plan_runs_delete;
+        DROP TRIGGER sync_dirty_plan_days_read_insert;
+        DROP TRIGGER sync_dirty_plan_days_read_update;
+        DROP TRIGGER sync_dirty_plan_days_read_delete;
+        DROP TRIGGER sync_dirty_notes_insert;
+        DROP TRIGGER sync_dirty_notes_update;
+        DROP TRIGGER sync_dirty_notes_delete;
+        DROP TRIGGER sync_dirty_highlights_insert;
+        DROP TRIGGER sync_dirty_highlights_update;
+        DROP TRIGGER sync_dirty_highlights_delete;
+        DROP TRIGGER sync_dirty_bookmarks_insert;
+        DROP TRIGGER sync_dirty_bookmarks_update;
+        DROP TRIGGER sync_dirty_bookmarks_delete;
+        DROP TRIGGER sync_dirty_searches_insert;
+        DROP TRIGGER sync_dirty_searches_delete;
+        CREATE TRIGGER sync_touch_prayers_insert AFTER INSERT ON prayers WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'prayers', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'prayers' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_prayers_update AFTER UPDATE ON prayers WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'prayers', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'prayers' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_prayers_delete AFTER DELETE ON prayers WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'prayers', OLD.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'prayers' AND key = OLD.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_reminders_insert AFTER INSERT ON reminders WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'reminders', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'reminders' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_reminders_update AFTER UPDATE ON reminders WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'reminders', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'reminders' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_reminders_delete AFTER DELETE ON reminders WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'reminders', OLD.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'reminders' AND key = OLD.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_prayed_insert AFTER INSERT ON prayed WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'prayed', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'prayed' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_prayed_update AFTER UPDATE ON prayed WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'prayed', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'prayed' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_prayed_delete AFTER DELETE ON prayed WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'prayed', OLD.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'prayed' AND key = OLD.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_snoozes_insert AFTER INSERT ON snoozes WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'snoozes', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'snoozes' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_snoozes_update AFTER UPDATE ON snoozes WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'snoozes', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'snoozes' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_snoozes_delete AFTER DELETE ON snoozes WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'snoozes', OLD.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'snoozes' AND key = OLD.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_plan_runs_insert AFTER INSERT ON plan_runs WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'plan_runs', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'plan_runs' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_plan_runs_update AFTER UPDATE ON plan_runs WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'plan_runs', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'plan_runs' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_plan_runs_delete AFTER DELETE ON plan_runs WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'plan_runs', OLD.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'plan_runs' AND key = OLD.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_plan_days_read_insert AFTER INSERT ON plan_days_read WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'plan_days_read', NEW.run_uuid || char(31) || NEW.day WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'plan_days_read' AND key = NEW.run_uuid || char(31) || NEW.day); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_plan_days_read_update AFTER UPDATE ON plan_days_read WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'plan_days_read', NEW.run_uuid || char(31) || NEW.day WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'plan_days_read' AND key = NEW.run_uuid || char(31) || NEW.day); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_plan_days_read_delete AFTER DELETE ON plan_days_read WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'plan_days_read', OLD.run_uuid || char(31) || OLD.day WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'plan_days_read' AND key = OLD.run_uuid || char(31) || OLD.day); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_notes_insert AFTER INSERT ON notes WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'notes', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'notes' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_notes_update AFTER UPDATE ON notes WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'notes', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'notes' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_notes_delete AFTER DELETE ON notes WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'notes', OLD.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'notes' AND key = OLD.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_highlights_insert AFTER INSERT ON highlights WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'highlights', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'highlights' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_highlights_update AFTER UPDATE ON highlights WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'highlights', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'highlights' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_highlights_delete AFTER DELETE ON highlights WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'highlights', OLD.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'highlights' AND key = OLD.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_bookmarks_insert AFTER INSERT ON bookmarks WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'bookmarks', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'bookmarks' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_bookmarks_update AFTER UPDATE ON bookmarks WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'bookmarks', NEW.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'bookmarks' AND key = NEW.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_bookmarks_delete AFTER DELETE ON bookmarks WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'bookmarks', OLD.uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'bookmarks' AND key = OLD.uuid); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_searches_insert AFTER INSERT ON searches WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'searches', NEW.query || char(31) || NEW.translation || char(31) || NEW.searched_at WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'searches' AND key = NEW.query || char(31) || NEW.translation || char(31) || NEW.searched_at); UPDATE sync_state SET dirty = 1; END;
+        CREATE TRIGGER sync_touch_searches_delete AFTER DELETE ON searches WHEN EXISTS (SELECT 1 FROM sync_state)
+            BEGIN INSERT INTO sync_touched SELECT 'searches', OLD.query || char(31) || OLD.translation || char(31) || OLD.searched_at WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'searches' AND key = OLD.query || char(31) || OLD.translation || char(31) || OLD.searched_at); UPDATE sync_state SET dirty = 1; END;
+        -- A journal that already syncs compares every record once: what it knew, and what is in its tables.
+        INSERT OR IGNORE INTO sync_touched SELECT tbl, key FROM sync_fields;
+        INSERT OR IGNORE INTO sync_touched SELECT 'prayers', uuid FROM prayers WHERE EXISTS (SELECT 1 FROM sync_state);
+        INSERT OR IGNORE INTO sync_touched SELECT 'reminders', uuid FROM reminders WHERE EXISTS (SELECT 1 FROM sync_state);
+        INSERT OR IGNORE INTO sync_touched SELECT 'prayed', uuid FROM prayed WHERE EXISTS (SELECT 1 FROM sync_state);
+        INSERT OR IGNORE INTO sync_touched SELECT 'snoozes', uuid FROM snoozes WHERE EXISTS (SELECT 1 FROM sync_state);
+        INSERT OR IGNORE INTO sync_touched SELECT 'plan_runs', uuid FROM plan_runs WHERE EXISTS (SELECT 1 FROM sync_state);
+        INSERT OR IGNORE INTO sync_touched SELECT 'plan_days_read', run_uuid || char(31) || day FROM plan_days_read WHERE EXISTS (SELECT 1 FROM sync_state);
+        INSERT OR IGNORE INTO sync_touched SELECT 'notes', uuid FROM notes WHERE EXISTS (SELECT 1 FROM sync_state);
+        INSERT OR IGNORE INTO sync_touched SELECT 'highlights', uuid FROM highlights WHERE EXISTS (SELECT 1 FROM sync_state);
+        INSERT OR IGNORE INTO sync_touched SELECT 'bookmarks', uuid FROM bookmarks WHERE EXISTS (SELECT 1 FROM sync_state);
+        INSERT OR IGNORE INTO sync_touched SELECT 'searches', query || char(31) || translation || char(31) || searched_at FROM searches WHERE EXISTS (SELECT 1 FROM sync_state);
+        """,
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).
