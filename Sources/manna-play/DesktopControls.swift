@@ -145,12 +145,14 @@ final class DesktopControls {
     /// Shows `state`, telling the clients what changed (PropertiesChanged).
     func show(_ state: State) {
         guard state != self.state else { return }
-        var changed: [(String, OpaquePointer)] = []
-        if state.status != self.state.status { changed.append(("PlaybackStatus", g_variant_new_string(state.status))) }
         let old = self.state
         self.state = state
+        // Values are made only to be sent: one made and not sent would never be freed.
+        guard let session, name != nil else { return }
+        var changed: [(String, OpaquePointer)] = []
+        if state.status != old.status { changed.append(("PlaybackStatus", g_variant_new_string(state.status))) }
         if state.verse != old.verse || state.length != old.length { changed.append(("Metadata", metadata())) }
-        guard let session, name != nil, !changed.isEmpty else { return }
+        guard !changed.isEmpty else { return }
         let signal = DesktopControls.tuple([g_variant_new_string(DesktopControls.playerInterface), DesktopControls.dictionary(changed),
                                             g_variant_new_array(DesktopControls.type("s"), nil, 0)])
         g_dbus_connection_emit_signal(session, nil, DesktopControls.objectPath, "org.freedesktop.DBus.Properties",
