@@ -139,20 +139,26 @@ public enum Manna {
         }
         switch name {
         case "--help", "-h", "help":
-            if arguments.count > 1, let command = command(named: arguments[1]) {
-                context.stdout.write(command.help)
-            } else {
+            guard arguments.count > 1 else {
                 context.stdout.write(overview)
+                return ExitStatus.ok.rawValue
             }
+            guard let command = command(named: arguments[1]) else {
+                context.stderr.line("manna: no command '\(arguments[1])' to help with"
+                    + Suggestion.hint(for: arguments[1], in: commands.map(\.name), otherwise: "; see 'manna --help' for the commands"))
+                return ExitStatus.usage.rawValue
+            }
+            context.stdout.write(command.help)
             return ExitStatus.ok.rawValue
-        case "--version":
+        case "--version", "-V":
             context.stdout.line("manna \(version)")
             return ExitStatus.ok.rawValue
         default:
             break
         }
         guard let command = command(named: name) else {
-            context.stderr.line("manna: unknown command '\(name)'; see 'manna --help' for the commands")
+            context.stderr.line("manna: unknown command '\(name)'"
+                + Suggestion.hint(for: name, in: commands.map(\.name), otherwise: "; see 'manna --help' for the commands"))
             return ExitStatus.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())

@@ -11,7 +11,10 @@ import Testing
         let home = try TestHome()
         let cases: [([String], Int32, String)] = [
             ([], 64, ""),
-            (["raed", "John 3:16"], 64, "manna: unknown command 'raed'; see 'manna --help' for the commands\n"),
+            (["raed", "John 3:16"], 64, "manna: unknown command 'raed'; did you mean 'read'?\n"),
+            (["synk", "now"], 64, "manna: unknown command 'synk'; did you mean 'sync'?\n"),
+            (["help", "nosuch"], 64, "manna: no command 'nosuch' to help with; see 'manna --help' for the commands\n"),
+            (["help", "prya"], 64, "manna: no command 'prya' to help with; did you mean 'pray'?\n"),
             (["read", "--colour"], 64, "manna: unknown option '--colour' for 'manna read'; see 'manna read --help'\n"),
             (["read", "Jude 2:1"], 65, "manna: " + ReferenceError.noSuchChapter(book: "Jude", chapter: 2, chapters: 1).message + "\n"),
             (["read", "John 3:16", "--translation", "NIV"], 64, ""),
@@ -26,6 +29,24 @@ import Testing
             if !stderr.isEmpty { #expect(outcome.stderr == stderr, "\(arguments)") }
             if !arguments.isEmpty { #expect(outcome.stderr.filter { $0 == "\n" }.count == 1, "\(arguments)") }
         }
+    }
+
+    @Test func theVersionHasItsShortOption() throws {
+        let home = try TestHome()
+        #expect(home.run("-V").stdout == "manna \(Manna.version)\n")
+        #expect(home.run("--version").stdout == "manna \(Manna.version)\n")
+        #expect(home.run("help", "sync").stdout.hasPrefix("usage: manna sync init DIR"))
+    }
+
+    @Test func aMistypedWordIsMatchedWithinTwoEdits() {
+        let commands = Manna.commands.map(\.name)
+        #expect(Suggestion.closest(to: "raed", in: commands) == "read")
+        #expect(Suggestion.closest(to: "serach", in: commands) == "search")
+        #expect(Suggestion.closest(to: "instal", in: commands) == "install")
+        #expect(Suggestion.closest(to: "frobnicate", in: commands) == nil)
+        // Short words take one edit at most: "pry" is "pray", "xy" is nothing.
+        #expect(Suggestion.closest(to: "pry", in: commands) == "pray")
+        #expect(Suggestion.closest(to: "xy", in: commands) == nil)
     }
 
     @Test func anErrorThatIsNotAUserErrorIsCalledABug() {
