@@ -158,7 +158,8 @@ import TestSupport
 
     @Test(arguments: [
         (["pray"], 64, "manna: pray needs one of add, list, show, edit, answered, delete, restore, today, prayed, snooze; see 'manna pray --help'\n"),
-        (["pray", "pray"], 64, "manna: pray needs one of add, list, show, edit, answered, delete, restore, today, prayed, snooze; see 'manna pray --help'\n"),
+        (["pray", "pray"], 64, "manna: 'pray' is not a pray subcommand; did you mean 'prayed'?\n"),
+        (["pray", "frobnicate"], 64, "manna: pray needs one of add, list, show, edit, answered, delete, restore, today, prayed, snooze; see 'manna pray --help'\n"),
         (["pray", "add"], 64, "manna: pray add needs a title: manna pray add \"For Anna's exams\"\n"),
         (["pray", "add", "  "], 65, "manna: a prayer needs a title: give it as the first argument, like manna pray add \"For Anna's exams\"\n"),
         (["pray", "add", "x", "--remind", "fry 21:00"], 65,

@@ -17,7 +17,9 @@ enum AudioCommand {
         case ("add", 2): try add(arguments.positionals[1], context)
         case ("list", 1): try list(context)
         case ("remove", 2): try remove(arguments.positionals[1], context)
-        default: throw Failure.usage("audio needs one of: add DIR, list, remove FILE; see 'manna audio --help'")
+        default:
+            throw Failure.subcommand(arguments.positionals.first, of: "audio", choices: ["add", "list", "remove"],
+                                     usage: "audio needs one of: add DIR, list, remove FILE; see 'manna audio --help'")
         }
     }
 

@@ -29,7 +29,8 @@ enum ConfigCommand {
     }
 
     static func unknownKey(_ key: String) -> Failure {
-        .usage("unknown key '\(key)'; keys are \(Config.keys.map(\.name).joined(separator: ", "))")
+        .usage("unknown key '\(key)'" + Suggestion.hint(for: key, in: Config.keys.map(\.name),
+                                                          otherwise: "; keys are \(Config.keys.map(\.name).joined(separator: ", "))"))
     }
 
     /// Checks the value, then rewrites the file atomically with only that line changed.

@@ -27,7 +27,9 @@ enum PlanCommand {
         case ("catch-up", 1): try catchUp(arguments, context)
         case ("remind", 2): try remind(words[1], arguments, context)
         case ("stop", 1): try stop(arguments, context)
-        default: throw Failure.usage("plan needs one of: list, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
+        default:
+            throw Failure.subcommand(words.first, of: "plan", choices: ["list", "start", "today", "done", "status", "catch-up", "remind", "stop"],
+                                     usage: "plan needs one of: list, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
         }
     }
 

@@ -55,7 +55,8 @@ enum PrayCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let names = options.map(\.subcommand)
         guard let subcommand = arguments.positionals.first, let allowed = options.first(where: { $0.subcommand == subcommand })?.options else {
-            throw Failure.usage("pray needs one of \(names.joined(separator: ", ")); see 'manna pray --help'")
+            throw Failure.subcommand(arguments.positionals.first, of: "pray", choices: names,
+                                     usage: "pray needs one of \(names.joined(separator: ", ")); see 'manna pray --help'")
         }
         for name in arguments.values.map(\.0) + arguments.flags where !allowed.contains(name) {
             throw Failure.usage("option --\(name) does not apply to 'pray \(subcommand)'; see 'manna pray --help'")

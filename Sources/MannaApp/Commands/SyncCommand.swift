@@ -21,7 +21,9 @@ enum SyncCommand {
         case ("status", 1): try status(json: arguments.has("json"), context)
         case ("now", 1): try now(context)
         case ("leave", 1): try leave(context)
-        default: throw Failure.usage("sync needs one of: init DIR, status, now, leave; see 'manna sync --help'")
+        default:
+            throw Failure.subcommand(arguments.positionals.first, of: "sync", choices: ["init", "status", "now", "leave"],
+                                     usage: "sync needs one of: init DIR, status, now, leave; see 'manna sync --help'")
         }
     }
 

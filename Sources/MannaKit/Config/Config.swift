@@ -106,7 +106,9 @@ public struct Config: Equatable, Sendable {
             guard let source = DailySourceSetting(rawValue: value) else { throw bad() }
             dailySource = source
         default:
-            throw ConfigError(file: "", line: 0, problem: "unknown key '\(key)'; keys are \(Config.keys.map(\.name).joined(separator: ", "))")
+            let names = Config.keys.map(\.name)
+            throw ConfigError(file: "", line: 0, problem: "unknown key '\(key)'"
+                + Suggestion.hint(for: key, in: names, otherwise: "; keys are \(names.joined(separator: ", "))"))
         }
     }
 

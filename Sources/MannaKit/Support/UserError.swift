@@ -41,6 +41,12 @@ public struct Failure: UserError, Equatable, Sendable {
 
     /// A malformed command line (64).
     public static func usage(_ message: String) -> Failure { Failure(message, .usage) }
+    /// A command's subcommand missing or mistyped: "'stauts' is not a sync subcommand; did you
+    /// mean 'status'?", else `usage`, which names them all (64).
+    public static func subcommand(_ word: String?, of command: String, choices: [String], usage: String) -> Failure {
+        guard let word, let closest = Suggestion.closest(to: word, in: choices), closest != word else { return .usage(usage) }
+        return .usage("'\(word)' is not a \(command) subcommand; did you mean '\(closest)'?")
+    }
     /// Bad data: a name, a file or a value that is not what it must be (65).
     public static func data(_ message: String) -> Failure { Failure(message, .dataError) }
     /// A service or file Manna needs is not there (69).
