@@ -62,8 +62,10 @@ enum PlanCommand {
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
         let today = zone.local(now).date
-        guard let plan = try context.plan(id: id, database: context.openTextDatabase()) else {
-            throw PlanProgressError.unknownPlan(id)
+        let database = try context.openTextDatabase()
+        guard let plan = try context.plan(id: id, database: database) else {
+            let ids = (try? PlanLibrary(database: database, userDirectory: context.paths.userPlans).all().plans.map(\.id)) ?? []
+            throw PlanProgressError.unknownPlan(id, closest: Suggestion.closest(to: id, in: ids))
         }
         var from = today
         if let given = arguments.value("from") {

@@ -64,8 +64,7 @@ enum SearchCommand {
             }
         }
         if results.hits.isEmpty {
-            context.stderr.line("manna: no verse in the \(translation.code)\(book.map { " of \($0.name)" } ?? "") matches '\(text)'")
-            return
+            throw Failure.noMatch("no verse in the \(translation.code)\(book.map { " of \($0.name)" } ?? "") matches '\(text)'")
         }
         let bold = context.stdoutIsTerminal && context.environment["NO_COLOR"] == nil
         let references = results.hits.map { Reference($0.id).description }

@@ -35,13 +35,15 @@ public struct PlanStatus: Equatable, Sendable {
 public enum PlanProgressError: Error, Equatable, Sendable {
     case noRunningPlan
     case noSuchDay(Int, days: Int)
-    case unknownPlan(String)
+    /// No plan with this id; `closest` is one spelled nearly so.
+    case unknownPlan(String, closest: String? = nil)
 
     public var message: String {
         switch self {
         case .noRunningPlan: "no plan is running: start one with 'manna plan start PLAN' (see 'manna plan list')"
         case .noSuchDay(let day, let days): "there is no day \(day): the plan has days 1 to \(days)"
-        case .unknownPlan(let id): "no plan called '\(id)': see 'manna plan list'"
+        case .unknownPlan(let id, let closest):
+            "no plan called '\(id)'" + (closest.map { "; did you mean '\($0)'?" } ?? ": see 'manna plan list'")
         }
     }
 }

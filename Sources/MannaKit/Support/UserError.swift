@@ -5,6 +5,8 @@
 /// Exit statuses, from sysexits.h.
 public enum ExitStatus: Int32, Sendable {
     case ok = 0
+    /// A search found nothing, as grep says it.
+    case noMatch = 1
     /// The command line was wrong: an unknown option, a missing argument, a bad `TZ`.
     case usage = 64
     /// The input was wrong: a reference that does not exist, a damaged file to import.
@@ -49,6 +51,8 @@ public struct Failure: UserError, Equatable, Sendable {
     }
     /// Bad data: a name, a file or a value that is not what it must be (65).
     public static func data(_ message: String) -> Failure { Failure(message, .dataError) }
+    /// A search that found nothing (1, as grep): said, and not an error in the command.
+    public static func noMatch(_ message: String) -> Failure { Failure(message, .noMatch) }
     /// A service or file Manna needs is not there (69).
     public static func unavailable(_ message: String) -> Failure { Failure(message, .unavailable) }
     /// Reading or writing failed (74).
@@ -108,9 +112,10 @@ extension PlanError: UserError {
 extension PlanProgressError: UserError {
     public var exitStatus: ExitStatus {
         switch self {
-        // Asked of a plan that is not there: the command was wrong.
-        case .noRunningPlan, .unknownPlan: .usage
-        case .noSuchDay: .dataError
+        // Nothing to act on: the command was wrong.
+        case .noRunningPlan: .usage
+        // Not found, the same status as a prayer, note or bookmark not found.
+        case .noSuchDay, .unknownPlan: .dataError
         }
     }
 }
