@@ -47,13 +47,26 @@ struct ParsedArguments {
     func values(named name: String) -> [String] { values.filter { $0.0 == name }.map(\.1) }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    /// Parses `arguments` against `spec`; anything after `--` is positional.
+    /// The short forms of the common options, where a command has the long one.
+    static let shortOptions = ["-t": "translation", "-n": "limit", "-j": "json"]
+
+    /// Parses `arguments` against `spec`; anything after `--` is positional. A word that starts
+    /// with one dash and a letter is an option or an error, never a title or a query.
     init(_ arguments: [String], spec: CommandSpec) throws {
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
-            let argument = arguments[index]
+            var argument = arguments[index]
             index += 1
+            if !onlyPositionals, argument.count > 1, argument.hasPrefix("-"), !argument.hasPrefix("--"),
+               argument.dropFirst().first.map({ $0.isLetter }) == true {
+                guard let long = ParsedArguments.shortOptions[argument],
+                      spec.valueOptions.contains(where: { $0.key == long }) || spec.flags.contains(where: { $0.key == long }) else {
+                    throw Failure.usage("unknown option '\(argument)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help' "
+                        + "(a text that starts with '-' goes after '--')")
+                }
+                argument = "--" + long
+            }
             guard !onlyPositionals, argument.hasPrefix("--"), argument.count > 2 else {
                 if argument == "--" && !onlyPositionals { onlyPositionals = true } else { positionals.append(argument) }
                 continue
@@ -133,6 +146,7 @@ public enum Manna {
     }
 
     private static func dispatch(arguments: [String], context: Context) -> Int32 {
+        let arguments = commandFirst(arguments)
         guard let name = arguments.first else {
             context.stderr.write(overview)
             return ExitStatus.usage.rawValue
@@ -177,6 +191,27 @@ public enum Manna {
             context.stderr.line("manna: " + Manna.oneLine(message))
             return status.rawValue
         }
+    }
+
+    /// Options given before the command (`manna --translation WEB read John 3:16`) moved after
+    /// it, where its parser reads them: the command is the first word that names one, with only
+    /// options (and their values) before it.
+    static func commandFirst(_ arguments: [String]) -> [String] {
+        guard let first = arguments.first, first.hasPrefix("-"), !["--help", "-h", "--version", "-V"].contains(first) else { return arguments }
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if command(named: word) != nil {
+                return [word] + arguments[(index + 1)...] + arguments[..<index]
+            }
+            guard word.hasPrefix("-") else { return arguments }
+            // `--option value`: the value is not the command (unless it names one, and then it is).
+            if !word.contains("="), index + 1 < arguments.count, command(named: arguments[index + 1]) == nil, !arguments[index + 1].hasPrefix("-") {
+                index += 1
+            }
+            index += 1
+        }
+        return arguments
     }
 
     /// What the user is told of `error`, and the exit status. Every error a user can cause is a

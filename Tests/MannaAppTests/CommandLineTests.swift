@@ -38,6 +38,23 @@ import Testing
         }
     }
 
+    /// Short options, options before the command, and a dash word that is no option refused.
+    @Test func optionsAsPeopleTypeThem() throws {
+        let home = try TestHome()
+        let web = home.run("read", "John 3:16", "--translation", "WEB").stdout
+        #expect(home.run("read", "John 3:16", "-t", "WEB").stdout == web)
+        #expect(home.run("read", "John 3:16", "--translation=WEB").stdout == web)
+        #expect(home.run("--translation", "WEB", "read", "John 3:16").stdout == web)
+        #expect(home.run("-t", "WEB", "read", "John 3:16").stdout == web)
+        #expect(home.run("search", "love one another", "-n", "1").stdout == home.run("search", "love one another", "--limit", "1").stdout)
+        #expect(home.run("search", "love one another", "-n", "1").stdout.split(separator: "\n").count == 1)
+        let added = home.run("pray", "add", "-x")
+        #expect(added.status == 64)
+        #expect(added.stderr == "manna: unknown option '-x' for 'manna pray'; see 'manna pray --help' (a text that starts with '-' goes after '--')\n")
+        #expect(home.run("pray", "list").stdout.contains("-x") == false)
+        #expect(home.run("pray", "add", "--", "-x").status == 0)
+    }
+
     @Test func theVersionHasItsShortOption() throws {
         let home = try TestHome()
         #expect(home.run("-V").stdout == "manna \(Manna.version)\n")
