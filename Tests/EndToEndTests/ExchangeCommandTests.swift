@@ -103,3 +103,22 @@ import TestSupport
         }
     }
 }
+
+/// `-` reads stdin wherever a text or a file is read.
+@Suite struct StandardInputTests {
+    @Test func aDashReadsStandardInput() throws {
+        let home = try TemporaryHome()
+        #expect(home.run(["read", "-"], input: "John 3:16\n").stdout == home.run("read", "John 3:16").stdout)
+        #expect(home.run(["search", "-"], input: "love one another\n").stdout == home.run("search", "love one another").stdout)
+        let added = home.run(["note", "add", "John 3:16", "-"], input: "written on stdin,\nover two lines\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(home.run("note", "list").stdout.contains("written on stdin,"))
+        let fresh = try TemporaryHome()
+        let imported = fresh.run(["import", "-"], input: home.run("export").stdout)
+        #expect(imported.stdout.hasPrefix("imported stdin: 1 changed, 0 unchanged"), "\(imported.stdout)\(imported.stderr)")
+        #expect(fresh.run("export").stdout == home.run("export").stdout)
+        let nul = home.run(["note", "add", "John 3:16", "-"], input: "a\u{0}b")
+        #expect(nul.status == 65)
+        #expect(nul.stderr == "manna: the note read from stdin has a NUL character (byte 2); write it without one\n")
+    }
+}

@@ -21,9 +21,10 @@ enum NoteCommand {
                 throw Failure.usage("note add needs a reference and the note's text, like: manna note add \"John 3:16\" \"The gospel in one verse\"")
             }
             let reference = try ReadCommand.parseReference(Array(rest.dropLast()), command: "note add")
-            try Journal.checkNote(rest.last!)
+            let text = last == "-" ? try StandardInput.text("the note") : last
+            try Journal.checkNote(text)
             let journal = try context.journal()
-            let note: Note = try journal.addNote(rest.last!, on: reference, at: try context.now(arguments))
+            let note: Note = try journal.addNote(text, on: reference, at: try context.now(arguments))
             context.stdout.line("added note \(note.shortID) on \(note.reference)")
         case "list":
             let reference = try MarkListing.optionalReference(rest, command: "note list")

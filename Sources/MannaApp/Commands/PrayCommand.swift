@@ -297,22 +297,7 @@ enum PrayCommand {
     static func body(_ arguments: ParsedArguments, _ context: Context) throws -> String? {
         guard let body = arguments.value("body") else { return nil }
         guard body == "-" else { return try Prayer.checked(body, field: "body") }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw Failure.io("cannot read the body from stdin: " + String(cString: strerror(errno))) }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
-        }
-        // Refused where it is typed, rather than kept to confuse every program that reads it.
-        if let nul = bytes.firstIndex(of: 0) {
-            throw Failure.data("the body read from stdin has a NUL character (byte \(nul + 1)); write it without one")
-        }
-        var text = String(decoding: bytes, as: UTF8.self)
-        while text.hasSuffix("\n") { text.removeLast() }
-        return try Prayer.checked(text, field: "body")
+        return try Prayer.checked(try StandardInput.text("the body"), field: "body")
     }
 
     static func now(_ arguments: ParsedArguments, _ context: Context) throws -> Instant {

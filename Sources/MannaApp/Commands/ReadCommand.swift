@@ -16,7 +16,8 @@ enum ReadCommand {
     static let maxVerses = 31_102
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        let reference = try parseReference(arguments.positionals, command: "read")
+        let words = arguments.positionals == ["-"] ? [try StandardInput.text("the reference")] : arguments.positionals
+        let reference = try parseReference(words, command: "read")
         try checkSize(reference)
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)

@@ -27,7 +27,7 @@ enum SearchCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         if arguments.has("history") { return try history(arguments, context) }
-        let text = arguments.positionals.joined(separator: " ")
+        let text = arguments.positionals == ["-"] ? try StandardInput.text("the query") : arguments.positionals.joined(separator: " ")
         let query: SearchQuery = try SearchQuery(parsing: text)
         var limit = defaultLimit
         if let given = arguments.value("limit") {
