@@ -308,7 +308,7 @@ extension Journal {
             guard try state.step() else { return SyncApplied() }
             var clock = state.int(0)
             var applied = SyncApplied()
-            var touched: [String: [String]] = [:]
+            var touched: [String: Set<String>] = [:]
             var textTouched: [String: Set<String>] = [:]
             let synced = try syncedTables()
             let tables = Dictionary(uniqueKeysWithValues: synced.map { ($0.name, $0) })
@@ -329,10 +329,10 @@ extension Journal {
                 if try current.step(), !(SyncVersion(time: current.int(0), device: current.string(1)) < incoming) { continue }
                 try setField(change, version: incoming)
                 applied.changed += 1
-                if touched[table.name]?.last != change.key { touched[table.name, default: []].append(change.key) }
+                touched[table.name, default: []].insert(change.key)
             }
             for table in synced {
-                for key in Set(touched[table.name] ?? []).sorted() { try materialize(table, key: key) }
+                for key in (touched[table.name] ?? []).sorted() { try materialize(table, key: key) }
                 // Records that waited for a parent this segment brought (a reminder for a prayer
                 // applied from a snapshot before the prayer's own segment).
                 if table.parent.map({ touched[$0.table] != nil }) == true { try materializeWaiting(table) }

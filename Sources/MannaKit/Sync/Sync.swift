@@ -80,7 +80,7 @@ public enum Sync {
                         guard let text = try folder.read(device, next) else { break }
                         segment = try SyncSegment(parsing: text, schema: schema)
                     } catch let error as SyncSegment.Problem {
-                        problem = "\(SyncFolder(root: state.folder).folder(of: device))/\(SyncSegment.fileName(next)): \(error.message)"
+                        problem = "\(folder.folder(of: device))/\(SyncSegment.fileName(next)): \(error.message)"
                         break
                     } catch {
                         problem = "cannot read \(folder.folder(of: device))/\(SyncSegment.fileName(next)): \(error)"
