@@ -108,7 +108,8 @@ public enum Sync {
                 // were). It is applied without waiting for what it follows, which may follow it in
                 // turn: a text whose history is not all here yet makes no conflict copy until it is.
                 // A segment that cannot be read (half-arrived, its whole removed since) is one too.
-                if problem != nil || !sequences.contains(next), let text = try? folder.snapshot(of: device),
+                if problem != nil || !sequences.contains(next), let header = folder.snapshotHeader(of: device, schema: schema),
+                   header.device == device, header.sequence >= next, let text = try? folder.snapshot(of: device),
                    let snapshot = try? SyncSegment(parsing: text, schema: schema), snapshot.device == device, snapshot.sequence >= next {
                     problem = nil
                     let result = try journal.apply(snapshot)
@@ -143,35 +144,38 @@ public enum Sync {
         return report
     }
 
-    /// Once this device has more than `segmentsKept` segments, collapses them into its snapshot
-    /// (every text version it wrote, and the greatest version of each other field) and removes
-    /// the segments every device that has written since has applied, so the folder does not
-    /// grow for ever and a device that joins reads one file. A device that never wrote, or is
-    /// further behind, applies the snapshot.
+    /// Once this device has written more than `segmentsKept` segments since its snapshot,
+    /// collapses them into a new snapshot (every text version it wrote, and the greatest version
+    /// of each other field), so a device that joins reads one file. The segments the snapshot
+    /// holds are removed once every other device that has written since has applied them, so
+    /// the folder does not grow for ever; a device that never wrote, or is further behind,
+    /// applies the snapshot. A device that lags does not make every sync rewrite the snapshot:
+    /// it is rewritten every `segmentsKept` segments.
     static func compact(_ journal: Journal, folder: SyncFolder, segmentsKept: Int) throws(JournalError) {
         guard let state = try journal.syncState(), state.sequence > 0 else { return }
         let scan = folder.scan()
         let own = scan.devices[state.device] ?? []
         guard own.count > segmentsKept else { return }
-        var snapshot: SyncSegment?
-        if let text = try? folder.snapshot(of: state.device) { snapshot = try? SyncSegment(parsing: text, schema: schema) }
-        var collapsed = Collapsed()
-        if let snapshot { collapsed.add(snapshot) }
-        for sequence in own where sequence > (snapshot?.sequence ?? 0) && sequence <= state.sequence {
-            guard let text = try? folder.read(state.device, sequence), let segment = try? SyncSegment(parsing: text, schema: schema) else { return }
-            collapsed.add(segment)
+        var through = folder.snapshotHeader(of: state.device, schema: schema).flatMap { $0.device == state.device ? $0.sequence : nil } ?? 0
+        if own.count(where: { $0 > through }) > segmentsKept {
+            var snapshot: SyncSegment?
+            if through > 0, let text = try? folder.snapshot(of: state.device) { snapshot = try? SyncSegment(parsing: text, schema: schema) }
+            var collapsed = Collapsed()
+            if let snapshot { collapsed.add(snapshot) }
+            for sequence in own where sequence > (snapshot?.sequence ?? 0) && sequence <= state.sequence {
+                guard let text = try? folder.read(state.device, sequence), let segment = try? SyncSegment(parsing: text, schema: schema) else { return }
+                collapsed.add(segment)
+            }
+            let written = SyncSegment(device: state.device, name: state.deviceName, sequence: state.sequence, schema: schema, after: collapsed.after,
+                                      changes: collapsed.changes)
+            guard (try? folder.write(written, asSnapshot: true)) != nil else { return }
+            through = state.sequence
         }
-        let through = state.sequence
-        let written = SyncSegment(device: state.device, name: state.deviceName, sequence: through, schema: schema, after: collapsed.after,
-                                  changes: collapsed.changes)
-        guard (try? folder.write(written, asSnapshot: true)) != nil else { return }
         // What every other device that has written since says it has applied of this one's.
         var safe = through
         for (device, sequences) in scan.devices where device != state.device {
-            var seen = 0
-            let text = sequences.last.flatMap { try? folder.read(device, $0) } ?? (try? folder.snapshot(of: device)) ?? nil
-            if let text, let segment = try? SyncSegment(parsing: text, schema: schema) { seen = segment.after[state.device] ?? 0 }
-            safe = min(safe, seen)
+            let header = sequences.last.flatMap { folder.header(device, $0, schema: schema) } ?? folder.snapshotHeader(of: device, schema: schema)
+            safe = min(safe, header?.after[state.device] ?? 0)
         }
         for sequence in own where sequence <= safe {
             _ = try? Files.remove(folder.folder(of: state.device) + "/" + SyncSegment.fileName(sequence))

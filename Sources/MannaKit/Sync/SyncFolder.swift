@@ -63,6 +63,19 @@ public struct SyncFolder: Sendable {
         try Files.readText(folder(of: device) + "/" + SyncFolder.snapshotName, limit: 256 << 20)
     }
 
+    /// The header of `device`'s snapshot, read alone (nil: no snapshot, or none this Manna can
+    /// read): whether it goes further than what was applied is known before reading the rest.
+    public func snapshotHeader(of device: String, schema: Int) -> SyncSegment.Header? {
+        guard let line = try? Files.readFirstLine(folder(of: device) + "/" + SyncFolder.snapshotName) else { return nil }
+        return try? SyncSegment.Header(parsing: line, schema: schema)
+    }
+
+    /// The header of `device`'s segment `sequence`, read alone.
+    public func header(_ device: String, _ sequence: Int, schema: Int) -> SyncSegment.Header? {
+        guard let line = try? Files.readFirstLine(folder(of: device) + "/" + SyncSegment.fileName(sequence)) else { return nil }
+        return try? SyncSegment.Header(parsing: line, schema: schema)
+    }
+
     static func kind(of name: String) -> Ignored.Kind {
         let lower = name.lowercased()
         if lower.contains(".tmp") || lower.hasPrefix(".syncthing.") || lower.hasPrefix("~syncthing~") || lower.hasSuffix(".part") { return .temporary }

@@ -192,34 +192,52 @@ public struct SyncSegment: Equatable, Sendable {
         }
     }
 
+    /// A segment's first line: enough to know whose it is, how far it goes and what it
+    /// follows, without reading (or checking) the changes after it.
+    public struct Header: Equatable, Sendable {
+        public let device: String
+        public let name: String
+        public let sequence: Int
+        public let schema: Int
+        public let after: [String: Int]
+        let changes: Int
+        let sha256: String
+
+        /// Reads a header line. `schema` is this Manna's journal schema.
+        public init(parsing line: String, schema: Int) throws(Problem) {
+            let header: JSON
+            do { header = try JSON(parsing: line) } catch { throw .garbage("its first line is not JSON") }
+            guard header["format"]?.stringValue == SyncSegment.format else { throw .garbage("no \"format\": \"manna-sync\"") }
+            guard let version = header["version"]?.intValue, let device = header["device"]?.stringValue,
+                  let name = header["name"]?.stringValue, let sequence = header["sequence"]?.intValue, sequence >= 1,
+                  let writerSchema = header["schema"]?.intValue, let count = header["changes"]?.intValue,
+                  let sha = header["sha256"]?.stringValue, case .object(let afterPairs)? = header["after"] else {
+                throw .garbage("a header without its fields")
+            }
+            guard version <= SyncSegment.version, writerSchema <= schema else { throw .newer(schema: writerSchema) }
+            var after: [String: Int] = [:]
+            for (other, value) in afterPairs {
+                guard let applied = value.intValue else { throw .garbage("a header without its fields") }
+                after[other] = applied
+            }
+            (self.device, self.name, self.sequence, self.schema, self.after, self.changes, self.sha256) = (device, name, sequence, writerSchema, after, count, sha)
+        }
+    }
+
     /// Reads a segment's text, checking it whole. `schema` is this Manna's journal schema.
     public init(parsing text: String, schema: Int) throws(Problem) {
         guard let newline = text.firstIndex(of: "\n") else { throw .incomplete("no header line") }
-        let header: JSON
-        do { header = try JSON(parsing: String(text[..<newline])) } catch { throw .garbage("its first line is not JSON") }
-        guard header["format"]?.stringValue == SyncSegment.format else { throw .garbage("no \"format\": \"manna-sync\"") }
-        guard let version = header["version"]?.intValue, let device = header["device"]?.stringValue,
-              let name = header["name"]?.stringValue, let sequence = header["sequence"]?.intValue, sequence >= 1,
-              let writerSchema = header["schema"]?.intValue, let count = header["changes"]?.intValue,
-              let sha = header["sha256"]?.stringValue, case .object(let afterPairs)? = header["after"] else {
-            throw .garbage("a header without its fields")
-        }
-        guard version <= SyncSegment.version, writerSchema <= schema else { throw .newer(schema: writerSchema) }
+        let header = try Header(parsing: String(text[..<newline]), schema: schema)
         let body = text[text.index(after: newline)...]
         var digest = SHA256()
         digest.update(Array(body.utf8))
-        guard digest.hexDigest() == sha else { throw .incomplete("its checksum does not match") }
-        var after: [String: Int] = [:]
-        for (other, value) in afterPairs {
-            guard let applied = value.intValue else { throw .garbage("a header without its fields") }
-            after[other] = applied
-        }
+        guard digest.hexDigest() == header.sha256 else { throw .incomplete("its checksum does not match") }
         var changes: [SyncChange] = []
         for line in body.split(separator: "\n") {
             guard let json = try? JSON(parsing: String(line)), let change = SyncChange(json: json) else { throw .garbage("a change that cannot be read") }
             changes.append(change)
         }
-        guard changes.count == count else { throw .incomplete("\(changes.count) of \(count) changes") }
-        self.init(device: device, name: name, sequence: sequence, schema: writerSchema, after: after, changes: changes)
+        guard changes.count == header.changes else { throw .incomplete("\(changes.count) of \(header.changes) changes") }
+        self.init(device: header.device, name: header.name, sequence: header.sequence, schema: header.schema, after: header.after, changes: changes)
     }
 }
