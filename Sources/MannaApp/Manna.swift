@@ -15,7 +15,26 @@ struct CommandSpec: Sendable {
     var valueOptions: KeyValuePairs<String, String> = [:]
     /// Options that are on or off, with their help: `--json`.
     var flags: KeyValuePairs<String, String> = [:]
+    /// The words that may come first (`pray add`, `pray list`…): did-you-mean, completion and
+    /// the man page take them from here.
+    var subcommands: [String] = []
+    /// What the words after the command (or after each subcommand) are, for completion: a
+    /// passage, a prayer's id, a file. The key is the subcommand, or "" for the command itself.
+    var operands: [String: Operand] = [:]
+    /// What an option's value is, where the option's name alone does not say (see `Operand.value(of:)`).
+    var optionValues: [String: Operand] = [:]
     let run: @Sendable (ParsedArguments, Context) throws -> Void
+
+    /// The operand of an option's value here.
+    func operand(ofOption name: String) -> Operand { optionValues[name] ?? Operand.value(of: name) }
+
+    /// Whether `--name` takes a value here.
+    func takesValue(_ name: String) -> Bool { valueOptions.contains { $0.key == name } }
+
+    /// A subcommand missing or mistyped, with did-you-mean among `subcommands`.
+    func subcommandFailure(_ word: String?, usage message: String) -> Failure {
+        Failure.subcommand(word, of: name, choices: subcommands, usage: message)
+    }
 
     var help: String {
         var text = "usage: \(usage)\n\n\(abstract)\n"
@@ -110,7 +129,8 @@ public enum Manna {
         ("notify", { NotifyCommand.spec }), ("tick", { TickCommand.spec }), ("timeline", { TimelineCommand.spec }),
         ("prompt", { PromptCommand.spec }), ("widget", { WidgetCommand.spec }), ("init", { InitCommand.spec }),
         ("install", { InstallCommand.spec }), ("uninstall", { UninstallCommand.spec }), ("doctor", { DoctorCommand.spec }),
-        ("paths", { PathsCommand.spec }), ("build-db", { BuildDatabaseCommand.spec }),
+        ("paths", { PathsCommand.spec }), ("completions", { CompletionsCommand.spec }), ("manpage", { ManpageCommand.spec }),
+        ("build-db", { BuildDatabaseCommand.spec }),
     ]
 
     static func command(named name: String) -> CommandSpec? { commands.first { $0.name == name }?.spec() }

@@ -10,6 +10,8 @@ enum AudioCommand {
         name: "audio",
         usage: "manna audio add DIR | list | remove FILE",
         abstract: "Register recorded readings (each with its FILE.cues.json) for 'manna listen' to play",
+        subcommands: ["add", "list", "remove"],
+        operands: ["add": .directory, "remove": .file],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
@@ -18,8 +20,7 @@ enum AudioCommand {
         case ("list", 1): try list(context)
         case ("remove", 2): try remove(arguments.positionals[1], context)
         default:
-            throw Failure.subcommand(arguments.positionals.first, of: "audio", choices: ["add", "list", "remove"],
-                                     usage: "audio needs one of: add DIR, list, remove FILE; see 'manna audio --help'")
+            throw spec.subcommandFailure(arguments.positionals.first, usage: "audio needs one of: add DIR, list, remove FILE; see 'manna audio --help'")
         }
     }
 

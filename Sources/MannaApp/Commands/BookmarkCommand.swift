@@ -7,6 +7,8 @@ enum BookmarkCommand {
         usage: "manna bookmark add REF | list [REF] | delete ID",
         abstract: "Bookmark passages (with daily_source = bookmarks, the verse of the day comes from them)",
         valueOptions: ["now": CommandSpec.nowWhenWritten],
+        subcommands: ["add", "list", "delete"],
+        operands: ["add": .reference, "list": .reference, "delete": .bookmark],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

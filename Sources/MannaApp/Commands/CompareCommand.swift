@@ -7,6 +7,7 @@ enum CompareCommand {
         usage: "manna compare REF [--json]",
         abstract: "Print a passage in every translation: manna compare John 3:16",
         flags: ["json": "print a JSON array with one passage per translation"],
+        operands: ["": .reference],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

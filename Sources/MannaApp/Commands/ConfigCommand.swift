@@ -6,6 +6,8 @@ enum ConfigCommand {
         name: "config",
         usage: "manna config list | get KEY | set KEY VALUE",
         abstract: "Show or change settings (translation, notify_at, plan, plan_start, prompt_format, timeline_days, daily_source)",
+        subcommands: ["list", "get", "set"],
+        operands: ["get": .configKey, "set": .configKey],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

@@ -14,6 +14,9 @@ enum CuesCommand {
             "reader": "import: who reads (default: recording)",
             "translation": "import: the translation read (default: $MANNA_TRANSLATION, else KJV)",
         ],
+        subcommands: ["check", "import"],
+        operands: ["check": .file, "import": .file],
+        optionValues: ["from": .words(["aeneas", "audacity", "webvtt"]), "ref": .reference],
         run: run)
 
     /// The largest cue sheet read: a whole Bible's cues take about 3 MB.

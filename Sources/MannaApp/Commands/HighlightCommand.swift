@@ -10,6 +10,9 @@ enum HighlightCommand {
             "color": "\(HighlightColor.allowed) (default yellow); a highlighted verse changes colour",
             "now": CommandSpec.nowWhenWritten,
         ],
+        subcommands: ["add", "list", "delete"],
+        operands: ["": .reference, "add": .reference, "list": .reference, "delete": .highlight],
+        optionValues: ["color": .words(HighlightColor.allCases.map(\.rawValue))],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

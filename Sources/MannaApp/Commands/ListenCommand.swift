@@ -25,6 +25,7 @@ enum ListenCommand {
             "json": "one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, ended, stopped",
             "voices": "list the installed voices",
         ],
+        operands: ["": .reference],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

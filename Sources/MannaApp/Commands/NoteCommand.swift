@@ -7,6 +7,8 @@ enum NoteCommand {
         usage: "manna note add REF TEXT | list [REF] | delete ID",
         abstract: "Write notes on passages: manna note add \"John 3:16\" \"The gospel in one verse\"",
         valueOptions: ["now": CommandSpec.nowWhenWritten],
+        subcommands: ["add", "list", "delete"],
+        operands: ["add": .reference, "list": .reference, "delete": .note],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

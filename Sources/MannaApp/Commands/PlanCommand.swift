@@ -14,6 +14,8 @@ enum PlanCommand {
             "now": "act as if it were this moment (for replaying)",
         ],
         flags: ["read": "today: print the readings' text too", "listen": "today: read the readings aloud (see 'manna listen')"],
+        subcommands: ["list", "start", "today", "done", "status", "catch-up", "remind", "stop"],
+        operands: ["start": .plan, "remind": .words(["off"])],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
@@ -28,8 +30,7 @@ enum PlanCommand {
         case ("remind", 2): try remind(words[1], arguments, context)
         case ("stop", 1): try stop(arguments, context)
         default:
-            throw Failure.subcommand(words.first, of: "plan", choices: ["list", "start", "today", "done", "status", "catch-up", "remind", "stop"],
-                                     usage: "plan needs one of: list, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
+            throw spec.subcommandFailure(words.first, usage: "plan needs one of: list, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
         }
     }
 

@@ -36,6 +36,8 @@ enum PrayCommand {
             "no-remind": "edit: remove every reminder",
             "json": "list, show, today: print JSON",
         ],
+        subcommands: options.map(\.subcommand),
+        operands: ["show": .prayer, "edit": .prayer, "answered": .prayer, "delete": .prayer, "restore": .prayer, "prayed": .prayer, "snooze": .prayer],
         run: run)
 
     /// The options each subcommand takes: anything else is a usage error.
@@ -55,8 +57,7 @@ enum PrayCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let names = options.map(\.subcommand)
         guard let subcommand = arguments.positionals.first, let allowed = options.first(where: { $0.subcommand == subcommand })?.options else {
-            throw Failure.subcommand(arguments.positionals.first, of: "pray", choices: names,
-                                     usage: "pray needs one of \(names.joined(separator: ", ")); see 'manna pray --help'")
+            throw spec.subcommandFailure(arguments.positionals.first, usage: "pray needs one of \(names.joined(separator: ", ")); see 'manna pray --help'")
         }
         for name in arguments.values.map(\.0) + arguments.flags where !allowed.contains(name) {
             throw Failure.usage("option --\(name) does not apply to 'pray \(subcommand)'; see 'manna pray --help'")

@@ -54,6 +54,7 @@ enum WidgetCommand {
         usage: "manna widget --format waybar|i3blocks|polybar|plain",
         abstract: "Print today's verse for a panel: waybar JSON, i3blocks, polybar or plain text",
         valueOptions: ["format": "waybar, i3blocks, polybar or plain", "now": "act as if it were this moment (for testing)"],
+        optionValues: ["format": .words(["waybar", "i3blocks", "polybar", "plain"])],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

@@ -9,6 +9,7 @@ enum ReadCommand {
         abstract: "Print a passage: manna read John 3:16, manna read Ps 23, manna read Gen 1:1-2:3",
         valueOptions: ["translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, else KJV)"],
         flags: ["json": "print JSON: reference, translation and verses (id, reference, text or null, highlight, bookmarked, notes)"],
+        operands: ["": .reference],
         run: run)
 
     /// The most verses one `read` or `compare` prints: the whole Bible, once. A request for

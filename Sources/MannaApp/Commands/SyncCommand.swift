@@ -13,6 +13,8 @@ enum SyncCommand {
         abstract: "Keep the journal the same on each of your devices through a folder Syncthing (or another sync tool) keeps in step",
         valueOptions: ["name": "what this device is called in 'sync status' on the others (init; the host name if not given)"],
         flags: ["json": "status as JSON", "searches": "sync the search history too (init; give it on every device)"],
+        subcommands: ["init", "status", "now", "leave"],
+        operands: ["init": .directory],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
@@ -22,8 +24,7 @@ enum SyncCommand {
         case ("now", 1): try now(context)
         case ("leave", 1): try leave(context)
         default:
-            throw Failure.subcommand(arguments.positionals.first, of: "sync", choices: ["init", "status", "now", "leave"],
-                                     usage: "sync needs one of: init DIR, status, now, leave; see 'manna sync --help'")
+            throw spec.subcommandFailure(arguments.positionals.first, usage: "sync needs one of: init DIR, status, now, leave; see 'manna sync --help'")
         }
     }
 

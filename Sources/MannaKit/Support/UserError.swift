@@ -3,7 +3,7 @@
 // (`Manna.run`) prints the line and exits with the status, and nothing else maps errors.
 
 /// Exit statuses, from sysexits.h.
-public enum ExitStatus: Int32, Sendable {
+public enum ExitStatus: Int32, Sendable, CaseIterable {
     case ok = 0
     /// A search found nothing, as grep says it.
     case noMatch = 1
@@ -22,6 +22,21 @@ public enum ExitStatus: Int32, Sendable {
     /// Stopped by Ctrl-C (SIGINT) or another signal, after putting things in order: 128 + 2,
     /// as a shell reports a program that SIGINT ended.
     case interrupted = 130
+
+    /// What the status tells a script, as the man page's table says it.
+    public var meaning: String {
+        switch self {
+        case .ok: "Done."
+        case .noMatch: "A search found nothing (as grep)."
+        case .usage: "The command line was wrong: an unknown command or option, a missing or extra argument."
+        case .dataError: "The input was wrong or not found: a passage that does not exist, a prayer, note, plan or key not found, a damaged file to import."
+        case .unavailable: "Something outside Manna is missing: the notification server, the sound server, the text database."
+        case .software: "A bug in Manna (please report it)."
+        case .configuration: "The environment is wrong: no HOME, a relative XDG directory."
+        case .ioError: "A file could not be read or written: a full disk, a read-only folder, a damaged journal."
+        case .interrupted: "Stopped by Ctrl-C or another signal, after putting things in order."
+        }
+    }
 }
 
 /// An error as the user sees it: one line on stderr (after "manna: ") and an exit status.
@@ -147,7 +162,7 @@ extension ImportError: UserError {
 extension InstallError: UserError {
     public var exitStatus: ExitStatus {
         switch self {
-        case .badPrefix, .noHome: .usage
+        case .badPrefix, .badDestination, .noHome: .usage
         case .cannotInstall, .cannotRemove: .ioError
         case .cronMissing, .commandFailed: .unavailable
         }

@@ -1,0 +1,179 @@
+// Shell completion (`manna completions bash|zsh|fish`). The scripts are thin: each passes the
+// words typed so far to `manna completions --complete` and shows what it prints. The
+// knowledge of what comes where (commands, subcommands, options, what each option's value is)
+// is the command table's, here in one place for the three shells.
+import MannaKit
+
+/// What a word on the command line is, so that completion can offer it.
+enum Operand: Equatable, Sendable {
+    /// A passage: the book names are offered.
+    case reference
+    case translation
+    case plan
+    case prayer
+    case note
+    case highlight
+    case bookmark
+    case configKey
+    case file
+    case directory
+    /// One of these words.
+    case words([String])
+    /// Free text (a title, a query): nothing to offer.
+    case text
+
+    /// What an option's value is, by its name: the same option means the same thing in every
+    /// command. A command says otherwise in `CommandSpec.optionValues`.
+    static func value(of option: String) -> Operand {
+        switch option {
+        case "translation": .translation
+        case "book": .reference
+        case "audio", "cues", "export", "output": .file
+        case "curated", "prefix": .directory
+        default: .text
+        }
+    }
+}
+
+/// What completion offers for the word being typed.
+enum Completion: Equatable {
+    /// Words, each with a few words of description ("" for none).
+    case words([(word: String, about: String)])
+    /// The shell's own completion of file names.
+    case files
+    case directories
+
+    static func == (lhs: Completion, rhs: Completion) -> Bool {
+        switch (lhs, rhs) {
+        case (.files, .files), (.directories, .directories): true
+        case (.words(let left), .words(let right)): left.map(\.word) == right.map(\.word) && left.map(\.about) == right.map(\.about)
+        default: false
+        }
+    }
+
+    /// The options every command takes, and those `manna` takes alone.
+    static let global: [(word: String, about: String)] = [("--help", "show help"), ("-h", "show help")]
+    static let programOptions: [(word: String, about: String)] = [("--version", "print the version"), ("-V", "print the version")]
+
+    /// What to offer for the last of `words` (the words after `manna`; the last is the one
+    /// being typed, "" for a new one). Never fails: a journal or database that cannot be
+    /// opened offers nothing from it.
+    static func complete(_ words: [String], context: Context) -> Completion {
+        let current = words.last ?? ""
+        var command: CommandSpec?
+        var subcommand: String?
+        var valueOf: String?
+        var onlyOperands = false
+        for word in words.dropLast() {
+            // This word is the value of the option before it.
+            if valueOf != nil {
+                valueOf = nil
+                continue
+            }
+            if !onlyOperands && word == "--" {
+                onlyOperands = true
+            } else if !onlyOperands && word.count > 1 && word.hasPrefix("-") {
+                let name = longName(word)
+                // Before the command, an option takes a value if it does in any command.
+                let takesValue = command.map { $0.takesValue(name) } ?? Manna.commands.contains { $0.spec().takesValue(name) }
+                if takesValue && !word.contains("=") { valueOf = name }
+            } else if command == nil {
+                guard let named = Manna.command(named: word) else { return .words([]) }
+                command = named
+            } else if let command, !command.subcommands.isEmpty, subcommand == nil {
+                subcommand = word
+            }
+        }
+        if let option = valueOf {
+            let operand = command?.operand(ofOption: option) ?? Operand.value(of: option)
+            return offer(operand, matching: current, context: context)
+        }
+        guard let command else {
+            if current.hasPrefix("-") { return .words(filter(global + programOptions, current)) }
+            return .words(filter(Manna.commands.map { ($0.name, $0.spec().abstract) }, current))
+        }
+        if current.hasPrefix("-") && !onlyOperands {
+            var options = command.valueOptions.map { ("--" + $0.key, $0.value) } + command.flags.map { ("--" + $0.key, $0.value) }
+            for (short, long) in ParsedArguments.shortOptions.sorted(by: { $0.key < $1.key })
+            where command.takesValue(long) || command.flags.contains(where: { $0.key == long }) {
+                options.append((short, options.first { $0.0 == "--" + long }?.1 ?? ""))
+            }
+            return .words(filter(options.sorted { $0.0 < $1.0 } + global, current))
+        }
+        if !command.subcommands.isEmpty && subcommand == nil {
+            // `manna highlight John 3:16` is the older spelling of `highlight add`: its books too.
+            var offered = command.subcommands.map { (word: $0, about: "") }
+            if case .words(let books)? = command.operands[""].map({ offer($0, matching: current, context: context) }) { offered += books }
+            return .words(filter(offered, current))
+        }
+        return offer(command.operands[subcommand ?? ""] ?? .text, matching: current, context: context)
+    }
+
+    /// `-t` is `--translation`; `--limit=5` is `--limit`.
+    static func longName(_ word: String) -> String {
+        if let long = ParsedArguments.shortOptions[word] { return long }
+        let name = word.drop { $0 == "-" }
+        return String(name.prefix { $0 != "=" })
+    }
+
+    static func filter(_ words: [(word: String, about: String)], _ prefix: String) -> [(word: String, about: String)] {
+        let lowered = prefix.lowercased()
+        return words.filter { $0.word.lowercased().hasPrefix(lowered) }
+    }
+
+    /// The words `operand` may be, starting with `prefix`.
+    static func offer(_ operand: Operand, matching prefix: String, context: Context) -> Completion {
+        switch operand {
+        case .file: return .files
+        case .directory: return .directories
+        case .text: return .words([])
+        default: return .words(filter(values(of: operand, context: context), prefix))
+        }
+    }
+
+    static func values(of operand: Operand, context: Context) -> [(word: String, about: String)] {
+        switch operand {
+        case .reference:
+            // Written without spaces ("1John", "SongofSolomon"), which the reference parser reads
+            // and a shell keeps as one word.
+            return Canon.books.map { (String($0.name.filter { $0 != " " }), $0.name) }
+        case .translation:
+            guard let database = try? context.openTextDatabase() else { return [] }
+            return database.translations.map { ($0.code, $0.name) }
+        case .plan:
+            guard let database = try? context.openTextDatabase(),
+                  let all = try? PlanLibrary(database: database, userDirectory: context.paths.userPlans).all() else { return [] }
+            return all.plans.map { ($0.id, $0.name) }
+        case .configKey:
+            return Config.keys.map { ($0.name, $0.allowed) }
+        case .words(let words):
+            return words.map { ($0, "") }
+        case .prayer, .note, .highlight, .bookmark:
+            // Completion never makes a journal: none yet, nothing to offer.
+            guard let journal = try? context.existingJournal() else { return [] }
+            switch operand {
+            case .prayer:
+                let prayers = [PrayerListKind.open, .answered, .deleted].flatMap { (try? journal.prayers($0, tag: nil)) ?? [] }
+                return prayers.map { ($0.shortID, about($0.title)) }
+            case .note: return ((try? journal.notes(in: nil)) ?? []).map { ($0.shortID, about($0.reference.description + ": " + $0.text)) }
+            case .highlight: return ((try? journal.highlights(in: nil)) ?? []).map { ($0.shortID, about(Reference($0.verseID).description + " " + $0.color.rawValue)) }
+            default: return ((try? journal.bookmarks(in: nil)) ?? []).map { ($0.shortID, about($0.reference.description)) }
+            }
+        case .file, .directory, .text:
+            return []
+        }
+    }
+
+    /// A record's text as a description: one line, short.
+    static func about(_ text: String) -> String { PromptFormat.cut(text.singleLine, to: 50) }
+
+    /// The lines `manna completions --complete` prints: `word<TAB>description` each, or
+    /// `:files` / `:directories` for the shell's own completion of names.
+    var lines: [String] {
+        switch self {
+        case .files: [":files"]
+        case .directories: [":directories"]
+        case .words(let words): words.map { $0.about.isEmpty ? $0.word : $0.word + "\t" + String($0.about.map { $0 == "\t" ? " " : $0 }) }
+        }
+    }
+}

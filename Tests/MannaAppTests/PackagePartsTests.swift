@@ -1,0 +1,104 @@
+// The completion engine and the man pages, from the command table the parser reads: what they
+// offer and document is what the parser accepts.
+import Foundation
+import MannaKit
+import TestSupport
+import Testing
+
+@testable import MannaApp
+
+@Suite struct PackagePartsTests {
+    /// What `manna completions --complete -- WORDS` prints.
+    func offered(_ home: TestHome, _ words: String...) -> [String] {
+        let outcome = home.run(["completions", "--complete", "--"] + words)
+        return outcome.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+    }
+
+    @Test func completionOffersWhatComesNext() throws {
+        let home = try TestHome()
+        #expect(offered(home, "re") == ["read"])
+        #expect(offered(home, "").count == Manna.commands.count)
+        #expect(offered(home, "-") == ["--help", "-h", "--version", "-V"])
+        #expect(offered(home, "sync", "") == ["init", "status", "now", "leave"])
+        #expect(offered(home, "pray", "re") == ["restore"])
+        #expect(offered(home, "read", "--tr") == ["--translation"])
+        #expect(offered(home, "read", "-") == ["--json", "--translation", "-j", "-t", "--help", "-h"])
+        #expect(offered(home, "read", "-t", "") == ["KJV", "ASV", "WBS", "WEB"])
+        #expect(offered(home, "read", "--translation", "w") == ["WBS", "WEB"])
+        // Options before the command, with their values, are passed over.
+        #expect(offered(home, "--translation", "WEB", "rea") == ["read"])
+        #expect(offered(home, "-t", "WEB", "read", "1jo") == ["1John"])
+        #expect(offered(home, "read", "song") == ["SongofSolomon"])
+        #expect(offered(home, "search", "love", "--book", "ph") == ["Philippians", "Philemon"])
+        #expect(offered(home, "highlight", "add", "John 3:16", "--color", "") == HighlightColor.allCases.map(\.rawValue))
+        #expect(offered(home, "config", "get", "t") == ["translation", "timeline_days"])
+        #expect(offered(home, "plan", "start", "nt") == ["nt-90"])
+        #expect(offered(home, "init", "") == ["bash", "zsh", "fish"])
+        #expect(offered(home, "export", "") == [":files"])
+        #expect(offered(home, "sync", "init", "") == [":directories"])
+        // Free text, an unknown command and a word after '--': nothing.
+        #expect(offered(home, "search", "") == [])
+        #expect(offered(home, "raed", "") == [])
+        // Records' ids come from the journal, with what they are; completion never makes one.
+        #expect(offered(home, "pray", "show", "") == [])
+        #expect(!FileManager.default.fileExists(atPath: home.paths.journal))
+        let added = home.run("pray", "add", "Anna", "--body", "exam Friday")
+        let id = try #require(added.stdout.split(separator: " ").dropFirst().first.map { String($0.dropLast()) })
+        #expect(home.run("completions", "--complete", "--", "pray", "show", "").stdout == "\(id)\tAnna\n")
+        #expect(offered(home, "note", "delete", "") == [])
+    }
+
+    @Test func theScriptsAreForTheThreeShells() throws {
+        let home = try TestHome()
+        #expect(home.run("completions", "bash").stdout.contains("complete -F _manna manna"))
+        #expect(home.run("completions", "zsh").stdout.hasPrefix("#compdef manna\n"))
+        #expect(home.run("completions", "fish").stdout.contains("complete -c manna"))
+        let wrong = home.run("completions", "bsh")
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr == "manna: completions needs one shell: bash, zsh or fish, not 'bsh'; did you mean 'bash'?\n")
+    }
+
+    /// Every command, subcommand and option is in manna(1), every key in manna-config(5), and
+    /// every exit status in the table; groff reads both pages without a warning.
+    @Test func theManPagesDocumentWhatTheParserAccepts() throws {
+        let page = ManPage.manna
+        for command in Manna.commands.map({ $0.spec() }) {
+            #expect(page.contains(".SS \(command.name)\n"), "\(command.name) is not in manna(1)")
+            for subcommand in command.subcommands { #expect(page.contains("\\fB\(ManPage.escape(subcommand))\\fR"), "\(command.name) \(subcommand)") }
+            for option in command.valueOptions.map(\.key) + command.flags.map(\.key) {
+                #expect(page.contains("\\fB\\-\\-\(ManPage.escape(option))\\fR"), "\(command.name) --\(option) is not in manna(1)")
+                // And the parser takes it.
+                let arguments = command.takesValue(option) ? ["--" + option, "x"] : ["--" + option]
+                #expect(throws: Never.self) { try ParsedArguments(arguments, spec: command) }
+            }
+        }
+        for status in ExitStatus.allCases { #expect(page.contains("\n\(status.rawValue)\tT{\n")) }
+        for key in Config.keys { #expect(ManPage.config.contains(".B \(ManPage.escape(key.name))\n")) }
+
+        let home = try TestHome()
+        for name in ManPage.pages {
+            let roff = home.run("manpage", name)
+            #expect(roff.status == 0)
+            let groff = try runProcess("/usr/bin/groff", ["-t", "-man", "-Tutf8", "-ww", "-z"], input: roff.stdout)
+            #expect(groff.status == 0 && groff.stderr.isEmpty, "groff on \(name): \(groff.stderr)")
+        }
+        #expect(home.run("manpage", "mana").stderr == "manna: manpage needs one page: manna or manna-config, not 'mana'; did you mean 'manna'?\n")
+    }
+
+    func runProcess(_ path: String, _ arguments: [String], input: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+}
