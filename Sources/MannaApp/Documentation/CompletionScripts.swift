@@ -50,7 +50,8 @@ enum CompletionScripts {
                 word=${line%%$'\t'*}
                 if [[ $line == *$'\t'* ]]; then candidates+=("${word//:/\\:}:${line#*$'\t'}"); else candidates+=("${word//:/\\:}"); fi
             done
-            (( $#candidates )) && _describe -t manna manna candidates
+            # Matched as manna matched them: "1jo" is 1John, "web" WEB.
+            (( $#candidates )) && _describe -t manna manna candidates -M 'm:{[:lower:]}={[:upper:]}'
         }
         if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _manna "$@"; else compdef _manna manna; fi
 
