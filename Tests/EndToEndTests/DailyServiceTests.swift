@@ -44,12 +44,13 @@ import TestSupport
         let home = try TemporaryHome(config: "# my settings\ntranslation = web   \n\n# morning\nnotify_at = 06:30\n")
         let environment = ["HOME": home.path]
         #expect(manna("config", "get", "translation", environment: environment).stdout == "WEB\n")
+        let path = home.path + "/.config/manna/config"
         #expect(manna("config", "list", environment: environment).stdout == """
-            translation = WEB
-            notify_at = 06:30
-            prompt_format =   # not set
-            timeline_days = 7
-            daily_source = curated
+            translation = WEB                   # file \(path):2
+            notify_at = 06:30                   # file \(path):5
+            prompt_format = {reference}: {text} # default
+            timeline_days = 7                   # default
+            daily_source = curated              # default
 
             """)
         #expect(manna("config", "set", "notify_at", "07:15", environment: environment).status == 0)

@@ -102,3 +102,43 @@ import Testing
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 }
+
+/// Configuration you can see (issue 13, point 6), and the paths one by one.
+@Suite struct ConfigurationTests {
+    @Test func everyKeyWithItsValueAndWhereItCameFrom() throws {
+        let home = try TestHome(config: "# mine\nnotify_at = 06:30\ntimeline_days = 3\n")
+        let config = home.paths.config
+        #expect(home.run("config", "list").stdout == """
+            translation = KJV                   # default
+            notify_at = 06:30                   # file \(config):2
+            prompt_format = {reference}: {text} # default
+            timeline_days = 3                   # file \(config):3
+            daily_source = curated              # default
+
+            """)
+        home.variables["MANNA_TRANSLATION"] = "web"
+        let json = home.run("config", "list", "--json").stdout
+        #expect(json.hasPrefix(#"[{"key":"translation","value":"WEB","source":"environment","from":"MANNA_TRANSLATION"},"#))
+        #expect(json.contains(#"{"key":"timeline_days","value":"3","source":"file","from":"\#(config):3"}"#))
+        // Unset removes the line, comments and other keys kept; the default is back.
+        #expect(home.run("config", "unset", "notify_at").status == 0)
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == "# mine\ntimeline_days = 3\n")
+        #expect(home.run("config", "get", "notify_at").stdout == "07:00\n")
+        #expect(home.run("config", "unset", "notfy_at").stderr == "manna: unknown key 'notfy_at'; did you mean 'notify_at'?\n")
+        // Help names exactly the keys that set accepts.
+        let help = home.run("config", "--help").stdout
+        for key in Config.keys { #expect(help.contains(key.name)) }
+        #expect(!help.contains("plan_start"))
+        #expect(home.run("config", "set", "plan_start", "2026-01-01").status == 64)
+    }
+
+    @Test func onePathByItsKey() throws {
+        let home = try TestHome()
+        #expect(home.run("paths", "journal_db").stdout == home.paths.journal + "\n")
+        #expect(home.run("paths", "timeline", "--json").stdout == "\"" + home.paths.timeline + "\"\n")
+        #expect(home.run("paths").stdout.split(separator: "\n").count == PathsCommand.keys.count)
+        let wrong = home.run("paths", "jounral_db")
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr == "manna: unknown path 'jounral_db'; did you mean 'journal_db'?\n")
+    }
+}

@@ -82,9 +82,12 @@ final class TestHome: @unchecked Sendable {
     }
 
     var paths: Paths { Paths(environment: environment) }
+    /// More environment variables for the commands (MANNA_TRANSLATION).
+    var variables: [String: String] = [:]
 
     var environment: Environment {
         var environment: Environment = [:]
+        for (name, value) in variables { environment[name] = value }
         environment["HOME"] = url.path
         environment["TZ"] = zone
         environment["MANNA_TEXT_DB"] = BuiltTexts.path

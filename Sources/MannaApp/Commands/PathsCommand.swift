@@ -4,18 +4,36 @@ import MannaKit
 enum PathsCommand {
     static let spec = CommandSpec(
         name: "paths",
-        usage: "manna paths",
-        abstract: "Print where Manna's files are, as key=value lines",
+        usage: "manna paths [KEY] [--json]",
+        abstract: "Print where Manna's files are, as key=value lines (with KEY: that path alone)",
+        flags: ["json": "print JSON"],
+        operands: ["": .words(keys)],
         run: run)
 
+    static let keys = ["text_db", "journal_db", "config", "plans", "timeline", "units"]
+
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        guard arguments.positionals.isEmpty else { throw Failure.usage("paths takes no arguments") }
-        context.stdout.line("text_db=" + (try context.textDatabaseLocation()).path)
-        let paths = context.paths
-        context.stdout.line("journal_db=" + paths.journal)
-        context.stdout.line("config=" + paths.config)
-        context.stdout.line("plans=" + paths.userPlans)
-        context.stdout.line("timeline=" + paths.timeline)
-        context.stdout.line("units=" + paths.unitDirectory)
+        guard arguments.positionals.count <= 1 else { throw Failure.usage("paths takes at most one key: \(keys.joined(separator: ", "))") }
+        if let key = arguments.positionals.first {
+            guard let path = try path(key, context) else {
+                throw Failure.usage("unknown path '\(key)'" + Suggestion.hint(for: key, in: keys, otherwise: "; keys are \(keys.joined(separator: ", "))"))
+            }
+            return arguments.has("json") ? context.json(.string(path)) : context.stdout.line(path)
+        }
+        let pairs = try keys.map { ($0, try path($0, context) ?? "") }
+        if arguments.has("json") { return context.json(.object(pairs.map { ($0.0, .string($0.1)) })) }
+        for (key, path) in pairs { context.stdout.line(key + "=" + path) }
+    }
+
+    static func path(_ key: String, _ context: Context) throws -> String? {
+        switch key {
+        case "text_db": try context.textDatabaseLocation().path
+        case "journal_db": context.paths.journal
+        case "config": context.paths.config
+        case "plans": context.paths.userPlans
+        case "timeline": context.paths.timeline
+        case "units": context.paths.unitDirectory
+        default: nil
+        }
     }
 }

@@ -21,6 +21,8 @@ public struct Config: Equatable, Sendable {
     public var promptFormat: String? = nil
     public var timelineDays = 7
     public var dailySource = DailySourceSetting.curated
+    /// The line of the file each key was set on (the last, where a key is set twice).
+    public private(set) var lines: [String: Int] = [:]
 
     /// Where the verse of the day comes from.
     public enum DailySourceSetting: String, Sendable {
@@ -55,6 +57,7 @@ public struct Config: Equatable, Sendable {
             let value = String(line[line.index(after: equals)...]).trimmingSpaces
             do {
                 try set(key, to: value, allowingMoved: true)
+                lines[key] = lineNumber
             } catch {
                 throw ConfigError(file: file, line: lineNumber, problem: error.problem)
             }
@@ -125,16 +128,21 @@ public struct Config: Equatable, Sendable {
     }
 
     /// `text` with `key` set to `value`: the key's line replaced in place (comments and other
-    /// lines kept), or appended.
-    public static func updating(_ text: String, key: String, value: String) -> String {
+    /// lines kept), or appended. A nil `value` removes every line that sets the key (`config unset`).
+    public static func updating(_ text: String, key: String, value: String?) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
-        let newLine = "\(key) = \(value)"
-        if let index = lines.lastIndex(where: { line in
+        let setsKey = { (line: String) -> Bool in
             let trimmed = line.trimmingSpaces
             guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { return false }
             return String(trimmed[..<equals]).trimmingSpaces == key
-        }) {
+        }
+        guard let value else {
+            lines.removeAll(where: setsKey)
+            return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+        }
+        let newLine = "\(key) = \(value)"
+        if let index = lines.lastIndex(where: setsKey) {
             lines[index] = newLine
         } else {
             lines.append(newLine)
