@@ -3,6 +3,15 @@ import Testing
 import MannaKit
 import TestSupport
 
+extension Prerequisite {
+    static let desktopFileValidate = command("desktop-file-validate", package: "desktop-file-utils")
+    static let man = command("man", package: "man-db")
+    static let bash = command("bash", package: "bash")
+    static let bashCompletion = Prerequisite("bash-completion's loader (Debian: apt-get install bash-completion)") {
+        FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion")
+    }
+}
+
 /// A temporary home for `manna install`, with stand-ins for systemctl and crontab (shell
 /// scripts that record each call, the crontab kept in a file) first on PATH.
 final class InstallSandbox {
@@ -109,6 +118,17 @@ final class InstallSandbox {
         return (built.map { "installed %h/.local/libexec/manna/\($0)\n" }.joined(), built.map { "removed %h/.local/libexec/manna/\($0)\n" }.joined())
     }()
 
+    /// The man pages, completions, desktop entry and icon, in the order install writes them.
+    static let documents = [
+        "share/man/man1/manna.1", "share/man/man5/manna-config.5", "share/bash-completion/completions/manna",
+        "share/zsh/site-functions/_manna", "share/fish/vendor_completions.d/manna.fish",
+        "share/applications/manna.desktop", "share/icons/hicolor/scalable/apps/manna.svg",
+    ]
+
+    static func documentLines(_ verb: String) -> String {
+        documents.map { "\(verb) %h/.local/\($0)\n" }.joined()
+    }
+
     static func lines(_ text: String, home: String) -> String {
         text.replacingOccurrences(of: "%h", with: home)
     }
@@ -126,7 +146,7 @@ final class InstallSandbox {
         let installed = Self.lines("""
             installed %h/.local/bin/manna
             \(Self.helperLines.installed)installed %h/.local/share/manna/bible.sqlite
-            installed %h/.config/systemd/user/manna.service
+            \(Self.documentLines("installed"))installed %h/.config/systemd/user/manna.service
             installed %h/.config/systemd/user/manna.timer
             ran systemctl --user daemon-reload
             ran systemctl --user enable --now manna.timer
@@ -166,7 +186,7 @@ final class InstallSandbox {
             ran systemctl --user daemon-reload
             removed %h/.local/bin/manna
             \(Self.helperLines.removed)removed %h/.local/share/manna/bible.sqlite
-            removed %h/.cache/manna/timeline.json
+            \(Self.documentLines("removed"))removed %h/.cache/manna/timeline.json
             \(keptLine)
             """, home: sandbox.home))
         #expect(sandbox.calls.suffix(3) == ["systemctl --user disable --now manna.timer", "systemctl --user daemon-reload", "crontab -l"])
@@ -232,6 +252,10 @@ final class InstallSandbox {
         (["install", "--prefix", "opt/manna"], 64, "manna: --prefix 'opt/manna': give an absolute path, like /opt/manna\n"),
         (["uninstall", "--prefix", "/opt/it's"], 64,
          "manna: --prefix '/opt/it's': systemd cannot run a program whose path has quotes, backslashes or control characters\n"),
+        (["install", "--destdir", "/tmp/root"], 64, "manna: --destdir needs --prefix, the folder the package installs to (like /usr)\n"),
+        (["install", "--prefix", "/usr", "--destdir", "/tmp/root", "--cron"], 64,
+         "manna: --destdir writes files for a package, which adds no crontab line: leave out --cron\n"),
+        (["install", "--prefix", "/usr", "--destdir", "root"], 64, "manna: --destdir 'root': give an absolute path, like /tmp/manna-root\n"),
     ])
     func badCommandLinesGetOneLineAnd64(arguments: [String], status: Int32, message: String) throws {
         let sandbox = try InstallSandbox()
@@ -239,6 +263,57 @@ final class InstallSandbox {
         #expect(run.status == status)
         #expect(run.stderr == message)
         #expect(sandbox.filesInHome() == [:])
+    }
+
+    /// What man, the shells and the desktop find after an install: what `manna` itself prints, in
+    /// the folders each looks in when ~/.local/bin is on PATH.
+    @Test(.needs(.desktopFileValidate, .man, .bash, .bashCompletion, .fish)) func manTheShellsAndTheDesktopFindWhatInstallWrote() throws {
+        let sandbox = try InstallSandbox(systemd: true)
+        #expect(sandbox.manna("install").status == 0)
+        let local = sandbox.home + "/.local/"
+        let installed = { (path: String) in try String(contentsOfFile: local + path, encoding: .utf8) }
+        #expect(try installed("share/man/man1/manna.1") == sandbox.manna("manpage", "manna").stdout)
+        #expect(try installed("share/man/man5/manna-config.5") == sandbox.manna("manpage", "manna-config").stdout)
+        #expect(try installed("share/bash-completion/completions/manna") == sandbox.manna("completions", "bash").stdout)
+        #expect(try installed("share/zsh/site-functions/_manna") == sandbox.manna("completions", "zsh").stdout)
+        #expect(try installed("share/fish/vendor_completions.d/manna.fish") == sandbox.manna("completions", "fish").stdout)
+        #expect(try installed("share/applications/manna.desktop") == String(contentsOfFile: Manna.root + "/packaging/manna.desktop", encoding: .utf8))
+
+        let validate = try tool(.desktopFileValidate, [local + "share/applications/manna.desktop"])
+        #expect(validate.status == 0)
+        #expect(validate.stdout + validate.stderr == "")
+        // man-db's manpath adds <dir>/../share/man for each folder on PATH.
+        let environment = ["HOME": sandbox.home, "PATH": local + "bin:/usr/bin:/bin"]
+        let man = try tool(.man, ["-w", "manna", "manna-config"], environment: environment)
+        #expect(man.stdout == local + "share/man/man1/manna.1\n" + local + "share/man/man5/manna-config.5\n")
+        // bash-completion's loader looks in XDG_DATA_HOME (~/.local/share) first.
+        let bash = try tool(.bash, ["-c", "source /usr/share/bash-completion/bash_completion; __load_completion manna && complete -p manna"],
+                            environment: environment)
+        #expect(bash.status == 0 && bash.stdout.hasPrefix("complete ") && bash.stdout.hasSuffix(" manna\n"), "\(bash.stdout)\(bash.stderr)")
+        // fish reads ~/.local/share/fish/vendor_completions.d (not with --no-config) and runs the installed manna.
+        let fish = try tool(.fish, ["-c", "complete -C 'manna rea'"], environment: environment)
+        #expect(fish.stdout.split(separator: "\n").contains { $0.hasPrefix("read") }, "\(fish.stdout)\(fish.stderr)")
+
+        #expect(sandbox.manna("uninstall").status == 0)
+        #expect(Self.documents.allSatisfy { !FileManager.default.fileExists(atPath: local + $0) })
+    }
+
+    @Test func destdirWritesAPackagesFilesAndSetsNothingUp() throws {
+        let sandbox = try InstallSandbox(systemd: true)
+        let root = sandbox.root + "/package"
+        let run = sandbox.manna("install", "--prefix", "/usr", "--destdir", root)
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdout.hasPrefix("installed \(root)/usr/bin/manna\n"))
+        #expect(run.stdout.hasSuffix("installed \(root)/usr/lib/systemd/user/manna.service\ninstalled \(root)/usr/lib/systemd/user/manna.timer\n"))
+        #expect(sandbox.calls == [])
+        #expect(sandbox.filesInHome() == [:])
+        for path in ["usr/share/manna/bible.sqlite", "usr/share/man/man1/manna.1", "usr/share/zsh/vendor-completions/_manna",
+                     "usr/share/applications/manna.desktop", "usr/share/icons/hicolor/scalable/apps/manna.svg"] {
+            #expect(FileManager.default.fileExists(atPath: root + "/" + path), "\(path)")
+        }
+        let service = try String(contentsOfFile: root + "/usr/lib/systemd/user/manna.service", encoding: .utf8)
+        #expect(service.contains("\nExecStart=/usr/bin/manna tick\n"))
     }
 
     @Test func pathsNamesTheUnitFolder() {

@@ -19,6 +19,12 @@ final class FakePrograms: @unchecked Sendable {
     }
 }
 
+extension CommandLineFiles {
+    /// Stand-ins for what MannaApp generates, each telling which it is.
+    static let sample = CommandLineFiles(manual: ".TH MANNA 1\n", configManual: ".TH MANNA-CONFIG 5\n", bashCompletion: "complete -F _manna manna\n",
+                                         zshCompletion: "#compdef manna\n", fishCompletion: "complete -c manna\n")
+}
+
 /// A temporary home with a program and a text database to install.
 final class Sandbox {
     private let scratch: Scratch
@@ -99,16 +105,20 @@ final class Sandbox {
         let programs = FakePrograms()
         let output = Box()
         let installer = try installer(sandbox, programs, systemd: true, lines: output)
-        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .systemd)
         #expect(programs.calls == ["systemctl --user daemon-reload", "systemctl --user enable --now manna.timer"])
         #expect(sandbox.filesInHome() == [
             ".config/systemd/user/manna.service", ".config/systemd/user/manna.timer",
-            ".local/bin/manna", ".local/share/manna/bible.sqlite",
+            ".local/bin/manna", ".local/share/applications/manna.desktop", ".local/share/bash-completion/completions/manna",
+            ".local/share/fish/vendor_completions.d/manna.fish", ".local/share/icons/hicolor/scalable/apps/manna.svg",
+            ".local/share/man/man1/manna.1", ".local/share/man/man5/manna-config.5", ".local/share/manna/bible.sqlite",
+            ".local/share/zsh/site-functions/_manna",
         ])
         let mode = { (path: String) in (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0 }
         #expect(try mode(installer.layout.program) == 0o755)
         #expect(try mode(installer.layout.textDatabase) == 0o644)
         #expect(try mode(installer.layout.timer) == 0o644)
+        #expect(try mode(installer.layout.manual) == 0o644)
         #expect(output.lines.first == "installed \(sandbox.home)/.local/bin/manna")
     }
 
@@ -119,7 +129,7 @@ final class Sandbox {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.root + "/build/" + helper)
         }
         let installer = try installer(sandbox, FakePrograms(), systemd: false, lines: Box())
-        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .systemd)
         #expect(sandbox.filesInHome().contains(".local/libexec/manna/manna-notify"))
         #expect(sandbox.filesInHome().contains(".local/libexec/manna/manna-play"))
         // An installed manna finds them in libexec when installing elsewhere.
@@ -133,11 +143,11 @@ final class Sandbox {
         programs.answers["crontab -l"] = ProcessResult(status: 1, errorOutput: "You (ann) are not allowed to use this program (crontab)\nSee crontab(1) for more information\n")
         let installer = try installer(sandbox, programs, systemd: false, lines: Box())
         #expect(throws: InstallError.commandFailed(command: "crontab -l", detail: "You (ann) are not allowed to use this program (crontab)")) {
-            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .cron)
+            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .cron)
         }
         programs.missing = ["crontab"]
         #expect(throws: InstallError.cronMissing) {
-            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .cron)
+            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .cron)
         }
         #expect(sandbox.filesInHome() == [])
     }
@@ -149,7 +159,7 @@ final class Sandbox {
         _ = FileManager.default.createFile(atPath: sandbox.home + "/.local/share", contents: nil)
         let installer = try installer(sandbox, FakePrograms(), systemd: false, lines: Box())
         #expect(throws: InstallError.cannotInstall(FileError(path: sandbox.home + "/.local/share/manna", reason: "Not a directory"))) {
-            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .systemd)
         }
         #expect(sandbox.filesInHome() == [".local/share"])
     }
@@ -160,7 +170,7 @@ final class Sandbox {
         programs.answers["systemctl --user daemon-reload"] = ProcessResult(status: 1, errorOutput: "Failed to connect to bus: No medium found\n")
         let installer = try installer(sandbox, programs, systemd: true, lines: Box())
         do {
-            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .systemd)
             Issue.record("install went on after systemctl failed")
         } catch {
             #expect(error.message == "'systemctl --user daemon-reload' failed: Failed to connect to bus: No medium found")
@@ -175,7 +185,7 @@ final class Sandbox {
         let installer = try installer(sandbox, programs, systemd: true, lines: output)
         try FileManager.default.createDirectory(atPath: sandbox.home + "/.local/share/manna", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: sandbox.home + "/.local/share/manna/journal.sqlite", contents: Data("prayers".utf8))
-        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .systemd)
         programs.calls = []
         output.lines = []
         try installer.uninstall(cronRequired: false)
@@ -202,7 +212,7 @@ final class Sandbox {
         let sandbox = try Sandbox()
         let idle = try installer(sandbox, FakePrograms(), systemd: false, lines: Box(), processRoot: processes(["systemd", "bash", "cronjob"], in: sandbox))
         #expect(!idle.cronIsRunning)
-        let state = try idle.install(program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .cron)
+        let state = try idle.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .cron)
         guard case .notRunning(let why) = state else { Issue.record("no cron daemon, yet install said the line will run"); return }
         #expect(why.hasPrefix("installed, but no cron daemon is running"))
         #expect(sandbox.filesInHome().contains(".local/bin/manna"))
@@ -211,7 +221,7 @@ final class Sandbox {
             let other = try Sandbox()
             let running = try installer(other, FakePrograms(), systemd: false, lines: Box(), processRoot: processes(["systemd", daemon], in: other))
             #expect(running.cronIsRunning, "\(daemon)")
-            #expect(try running.install(program: other.program, textDatabase: other.textDatabase, scheduler: .cron) == .running)
+            #expect(try running.install(program: other.program, textDatabase: other.textDatabase, documents: .sample, scheduler: .cron) == .running)
         }
     }
 
@@ -219,9 +229,94 @@ final class Sandbox {
         let sandbox = try Sandbox()
         let programs = FakePrograms()
         let state = try installer(sandbox, programs, systemd: false, lines: Box()).install(
-            program: sandbox.program, textDatabase: sandbox.textDatabase, scheduler: .systemd)
+            program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .systemd)
         #expect(state != .running)
         #expect(programs.calls == [])
         #expect(sandbox.filesInHome().contains(".config/systemd/user/manna.timer"))
+    }
+
+    @Test func manPagesCompletionsAndTheDesktopEntryGoWhereManTheShellsAndDesktopsLook() throws {
+        let user = try InstallLayout(prefix: nil, environment: ["HOME": "/home/ann"])
+        #expect(user.manual == "/home/ann/.local/share/man/man1/manna.1")
+        #expect(user.configManual == "/home/ann/.local/share/man/man5/manna-config.5")
+        #expect(user.bashCompletion == "/home/ann/.local/share/bash-completion/completions/manna")
+        #expect(user.zshCompletion == "/home/ann/.local/share/zsh/site-functions/_manna")
+        #expect(user.fishCompletion == "/home/ann/.local/share/fish/vendor_completions.d/manna.fish")
+        #expect(user.desktopEntry == "/home/ann/.local/share/applications/manna.desktop")
+        #expect(user.icon == "/home/ann/.local/share/icons/hicolor/scalable/apps/manna.svg")
+        // A package: Debian's zsh reads packages' completions from vendor-completions.
+        let package = try InstallLayout(prefix: "/usr", environment: ["HOME": "/root"], destination: "/tmp/root/")
+        #expect(package.zshCompletion == "/usr/share/zsh/vendor-completions/_manna")
+        #expect(package.service == "/usr/lib/systemd/user/manna.service")
+        #expect(package.written(package.program) == "/tmp/root/usr/bin/manna")
+        #expect(try InstallLayout(prefix: "/usr/local", environment: ["HOME": "/root"]).zshCompletion == "/usr/local/share/zsh/site-functions/_manna")
+    }
+
+    @Test func installWritesTheGeneratedTextsAndTheDesktopFilesAndUninstallRemovesThem() throws {
+        let sandbox = try Sandbox()
+        let output = Box()
+        let installer = try installer(sandbox, FakePrograms(), systemd: false, lines: output)
+        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .cron)
+        let layout = installer.layout
+        let text = { (path: String) in try String(contentsOfFile: path, encoding: .utf8) }
+        #expect(try text(layout.manual) == CommandLineFiles.sample.manual)
+        #expect(try text(layout.configManual) == CommandLineFiles.sample.configManual)
+        #expect(try text(layout.bashCompletion) == CommandLineFiles.sample.bashCompletion)
+        #expect(try text(layout.zshCompletion) == CommandLineFiles.sample.zshCompletion)
+        #expect(try text(layout.fishCompletion) == CommandLineFiles.sample.fishCompletion)
+        #expect(try text(layout.desktopEntry) == DesktopFiles.entry)
+        #expect(try text(layout.icon) == DesktopFiles.icon)
+        #expect(output.lines.contains("installed \(layout.desktopEntry)"))
+        try installer.uninstall(cronRequired: false)
+        #expect(sandbox.filesInHome() == [])
+    }
+
+    @Test func aZshUserIsToldHowZshFindsTheCompletion() throws {
+        let sandbox = try Sandbox()
+        let output = Box()
+        let environment: Environment = ["HOME": sandbox.home, "PATH": sandbox.home + "/.local/bin", "SHELL": "/usr/bin/zsh"]
+        let installer = Installer(layout: try InstallLayout(prefix: nil, environment: environment), environment: environment,
+                                  runner: FakePrograms().runner, report: { output.lines.append($0) })
+        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .systemd)
+        #expect(output.lines.last == "note: for zsh to complete manna, add 'fpath=(\(sandbox.home)/.local/share/zsh/site-functions $fpath)' "
+            + "to your .zshrc before compinit")
+    }
+
+    @Test func stageWritesAPackagesFilesUnderTheDestinationAndSetsNothingUp() throws {
+        let sandbox = try Sandbox()
+        try "#!/bin/sh\n".write(toFile: sandbox.root + "/build/manna-notify", atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.root + "/build/manna-notify")
+        let programs = FakePrograms()
+        let output = Box()
+        let environment: Environment = ["HOME": sandbox.home, "PATH": "/usr/bin:/bin"]
+        let root = sandbox.root + "/root"
+        let layout = try InstallLayout(prefix: "/usr", environment: environment, destination: root)
+        try Installer(layout: layout, environment: environment, runner: programs.runner, report: { output.lines.append($0) })
+            .stage(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample)
+        #expect(programs.calls == [])
+        #expect(sandbox.filesInHome() == [])
+        var staged: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let name = enumerator?.nextObject() as? String {
+            if enumerator?.fileAttributes?[.type] as? FileAttributeType != .typeDirectory { staged.append(name) }
+        }
+        #expect(staged.sorted() == [
+            "usr/bin/manna", "usr/lib/systemd/user/manna.service", "usr/lib/systemd/user/manna.timer", "usr/libexec/manna/manna-notify",
+            "usr/share/applications/manna.desktop", "usr/share/bash-completion/completions/manna",
+            "usr/share/fish/vendor_completions.d/manna.fish", "usr/share/icons/hicolor/scalable/apps/manna.svg",
+            "usr/share/man/man1/manna.1", "usr/share/man/man5/manna-config.5", "usr/share/manna/bible.sqlite",
+            "usr/share/zsh/vendor-completions/_manna",
+        ])
+        // The unit runs the packaged program, not one under the destination or a home.
+        let service = try String(contentsOfFile: root + "/usr/lib/systemd/user/manna.service", encoding: .utf8)
+        #expect(service == SchedulerFiles.service(program: "/usr/bin/manna", home: sandbox.home))
+        #expect(service.contains("\nExecStart=/usr/bin/manna tick\n"))
+        #expect(output.lines.first == "installed \(root)/usr/bin/manna")
+    }
+
+    @Test func aDestinationMustBeAbsolute() {
+        #expect(throws: InstallError.badDestination("pkg", problem: "give an absolute path, like /tmp/manna-root")) {
+            try InstallLayout(prefix: "/usr", environment: ["HOME": "/root"], destination: "pkg")
+        }
     }
 }

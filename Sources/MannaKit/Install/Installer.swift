@@ -1,5 +1,7 @@
-// Puts manna, its helpers (notifications, sound), the text database and a scheduler (systemd user timer
-// or crontab line) in place, and takes them away again, leaving the user's own data alone.
+// Puts manna, its helpers (notifications, sound), the text database, the man pages, shell
+// completions, desktop entry and icon, and a scheduler (systemd user timer or crontab line) in
+// place, and takes them away again, leaving the user's own data alone. With a destination
+// folder (--destdir) it writes the same files under it for a package, and sets nothing up.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,6 +9,7 @@ import Glibc
 /// Why install or uninstall stopped.
 public enum InstallError: Error, Equatable, Sendable {
     case badPrefix(String, problem: String)
+    case badDestination(String, problem: String)
     case noHome
     case cannotInstall(FileError)
     case cannotRemove(FileError)
@@ -17,6 +20,7 @@ public enum InstallError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .badPrefix(let prefix, let problem): "--prefix '\(prefix)': \(problem)"
+        case .badDestination(let destination, let problem): "--destdir '\(destination)': \(problem)"
         case .noHome: "HOME is not set to an absolute path: set it, or give --prefix DIR"
         case .cannotInstall(let error): "cannot install: \(error.message)"
         case .cannotRemove(let error): "cannot remove: \(error.message)"
@@ -41,12 +45,34 @@ public enum TickScheduler: Sendable {
     case cron
 }
 
+/// What `manna` generates from its own command table: the man pages and the completion
+/// scripts. MannaApp makes them (the parser's definitions are there); the installer writes them.
+public struct CommandLineFiles: Equatable, Sendable {
+    /// manna(1) and manna-config(5), roff.
+    public var manual: String
+    public var configManual: String
+    public var bashCompletion: String
+    public var zshCompletion: String
+    public var fishCompletion: String
+
+    public init(manual: String, configManual: String, bashCompletion: String, zshCompletion: String, fishCompletion: String) {
+        self.manual = manual
+        self.configManual = configManual
+        self.bashCompletion = bashCompletion
+        self.zshCompletion = zshCompletion
+        self.fishCompletion = fishCompletion
+    }
+}
+
 /// Where everything goes, for one prefix.
 public struct InstallLayout: Equatable, Sendable {
     public let prefix: String
     public let home: String
-    /// `$XDG_CONFIG_HOME/systemd/user`.
+    /// `$XDG_CONFIG_HOME/systemd/user`; with a destination, `<prefix>/lib/systemd/user`.
     public let unitDirectory: String
+    /// Set by `--destdir`: every file is written to this folder + its path, for a package to be
+    /// made of them (paths written into files, like the unit's ExecStart, stay without it).
+    public let destination: String?
 
     public var program: String { prefix + "/bin/manna" }
     /// Where `helper` goes: `<prefix>/libexec/manna/`, where an installed manna looks for it.
@@ -55,6 +81,19 @@ public struct InstallLayout: Equatable, Sendable {
     public var textDatabase: String { prefix + "/share/manna/" + TextDatabaseLocator.fileName }
     public var service: String { unitDirectory + "/" + SchedulerFiles.serviceName }
     public var timer: String { unitDirectory + "/" + SchedulerFiles.timerName }
+    // Where the desktop, man and each shell look under a prefix: XDG_DATA_HOME (~/.local/share)
+    // for a user's install, /usr/share for a package; man also finds <bin>/../share/man for
+    // each folder on PATH, and bash-completion <bin>/../share/bash-completion.
+    public var desktopEntry: String { prefix + "/share/applications/" + DesktopFiles.entryName }
+    public var icon: String { prefix + "/share/icons/hicolor/scalable/apps/" + DesktopFiles.iconName + ".svg" }
+    public var manual: String { prefix + "/share/man/man1/manna.1" }
+    public var configManual: String { prefix + "/share/man/man5/manna-config.5" }
+    public var bashCompletion: String { prefix + "/share/bash-completion/completions/manna" }
+    /// Debian's zsh has /usr/share/zsh/vendor-completions on its fpath for packages, and
+    /// <prefix>/share/zsh/site-functions for /usr/local; a user's ~/.local needs a line in ~/.zshrc.
+    public var zshCompletion: String { prefix + (prefix == "/usr" ? "/share/zsh/vendor-completions/_manna" : "/share/zsh/site-functions/_manna") }
+    /// fish reads vendor_completions.d under each of XDG_DATA_HOME and XDG_DATA_DIRS.
+    public var fishCompletion: String { prefix + "/share/fish/vendor_completions.d/manna.fish" }
     /// The link `systemctl enable` makes for `WantedBy=timers.target`.
     public var timerLink: String { unitDirectory + "/timers.target.wants/" + SchedulerFiles.timerName }
     public var cronLine: String { SchedulerFiles.cronLine(program: program, home: home) }
@@ -62,7 +101,9 @@ public struct InstallLayout: Equatable, Sendable {
     /// The layout under `prefix` (default `$HOME/.local`). The prefix must be absolute, and free
     /// of quotes, backslashes and control characters: it is written into a unit (whose program
     /// path systemd refuses to have quotes or backslashes) and into a crontab line.
-    public init(prefix: String?, environment: Environment) throws(InstallError) {
+    /// With a `destination` (`--destdir`), the prefix must be given, and the units go where
+    /// systemd finds a package's user units, `<prefix>/lib/systemd/user`.
+    public init(prefix: String?, environment: Environment, destination: String? = nil) throws(InstallError) {
         guard let home = environment["HOME"], home.hasPrefix("/") else { throw .noHome }
         var prefix = prefix ?? home + "/.local"
         guard prefix.hasPrefix("/") else { throw .badPrefix(prefix, problem: "give an absolute path, like /opt/manna") }
@@ -72,8 +113,19 @@ public struct InstallLayout: Equatable, Sendable {
         while prefix.count > 1 && prefix.hasSuffix("/") { prefix.removeLast() }
         self.prefix = prefix == "/" ? "" : prefix
         self.home = home
-        unitDirectory = Paths(environment: environment).unitDirectory
+        if var destination {
+            guard destination.hasPrefix("/") else { throw .badDestination(destination, problem: "give an absolute path, like /tmp/manna-root") }
+            while destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
+            self.destination = destination == "/" ? "" : destination
+            unitDirectory = self.prefix + "/lib/systemd/user"
+        } else {
+            self.destination = nil
+            unitDirectory = Paths(environment: environment).unitDirectory
+        }
     }
+
+    /// Where `path` is written: under the destination, if there is one.
+    public func written(_ path: String) -> String { (destination ?? "") + path }
 }
 
 /// Installs and uninstalls, reporting each step in one line.
@@ -125,33 +177,25 @@ public struct Installer {
         }
     }
 
-    /// Copies `program` (and its helpers, those there are) and `textDatabase` under the prefix, then sets
-    /// up `scheduler`. The crontab is read first, and every file is written beside its
+    /// Copies `program` (and its helpers, those there are) and `textDatabase` under the prefix,
+    /// writes `documents` (man pages, completions), the desktop entry and icon, then sets up
+    /// `scheduler`. The crontab is read first, and every file is written beside its
     /// destination and renamed into place only once all are written, so no crontab, a full disk
     /// or an unwritable prefix leaves things as they were. When systemctl or crontab fails after
     /// that, the files stay in place and the error names the command. Running it again replaces
     /// the files and never adds a second crontab line. Returns whether the scheduler will run
     /// here: installing where no systemd user manager or no cron daemon runs is allowed (a
-    /// machine being set up), and the caller says so.
+    /// machine being set up), and the caller says so. For a layout without a destination
+    /// (`stage` writes for a package).
     @discardableResult
-    public func install(program: String, textDatabase: String, scheduler: TickScheduler) throws(InstallError) -> SchedulerState {
+    public func install(program: String, textDatabase: String, documents: CommandLineFiles, scheduler: TickScheduler) throws(InstallError) -> SchedulerState {
+        assert(layout.destination == nil, "install sets up this machine: stage writes for a package")
         // The crontab with the line added; nil when it has the line already.
         var newCrontab: String?
         if scheduler == .cron {
             newCrontab = SchedulerFiles.adding(layout.cronLine, to: try readCrontab(required: true) ?? "")
         }
-        var files: [PlacedFile] = [PlacedFile(destination: layout.program, source: .copy(program), mode: 0o755)]
-        for helper in HelperProgram.allCases {
-            if let found = helper.find(besideProgram: program) {
-                files.append(PlacedFile(destination: layout.helper(helper), source: .copy(found), mode: 0o755))
-            }
-        }
-        files.append(PlacedFile(destination: layout.textDatabase, source: .copy(textDatabase), mode: 0o644))
-        if scheduler == .systemd {
-            files.append(PlacedFile(destination: layout.service, source: .text(SchedulerFiles.service(program: layout.program, home: layout.home)), mode: 0o644))
-            files.append(PlacedFile(destination: layout.timer, source: .text(SchedulerFiles.timer), mode: 0o644))
-        }
-        try place(files)
+        try place(files(program: program, textDatabase: textDatabase, documents: documents, units: scheduler == .systemd))
 
         var state = SchedulerState.running
         switch scheduler {
@@ -177,7 +221,48 @@ public struct Installer {
         if !(environment["PATH"] ?? "").split(separator: ":").contains(where: { $0 == bin }) {
             report("note: \(bin) is not on your PATH; add it to run manna by name")
         }
+        // zsh looks in /usr/local/share/zsh/site-functions and a package's vendor-completions
+        // only: elsewhere (~/.local) the folder must be put on fpath by the user.
+        let zshFolder = Files.parent(of: layout.zshCompletion)
+        if environment["SHELL"]?.hasSuffix("/zsh") == true && !Self.zshDefaultFunctionFolders.contains(zshFolder) {
+            report("note: for zsh to complete manna, add 'fpath=(\(zshFolder) $fpath)' to your .zshrc before compinit")
+        }
         return state
+    }
+
+    /// The folders Debian's zsh has on its fpath for functions installed by packages and by root.
+    static let zshDefaultFunctionFolders: Set<String> = ["/usr/local/share/zsh/site-functions", "/usr/share/zsh/vendor-completions"]
+
+    /// Writes everything `install` writes, with the units as a package ships them
+    /// (`<prefix>/lib/systemd/user`, ExecStart the program under the prefix), under the layout's
+    /// destination: no systemctl, no crontab, nothing in the user's folders. `tools/make-deb`
+    /// builds the Debian package from it, so the package and `manna install` cannot differ.
+    public func stage(program: String, textDatabase: String, documents: CommandLineFiles) throws(InstallError) {
+        assert(layout.destination != nil, "stage writes for a package: install sets up this machine")
+        try place(files(program: program, textDatabase: textDatabase, documents: documents, units: true))
+    }
+
+    /// Every file install and stage write, in the order they are written.
+    private func files(program: String, textDatabase: String, documents: CommandLineFiles, units: Bool) -> [PlacedFile] {
+        var files: [PlacedFile] = [PlacedFile(destination: layout.program, source: .copy(program), mode: 0o755)]
+        for helper in HelperProgram.allCases {
+            if let found = helper.find(besideProgram: program) {
+                files.append(PlacedFile(destination: layout.helper(helper), source: .copy(found), mode: 0o755))
+            }
+        }
+        files.append(PlacedFile(destination: layout.textDatabase, source: .copy(textDatabase), mode: 0o644))
+        let texts = [
+            (layout.manual, documents.manual), (layout.configManual, documents.configManual),
+            (layout.bashCompletion, documents.bashCompletion), (layout.zshCompletion, documents.zshCompletion),
+            (layout.fishCompletion, documents.fishCompletion),
+            (layout.desktopEntry, DesktopFiles.entry), (layout.icon, DesktopFiles.icon),
+        ]
+        files += texts.map { PlacedFile(destination: $0.0, source: .text($0.1), mode: 0o644) }
+        if units {
+            files.append(PlacedFile(destination: layout.service, source: .text(SchedulerFiles.service(program: layout.program, home: layout.home)), mode: 0o644))
+            files.append(PlacedFile(destination: layout.timer, source: .text(SchedulerFiles.timer), mode: 0o644))
+        }
+        return files
     }
 
     /// Stops and removes the timer and the crontab line (whichever are there), then the files
@@ -216,6 +301,10 @@ public struct Installer {
         try remove(layout.program)
         for helper in HelperProgram.allCases { try remove(layout.helper(helper)) }
         try remove(layout.textDatabase)
+        for file in [layout.manual, layout.configManual, layout.bashCompletion, layout.zshCompletion, layout.fishCompletion,
+                     layout.desktopEntry, layout.icon] {
+            try remove(file)
+        }
         // What install and the ticks wrote in the cache: with no manna to keep it current, a
         // widget must not go on showing a timeline that no longer moves.
         let paths = Paths(environment: environment)
@@ -247,8 +336,9 @@ public struct Installer {
         var written: [String] = []
         do throws(FileError) {
             for file in files {
-                try Files.makeDirectories(Files.parent(of: file.destination))
-                let temporary = Files.temporaryPath(for: file.destination)
+                let destination = layout.written(file.destination)
+                try Files.makeDirectories(Files.parent(of: destination))
+                let temporary = Files.temporaryPath(for: destination)
                 switch file.source {
                 case .copy(let source): try Files.copy(source, to: temporary, mode: file.mode)
                 case .text(let text): try Files.write(text, to: temporary, mode: file.mode)
@@ -256,8 +346,9 @@ public struct Installer {
                 written.append(temporary)
             }
             for (file, temporary) in zip(files, written) {
-                try Files.rename(temporary, to: file.destination)
-                report("installed \(file.destination)")
+                let destination = layout.written(file.destination)
+                try Files.rename(temporary, to: destination)
+                report("installed \(destination)")
             }
         } catch {
             for temporary in written { _ = try? Files.remove(temporary) }
