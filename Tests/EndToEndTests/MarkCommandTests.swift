@@ -20,7 +20,7 @@ import TestSupport
         #expect(home.run("note", "list", "John", "3").stdout.hasPrefix("\(id)  John 3:16-18  The gospel\n"))
         let none = home.run("note", "list", "Ps 23")
         #expect(none.status == 0 && none.stdout == "" && none.stderr == "manna: no notes on Psalm 23\n")
-        #expect(home.run("note", "delete", id.uppercased()).stdout == "deleted note \(id) on John 3:16-18\n")
+        #expect(home.run("note", "delete", id.uppercased()).stdout == "deleted note \(id) on John 3:16-18 (undo: manna note restore \(id))\n")
         let again = home.run("note", "delete", id)
         #expect(again.status == 65 && again.stderr == "manna: no note with id '\(id)'\n")
         #expect(home.run("note", "list").stdout == "\(other)  Genesis 1:1  In the beginning\n")
@@ -35,7 +35,7 @@ import TestSupport
         #expect(home.run("highlight", "Psalm 23:1").stdout == "highlighted Psalm 23:1 yellow, was green (\(first))\n")
         #expect(home.run("highlight", "add", "Psalm 23:1", "--color=YELLOW").stdout == "Psalm 23:1 is already yellow (\(first))\n")
         #expect(home.run("highlight", "list").stdout == "\(first)  Psalm 23:1  yellow\n\(second)  Psalm 23:2  green\n")
-        #expect(home.run("highlight", "delete", second).stdout == "deleted highlight \(second) on Psalm 23:2\n")
+        #expect(home.run("highlight", "delete", second).stdout == "deleted highlight \(second) on Psalm 23:2 (undo: manna highlight restore \(second))\n")
 
         let bookmark = home.run("bookmark", "add", "John 3:16")
         let id = String(bookmark.stdout.split(separator: "(")[1].dropLast(2))
@@ -43,7 +43,7 @@ import TestSupport
         #expect(home.run("bookmark", "add", "John 3:16").stdout == "John 3:16 is already bookmarked (\(id))\n")
         #expect(home.run("bookmark", "add", "John 3:16-18").stdout == "bookmarked John 3:16-18, was John 3:16 (\(id))\n")
         #expect(home.run("bookmark", "list").stdout == "\(id)  John 3:16-18\n")
-        #expect(home.run("bookmark", "delete", id).stdout == "deleted bookmark \(id) on John 3:16-18\n")
+        #expect(home.run("bookmark", "delete", id).stdout == "deleted bookmark \(id) on John 3:16-18 (undo: manna bookmark restore \(id))\n")
         #expect(home.run("bookmark", "list").stderr == "manna: no bookmarks\n")
     }
 
@@ -53,7 +53,7 @@ import TestSupport
         (["note", "add", "John 3:16", " "], 64, "manna: a note needs some text, like: manna note add \"John 3:16\" \"The gospel in one verse\"\n"),
         (["note", "delete", "zzzz"], 65, "manna: no note with id 'zzzz'\n"),
         (["note", "delete"], 64, "manna: note delete needs one id, like 'manna note delete k7m2'; see 'manna note list'\n"),
-        (["note"], 64, "manna: note needs 'add REF TEXT', 'list [REF]' or 'delete ID'; see 'manna note --help'\n"),
+        (["note"], 64, "manna: note needs 'add REF TEXT', 'list [REF]', 'edit ID TEXT', 'delete ID' or 'restore ID'; see 'manna note --help'\n"),
         (["note", "list", "John 3:99"], 65, "manna: John 3 has only 36 verses\n"),
         (["highlight", "John 3:16", "--color", "red"], 64, "manna: --color must be yellow, green, blue, pink or purple, not 'red'\n"),
         (["highlight", "list", "--color", "red"], 64, "manna: --color goes with 'manna highlight REF'; see 'manna highlight --help'\n"),
@@ -62,7 +62,7 @@ import TestSupport
         (["highlight", "delete", "x9"], 65, "manna: no highlight with id 'x9'\n"),
         (["bookmark", "add"], 64, "manna: bookmark add needs a reference, like 'manna bookmark add John 3:16'\n"),
         (["bookmark", "delete", "x9"], 65, "manna: no bookmark with id 'x9'\n"),
-        (["bookmark", "John 3:16"], 64, "manna: bookmark needs 'add REF', 'list [REF]' or 'delete ID'; see 'manna bookmark --help'\n"),
+        (["bookmark", "John 3:16"], 64, "manna: bookmark needs 'add REF', 'list [REF]', 'delete ID' or 'restore ID'; see 'manna bookmark --help'\n"),
     ])
     func badInputGetsOneLineAndNoJournal(arguments: [String], status: Int32, message: String) throws {
         let home = try TemporaryHome()

@@ -35,7 +35,7 @@ import TestSupport
         #expect(added.stderr == "")
         let mum = String(added.stdout.dropFirst(6).prefix(4))
         #expect(added.stdout == "added \(mum): For Mum (reminders: 07:30; mon,wed,fri 21:00)\n")
-        let church = try home.add("Church", "plant", "--now", "2026-03-01T09:13")
+        let church = try home.add("Church plant", "--now", "2026-03-01T09:13")
 
         #expect(home.pray("list").stdout == "\(mum)  For Mum  #family  #health\n\(church)  Church plant\n")
         #expect(home.pray("list", "--tag", "FAMILY").stdout == "\(mum)  For Mum  #family  #health\n")
@@ -157,9 +157,9 @@ import TestSupport
     }
 
     @Test(arguments: [
-        (["pray"], 64, "manna: pray needs one of add, list, show, edit, answered, delete, restore, today, prayed, snooze; see 'manna pray --help'\n"),
+        (["pray"], 64, "manna: pray needs one of add, list, show, edit, answered, reopen, delete, restore, today, prayed, snooze; see 'manna pray --help'\n"),
         (["pray", "pray"], 64, "manna: 'pray' is not a pray subcommand; did you mean 'prayed'?\n"),
-        (["pray", "frobnicate"], 64, "manna: pray needs one of add, list, show, edit, answered, delete, restore, today, prayed, snooze; see 'manna pray --help'\n"),
+        (["pray", "frobnicate"], 64, "manna: pray needs one of add, list, show, edit, answered, reopen, delete, restore, today, prayed, snooze; see 'manna pray --help'\n"),
         (["pray", "add"], 64, "manna: pray add needs a title: manna pray add \"For Anna's exams\"\n"),
         (["pray", "add", "  "], 65, "manna: a prayer needs a title: give it as the first argument, like manna pray add \"For Anna's exams\"\n"),
         (["pray", "add", "x", "--remind", "fry 21:00"], 65,

@@ -186,3 +186,66 @@ import Testing
         #expect(home.run("read", Array(repeating: "Ps 119", count: 100).joined(separator: "; ")).status == 0)
     }
 }
+
+/// Nouns and verbs everywhere (issue 13, point 1): every kind of record can be listed, changed,
+/// deleted and brought back the same way, and a second word never runs into a title.
+@Suite struct GrammarTests {
+    func id(_ outcome: Outcome, after word: String) -> String {
+        String(outcome.stdout.split(separator: " ").drop { $0 != word }.dropFirst().first?.prefix(4) ?? "")
+    }
+
+    @Test func marksAreEditedDeletedAndRestored() throws {
+        let home = try TestHome()
+        let note = id(home.run("note", "add", "John 3:16", "first"), after: "note")
+        #expect(home.run("note", "edit", note, "second").stdout == "edited note \(note) on John 3:16\n")
+        #expect(home.run("note", "list").stdout == "\(note)  John 3:16  second\n")
+        #expect(home.run("note", "delete", note).stdout == "deleted note \(note) on John 3:16 (undo: manna note restore \(note))\n")
+        #expect(home.run("note", "edit", note, "third").status == 65)
+        #expect(home.run("note", "restore", note).stdout == "restored note \(note) on John 3:16\n")
+        #expect(home.run("note", "list").stdout == "\(note)  John 3:16  second\n")
+        #expect(home.run("note", "restore", note).stderr == "manna: no note with id '\(note)'\n")
+
+        let yellow = String(home.run("highlight", "add", "Ps 23:1").stdout.split(separator: "(").last!.prefix(4))
+        #expect(home.run("highlight", "delete", yellow).status == 0)
+        let green = String(home.run("highlight", "Ps 23:1", "--color", "green").stdout.split(separator: "(").last!.prefix(4))
+        let refused = home.run("highlight", "restore", yellow)
+        #expect(refused.status == 65)
+        #expect(refused.stderr == "manna: Psalm 23:1 has a highlight already (\(green)): delete it to restore this one\n")
+        #expect(home.run("highlight", "delete", green).status == 0)
+        #expect(home.run("highlight", "restore", yellow).stdout == "restored highlight \(yellow) on Psalm 23:1 (yellow)\n")
+
+        let bookmark = String(home.run("bookmark", "add", "Rom 8:28").stdout.split(separator: "(").last!.prefix(4))
+        #expect(home.run("bookmark", "delete", bookmark).status == 0)
+        #expect(home.run("bookmark", "restore", bookmark).stdout == "restored bookmark \(bookmark) on Romans 8:28\n")
+        #expect(home.run("bookmark", "restor", bookmark).stderr == "manna: 'restor' is not a bookmark subcommand; did you mean 'restore'?\n")
+    }
+
+    @Test func aPrayerTakesATitleAndABodyAndReopens() throws {
+        let home = try TestHome()
+        let added = home.run("pray", "add", "Anna", "exam Friday")
+        let prayer = String(added.stdout.dropFirst("added ".count).prefix(4))
+        #expect(added.stdout == "added \(prayer): Anna\n")
+        #expect(home.run("pray", "show", prayer).stdout.contains("exam Friday"))
+        let three = home.run("pray", "add", "Pray", "for", "Anna")
+        #expect(three.status == 64)
+        #expect(three.stderr.hasPrefix("manna: pray add takes a title and, if you like, a body: quote each"))
+        #expect(home.run("pray", "add", "Anna", "exam", "--body", "twice").status == 64)
+        #expect(home.run("pray", "answered", prayer).status == 0)
+        #expect(home.run("pray", "reopen", prayer).stdout == "reopened \(prayer): Anna\n")
+        #expect(home.run("pray", "list").stdout.contains(prayer))
+        #expect(home.run("pray", "reopen", prayer).stdout == "\(prayer) is open already: Anna\n")
+    }
+
+    @Test func aPlanIsShownAndBooksAreSuggested() throws {
+        let home = try TestHome()
+        let shown = home.run("plan", "show", "nt-90").stdout.split(separator: "\n")
+        #expect(shown.first == "The New Testament in 90 Days (nt-90): 90 days")
+        #expect(shown.contains("day  1  Matthew 1-4"))
+        #expect(shown.count == 92)
+        #expect(home.run("plan", "show", "nt90").stderr == "manna: no plan called 'nt90'; did you mean 'nt-90'?\n")
+        #expect(home.run("plan", "list", "--json").stdout.hasPrefix(#"[{"id":"bible-in-a-year","name":"The Bible in a Year","days":365},"#))
+        #expect(home.run("read", "Jhon", "3:16").stderr == "manna: no book called 'Jhon'; did you mean 'John'?\n")
+        #expect(home.run("read", "Psalmz", "23").stderr == "manna: no book called 'Psalmz'; did you mean 'Psalms'?\n")
+        #expect(home.run("read", "Xyzzy", "1").stderr == "manna: no book called 'Xyzzy'\n")
+    }
+}

@@ -20,7 +20,7 @@ import Testing
         #expect(offered(home, "").count == Manna.commands.count)
         #expect(offered(home, "-") == ["--help", "-h", "--version", "-V"])
         #expect(offered(home, "sync", "") == ["init", "status", "now", "leave"])
-        #expect(offered(home, "pray", "re") == ["restore"])
+        #expect(offered(home, "pray", "re") == ["reopen", "restore"])
         #expect(offered(home, "read", "--tr") == ["--translation"])
         #expect(offered(home, "read", "-") == ["--json", "--translation", "-j", "-t", "--help", "-h"])
         #expect(offered(home, "read", "-t", "") == ["KJV", "ASV", "WBS", "WEB"])

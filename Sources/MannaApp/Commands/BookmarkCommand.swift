@@ -4,11 +4,11 @@ import MannaKit
 enum BookmarkCommand {
     static let spec = CommandSpec(
         name: "bookmark",
-        usage: "manna bookmark add REF | list [REF] | delete ID",
+        usage: "manna bookmark add REF | list [REF] | delete ID | restore ID",
         abstract: "Bookmark passages (with daily_source = bookmarks, the verse of the day comes from them)",
         valueOptions: ["now": CommandSpec.nowWhenWritten],
-        subcommands: ["add", "list", "delete"],
-        operands: ["add": .reference, "list": .reference, "delete": .bookmark],
+        subcommands: ["add", "list", "delete", "restore"],
+        operands: ["add": .reference, "list": .reference, "delete": .bookmark, "restore": .bookmark],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
@@ -39,9 +39,14 @@ enum BookmarkCommand {
             let id = try MarkListing.id(rest, kind: .bookmark)
             guard let journal = try context.existingJournal() else { throw MarkError.notFound(.bookmark, id: id) }
             let bookmark: Bookmark = try journal.deleteBookmark(id: id, at: try context.now(arguments))
-            context.stdout.line("deleted bookmark \(bookmark.shortID) on \(bookmark.reference)")
+            context.stdout.line("deleted bookmark \(bookmark.shortID) on \(bookmark.reference) (undo: manna bookmark restore \(bookmark.shortID))")
+        case "restore":
+            let id = try MarkListing.id(rest, kind: .bookmark, verb: "restore")
+            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.bookmark, id: id) }
+            let bookmark = try journal.restoreBookmark(id: id, at: try context.now(arguments))
+            context.stdout.line("restored bookmark \(bookmark.shortID) on \(bookmark.reference)")
         default:
-            throw Failure.usage("bookmark needs 'add REF', 'list [REF]' or 'delete ID'; see 'manna bookmark --help'")
+            throw spec.subcommandFailure(words.first, usage: "bookmark needs 'add REF', 'list [REF]', 'delete ID' or 'restore ID'; see 'manna bookmark --help'")
         }
     }
 }

@@ -4,14 +4,14 @@ import MannaKit
 enum HighlightCommand {
     static let spec = CommandSpec(
         name: "highlight",
-        usage: "manna highlight REF [--color yellow|green|blue|pink|purple] | list [REF] | delete ID",
+        usage: "manna highlight [add] REF [--color yellow|green|blue|pink|purple] | list [REF] | delete ID | restore ID",
         abstract: "Highlight verses: manna highlight \"John 3:16\" --color green",
         valueOptions: [
             "color": "\(HighlightColor.allowed) (default yellow); a highlighted verse changes colour",
             "now": CommandSpec.nowWhenWritten,
         ],
-        subcommands: ["add", "list", "delete"],
-        operands: ["": .reference, "add": .reference, "list": .reference, "delete": .highlight],
+        subcommands: ["add", "list", "delete", "restore"],
+        operands: ["": .reference, "add": .reference, "list": .reference, "delete": .highlight, "restore": .highlight],
         optionValues: ["color": .words(HighlightColor.allCases.map(\.rawValue))],
         run: run)
 
@@ -19,7 +19,7 @@ enum HighlightCommand {
         let words = arguments.positionals
         let rest = words.dropFirst()
         let colorOption = arguments.value("color")
-        if colorOption != nil && (words.first == "list" || words.first == "delete") {
+        if colorOption != nil && ["list", "delete", "restore"].contains(words.first ?? "") {
             throw Failure.usage("--color goes with 'manna highlight REF'; see 'manna highlight --help'")
         }
         switch words.first {
@@ -36,7 +36,12 @@ enum HighlightCommand {
             let id = try MarkListing.id(rest, kind: .highlight)
             guard let journal = try context.existingJournal() else { throw MarkError.notFound(.highlight, id: id) }
             let highlight: Highlight = try journal.deleteHighlight(id: id, at: try context.now(arguments))
-            context.stdout.line("deleted highlight \(highlight.shortID) on \(Reference(highlight.verseID))")
+            context.stdout.line("deleted highlight \(highlight.shortID) on \(Reference(highlight.verseID)) (undo: manna highlight restore \(highlight.shortID))")
+        case "restore":
+            let id = try MarkListing.id(rest, kind: .highlight, verb: "restore")
+            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.highlight, id: id) }
+            let highlight = try journal.restoreHighlight(id: id, at: try context.now(arguments))
+            context.stdout.line("restored highlight \(highlight.shortID) on \(Reference(highlight.verseID)) (\(highlight.color.rawValue))")
         default:
             // `manna highlight REF`, or `manna highlight add REF` like the other marks.
             let reference = try ReadCommand.parseReference(words.first == "add" ? Array(rest) : words, command: "highlight")

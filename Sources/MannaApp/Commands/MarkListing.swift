@@ -28,9 +28,9 @@ enum MarkListing {
     }
 
     /// The one ID `delete` takes.
-    static func id(_ words: ArraySlice<String>, kind: MarkKind) throws -> String {
+    static func id(_ words: ArraySlice<String>, kind: MarkKind, verb: String = "delete") throws -> String {
         guard words.count == 1 else {
-            throw Failure.usage("\(kind.rawValue) delete needs one id, like 'manna \(kind.rawValue) delete k7m2'; see 'manna \(kind.rawValue) list'")
+            throw Failure.usage("\(kind.rawValue) \(verb) needs one id, like 'manna \(kind.rawValue) \(verb) k7m2'; see 'manna \(kind.rawValue) list'")
         }
         return words.first!
     }

@@ -1,14 +1,14 @@
-// manna note add REF TEXT | list [REF] | delete ID: notes on passages, found at their first verse.
+// manna note add REF TEXT | list [REF] | edit ID TEXT | delete ID | restore ID: notes on passages, found at their first verse.
 import MannaKit
 
 enum NoteCommand {
     static let spec = CommandSpec(
         name: "note",
-        usage: "manna note add REF TEXT | list [REF] | delete ID",
+        usage: "manna note add REF TEXT | list [REF] | edit ID TEXT | delete ID | restore ID",
         abstract: "Write notes on passages: manna note add \"John 3:16\" \"The gospel in one verse\"",
         valueOptions: ["now": CommandSpec.nowWhenWritten],
-        subcommands: ["add", "list", "delete"],
-        operands: ["add": .reference, "list": .reference, "delete": .note],
+        subcommands: ["add", "list", "edit", "delete", "restore"],
+        operands: ["add": .reference, "list": .reference, "edit": .note, "delete": .note, "restore": .note],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
@@ -40,9 +40,23 @@ enum NoteCommand {
             let id = try MarkListing.id(rest, kind: .note)
             guard let journal = try context.existingJournal() else { throw MarkError.notFound(.note, id: id) }
             let note: Note = try journal.deleteNote(id: id, at: try context.now(arguments))
-            context.stdout.line("deleted note \(note.shortID) on \(note.reference)")
+            context.stdout.line("deleted note \(note.shortID) on \(note.reference) (undo: manna note restore \(note.shortID))")
+        case "edit":
+            guard rest.count == 2 else {
+                throw Failure.usage("note edit needs the note's id and its new text, like: manna note edit k7m2 \"The gospel in one verse\"")
+            }
+            let text = rest.last! == "-" ? try StandardInput.text("the note") : rest.last!
+            try Journal.checkNote(text)
+            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.note, id: rest.first!) }
+            let note = try journal.editNote(id: rest.first!, text: text, at: try context.now(arguments))
+            context.stdout.line("edited note \(note.shortID) on \(note.reference)")
+        case "restore":
+            let id = try MarkListing.id(rest, kind: .note, verb: "restore")
+            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.note, id: id) }
+            let note = try journal.restoreNote(id: id, at: try context.now(arguments))
+            context.stdout.line("restored note \(note.shortID) on \(note.reference)")
         default:
-            throw Failure.usage("note needs 'add REF TEXT', 'list [REF]' or 'delete ID'; see 'manna note --help'")
+            throw spec.subcommandFailure(words.first, usage: "note needs 'add REF TEXT', 'list [REF]', 'edit ID TEXT', 'delete ID' or 'restore ID'; see 'manna note --help'")
         }
     }
 

@@ -4,7 +4,7 @@ import MannaKit
 enum PlanCommand {
     static let spec = CommandSpec(
         name: "plan",
-        usage: "manna plan list | start PLAN [--from DATE] [--remind HH:MM] | today [--read|--listen] | done [DAY] | status | catch-up | remind HH:MM|off | stop",
+        usage: "manna plan list [--json] | show PLAN [--json] | start PLAN [--from DATE] [--remind HH:MM] | today [--read|--listen] | done [DAY] | status | catch-up | remind HH:MM|off | stop",
         abstract: "Reading plans: choose one, see today's readings, mark them read, catch up",
         valueOptions: [
             "from": "start: the date of day 1 (default: today)",
@@ -13,15 +13,17 @@ enum PlanCommand {
             "translation": "today --read or --listen: KJV, ASV, WBS or WEB",
             "now": "act as if it were this moment (for replaying)",
         ],
-        flags: ["read": "today: print the readings' text too", "listen": "today: read the readings aloud (see 'manna listen')"],
-        subcommands: ["list", "start", "today", "done", "status", "catch-up", "remind", "stop"],
-        operands: ["start": .plan, "remind": .words(["off"])],
+        flags: ["read": "today: print the readings' text too", "listen": "today: read the readings aloud (see 'manna listen')",
+                "json": "list, show: print JSON"],
+        subcommands: ["list", "show", "start", "today", "done", "status", "catch-up", "remind", "stop"],
+        operands: ["show": .plan, "start": .plan, "remind": .words(["off"])],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         switch (words.first, words.count) {
-        case ("list", 1): try list(context)
+        case ("list", 1): try list(json: arguments.has("json"), context)
+        case ("show", 2): try show(words[1], json: arguments.has("json"), context)
         case ("start", 2): try start(words[1], arguments, context)
         case ("today", 1): try today(arguments, context)
         case ("done", 1), ("done", 2): try done(words.count == 2 ? words[1] : nil, arguments, context)
@@ -30,20 +32,45 @@ enum PlanCommand {
         case ("remind", 2): try remind(words[1], arguments, context)
         case ("stop", 1): try stop(arguments, context)
         default:
-            throw spec.subcommandFailure(words.first, usage: "plan needs one of: list, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
+            throw spec.subcommandFailure(words.first, usage: "plan needs one of: list, show PLAN, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
         }
     }
 
-    static func list(_ context: Context) throws {
+    static func list(json: Bool, _ context: Context) throws {
         let library = PlanLibrary(database: try context.openTextDatabase(), userDirectory: context.paths.userPlans)
         let plans: [Plan]
         let all = try library.all()
         plans = all.plans
         for problem in all.problems { context.stderr.line("manna: skipped " + problem.message) }
+        if json {
+            return context.json(.array(plans.map { .object([("id", .string($0.id)), ("name", .string($0.name)), ("days", .int($0.days.count))]) }))
+        }
         let width = plans.map(\.id.count).max() ?? 0
         for plan in plans {
             let days = String(plan.days.count)
             context.stdout.line(plan.id.padding(to: width + 1) + String(repeating: " ", count: 4 - days.count) + days + " days  \(plan.name)")
+        }
+    }
+
+    /// A plan's name, description and every day's readings.
+    static func show(_ id: String, json: Bool, _ context: Context) throws {
+        let database = try context.openTextDatabase()
+        guard let plan = try context.plan(id: id, database: database) else {
+            let ids = (try? PlanLibrary(database: database, userDirectory: context.paths.userPlans).all().plans.map(\.id)) ?? []
+            throw PlanProgressError.unknownPlan(id, closest: Suggestion.closest(to: id, in: ids))
+        }
+        if json {
+            return context.json(.object([
+                ("id", .string(plan.id)), ("name", .string(plan.name)), ("description", .string(plan.description)),
+                ("days", .array(plan.days.map { day in .array(day.map { .string($0.description) }) })),
+            ]))
+        }
+        context.stdout.line("\(plan.name) (\(plan.id)): \(plan.days.count) days")
+        if !plan.description.isEmpty { context.stdout.line(plan.description.singleLine) }
+        let width = String(plan.days.count).count
+        for (index, day) in plan.days.enumerated() {
+            let number = String(index + 1)
+            context.stdout.line("day " + String(repeating: " ", count: width - number.count) + number + "  " + day.map(\.description).joined(separator: "; "))
         }
     }
 

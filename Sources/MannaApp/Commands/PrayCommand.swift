@@ -1,4 +1,4 @@
-// manna pray add | list | show | edit | answered | delete | restore | today | prayed | snooze:
+// manna pray add | list | show | edit | answered | reopen | delete | restore | today | prayed | snooze:
 // the prayer list in the journal, with reminders at the times the user chose.
 #if canImport(Glibc)
 import Glibc
@@ -9,11 +9,11 @@ enum PrayCommand {
     static let spec = CommandSpec(
         name: "pray",
         usage: """
-            manna pray add TITLE [--body TEXT] [--tag T]... [--remind SPEC]...
+            manna pray add TITLE [BODY] [--body TEXT] [--tag T]... [--remind SPEC]...
                    manna pray list [--answered | --deleted] [--tag T] [--json]
                    manna pray show ID [--json]
                    manna pray edit ID [--title T] [--body B] [--tag T]... [--no-tag] [--remind SPEC]... [--no-remind]
-                   manna pray answered ID [--note TEXT]
+                   manna pray answered ID [--note TEXT] | manna pray reopen ID
                    manna pray delete ID | manna pray restore ID
                    manna pray today [--date YYYY-MM-DD] [--json]
                    manna pray prayed ID | manna pray snooze ID [--minutes N]
@@ -37,7 +37,7 @@ enum PrayCommand {
             "json": "list, show, today: print JSON",
         ],
         subcommands: options.map(\.subcommand),
-        operands: ["show": .prayer, "edit": .prayer, "answered": .prayer, "delete": .prayer, "restore": .prayer, "prayed": .prayer, "snooze": .prayer],
+        operands: ["show": .prayer, "edit": .prayer, "answered": .prayer, "reopen": .prayer, "delete": .prayer, "restore": .prayer, "prayed": .prayer, "snooze": .prayer],
         run: run)
 
     /// The options each subcommand takes: anything else is a usage error.
@@ -47,6 +47,7 @@ enum PrayCommand {
         ("show", ["json", "now"]),
         ("edit", ["title", "body", "tag", "no-tag", "remind", "no-remind", "now"]),
         ("answered", ["note", "now"]),
+        ("reopen", ["now"]),
         ("delete", ["now"]),
         ("restore", ["now"]),
         ("today", ["date", "json"]),
@@ -64,8 +65,14 @@ enum PrayCommand {
         }
         let words = Array(arguments.positionals.dropFirst())
         if subcommand == "add" {
+            // A title, and a body as the second word (as note add's text is its last): a third
+            // word is refused rather than run into the title.
             guard !words.isEmpty else { throw Failure.usage("pray add needs a title: manna pray add \"For Anna's exams\"") }
-            return try add(title: words.joined(separator: " "), arguments, context)
+            guard words.count <= 2 else {
+                throw Failure.usage("pray add takes a title and, if you like, a body: quote each, like manna pray add \"For Anna\" \"her exams on Friday\"")
+            }
+            if words.count == 2 && arguments.value("body") != nil { throw Failure.usage("pray add takes the body once: as its second word or as --body") }
+            return try add(title: words[0], body: words.count == 2 ? words[1] : nil, arguments, context)
         }
         if subcommand == "list" || subcommand == "today" {
             guard words.isEmpty else { throw Failure.usage("pray \(subcommand) takes no arguments; see 'manna pray --help'") }
@@ -79,6 +86,7 @@ enum PrayCommand {
         case "show": try show(prayer, journal: journal, arguments, context)
         case "edit": try edit(prayer, journal: journal, arguments, context)
         case "answered": try answered(prayer, journal: journal, arguments, context)
+        case "reopen": try reopen(prayer, journal: journal, arguments, context)
         case "delete", "restore": try delete(prayer, journal: journal, restore: subcommand == "restore", arguments, context)
         case "prayed": try prayed(prayer, journal: journal, arguments, context)
         default: try snooze(prayer, journal: journal, arguments, context)
@@ -87,12 +95,12 @@ enum PrayCommand {
 
     // MARK: Subcommands
 
-    static func add(title text: String, _ arguments: ParsedArguments, _ context: Context) throws {
+    static func add(title text: String, body given: String?, _ arguments: ParsedArguments, _ context: Context) throws {
         let title = try Prayer.title(text)
         let tags = try tags(arguments)
         let now = try now(arguments, context)
         let reminders = try Prayer.reminders(arguments.values(named: "remind"), now: now, zone: try context.zone())
-        let body = try body(arguments, context) ?? ""
+        let body = try body(given ?? arguments.value("body"), context) ?? ""
         let journal = try context.journal()
         let prayer = try journal.addPrayer(title: title, body: body, tags: tags, reminders: reminders, at: now)
         context.stdout.line("added \(prayer.shortID): \(prayer.title.singleLine)" + remindersSuffix(reminders.map(\.description)))
@@ -214,6 +222,16 @@ enum PrayCommand {
         context.stdout.line("answered \(prayer.shortID): \(prayer.title.singleLine)")
     }
 
+    static func reopen(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
+        try requireNotDeleted(prayer)
+        guard prayer.answeredAt != nil else {
+            context.stdout.line("\(prayer.shortID) is open already: \(prayer.title.singleLine)")
+            return
+        }
+        try journal.reopen(uuid: prayer.uuid, at: try now(arguments, context))
+        context.stdout.line("reopened \(prayer.shortID): \(prayer.title.singleLine)")
+    }
+
     static func delete(_ prayer: Prayer, journal: Journal, restore: Bool, _ arguments: ParsedArguments, _ context: Context) throws {
         let title = prayer.title.singleLine
         guard (prayer.deletedAt == nil) == !restore else {
@@ -296,7 +314,12 @@ enum PrayCommand {
     /// `--body TEXT`, or with `--body -` all of stdin (so the text need not sit in the process
     /// list, where every user can read a command line); nil when not given.
     static func body(_ arguments: ParsedArguments, _ context: Context) throws -> String? {
-        guard let body = arguments.value("body") else { return nil }
+        try body(arguments.value("body"), context)
+    }
+
+    /// A body as given (`-`: read from stdin), checked.
+    static func body(_ given: String?, _ context: Context) throws -> String? {
+        guard let body = given else { return nil }
         guard body == "-" else { return try Prayer.checked(body, field: "body") }
         return try Prayer.checked(try StandardInput.text("the body"), field: "body")
     }

@@ -46,6 +46,26 @@ extension Journal {
         try markOperation { try delete(.note, id: id, columns: Journal.noteColumns, at: now, row: Journal.note) }
     }
 
+    /// Changes the text of the note with short id (or uuid) `id`.
+    public func editNote(id: String, text: String, at now: Instant) throws(MarkError) -> Note {
+        try Journal.checkNote(text)
+        return try markOperation {
+            try write {
+                let note = try live(.note, id: id, columns: Journal.noteColumns, row: Journal.note)
+                let update = try database.prepare("UPDATE notes SET text = ?2, updated_at = ?3 WHERE uuid = ?1")
+                try update.bind(note.uuid, at: 1)
+                try update.bind(text, at: 2)
+                try update.bind(now, at: 3)
+                try update.run()
+                return Note(uuid: note.uuid, shortID: note.shortID, reference: note.reference, text: text, createdAt: note.createdAt, updatedAt: now)
+            }
+        }
+    }
+
+    public func restoreNote(id: String, at now: Instant) throws(MarkError) -> Note {
+        try markOperation { try restore(.note, id: id, columns: Journal.noteColumns, at: now, row: Journal.note) }
+    }
+
     // MARK: Highlights
 
     /// Highlights each verse of `reference` in `color`. A verse already highlighted changes colour.
@@ -105,6 +125,10 @@ extension Journal {
         try markOperation { try delete(.highlight, id: id, columns: Journal.highlightColumns, at: now, row: Journal.highlight) }
     }
 
+    public func restoreHighlight(id: String, at now: Instant) throws(MarkError) -> Highlight {
+        try markOperation { try restore(.highlight, id: id, columns: Journal.highlightColumns, at: now, row: Journal.highlight) }
+    }
+
     // MARK: Bookmarks
 
     /// Bookmarks `reference` at its first verse. A verse has one bookmark: bookmarking another
@@ -151,6 +175,10 @@ extension Journal {
 
     public func deleteBookmark(id: String, at now: Instant) throws(MarkError) -> Bookmark {
         try markOperation { try delete(.bookmark, id: id, columns: Journal.bookmarkColumns, at: now, row: Journal.bookmark) }
+    }
+
+    public func restoreBookmark(id: String, at now: Instant) throws(MarkError) -> Bookmark {
+        try markOperation { try restore(.bookmark, id: id, columns: Journal.bookmarkColumns, at: now, row: Journal.bookmark) }
     }
 
     /// Every bookmarked passage, oldest bookmark first (ties by uuid): the order the verse of
@@ -300,16 +328,44 @@ extension Journal {
 
     /// Marks the live record named by short id or uuid `id` deleted (a tombstone), returning it.
     private func delete<T>(_ kind: MarkKind, id: String, columns: String, at now: Instant, row: (Statement) throws -> T) throws -> T {
-        let key = id.lowercased()
-        return try write {
-            let find = try database.prepare("""
-                SELECT \(columns) FROM \(kind.table) WHERE (short_id = ?1 OR uuid = ?1) AND deleted_at IS NULL
-                """)
-            try find.bind(key, at: 1)
-            guard try find.step() else { throw MarkError.notFound(kind, id: id) }
-            let record = try row(find)
-            let update = try database.prepare("UPDATE \(kind.table) SET deleted_at = ?2, updated_at = ?2 WHERE uuid = ?1")
-            try update.bind(find.string("uuid"), at: 1)
+        try write {
+            let record = try live(kind, id: id, columns: columns, row: row)
+            let update = try database.prepare("UPDATE \(kind.table) SET deleted_at = ?2, updated_at = ?2 WHERE short_id = ?1 OR uuid = ?1")
+            try update.bind(id.lowercased(), at: 1)
+            try update.bind(now, at: 2)
+            try update.run()
+            return record
+        }
+    }
+
+    /// The mark with short id (or uuid) `id` that is not deleted (`deleted`: that is).
+    private func live<T>(_ kind: MarkKind, id: String, deleted: Bool = false, columns: String, row: (Statement) throws -> T) throws -> T {
+        let find = try database.prepare("""
+            SELECT \(columns) FROM \(kind.table) WHERE (short_id = ?1 OR uuid = ?1) AND deleted_at IS \(deleted ? "NOT NULL" : "NULL")
+            """)
+        try find.bind(id.lowercased(), at: 1)
+        guard try find.step() else { throw MarkError.notFound(kind, id: id) }
+        return try row(find)
+    }
+
+    /// Brings back a deleted mark. A verse has one highlight and one bookmark: where it has
+    /// another now, that one must go first.
+    private func restore<T>(_ kind: MarkKind, id: String, columns: String, at now: Instant, row: (Statement) throws -> T) throws -> T {
+        try write {
+            let record = try live(kind, id: id, deleted: true, columns: columns, row: row)
+            let uuid = try live(kind, id: id, deleted: true, columns: "uuid") { $0.string(0) }
+            if kind != .note {
+                let twin = try database.prepare("""
+                    SELECT short_id, verse_id FROM \(kind.table) JOIN (SELECT verse_id AS v FROM \(kind.table) WHERE uuid = ?1) ON verse_id = v
+                    WHERE deleted_at IS NULL LIMIT 1
+                    """)
+                try twin.bind(uuid, at: 1)
+                if try twin.step() {
+                    throw MarkError.occupied(kind, reference: Reference(VerseID(rawValue: twin.int(1))).description, by: twin.string(0))
+                }
+            }
+            let update = try database.prepare("UPDATE \(kind.table) SET deleted_at = NULL, updated_at = ?2 WHERE uuid = ?1")
+            try update.bind(uuid, at: 1)
             try update.bind(now, at: 2)
             try update.run()
             return record

@@ -101,6 +101,16 @@ extension Journal {
         }
     }
 
+    /// Makes an answered prayer open again (`pray reopen`); its answer note is kept.
+    public func reopen(uuid: String, at now: Instant) throws(JournalError) {
+        try writing {
+            let update = try database.prepare("UPDATE prayers SET answered_at = NULL, updated_at = ?2 WHERE uuid = ?1")
+            try update.bind(uuid, at: 1)
+            try update.bind(now, at: 2)
+            try update.run()
+        }
+    }
+
     /// Deletes the prayer (it stays as a tombstone, so it can be restored and a deletion can
     /// travel through export), or restores it.
     public func setDeleted(uuid: String, _ deleted: Bool, at now: Instant) throws(JournalError) {

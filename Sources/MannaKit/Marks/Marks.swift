@@ -94,6 +94,8 @@ public struct PassageMarks: Equatable, Sendable {
 /// Why a mark cannot be added, found or deleted.
 public enum MarkError: Error, Equatable, Sendable {
     case notFound(MarkKind, id: String)
+    /// A deleted highlight or bookmark cannot come back where the verse has another (a verse has one).
+    case occupied(MarkKind, reference: String, by: String)
     case emptyText
     case textTooLong(bytes: Int)
     case journal(JournalError)
@@ -102,6 +104,8 @@ public enum MarkError: Error, Equatable, Sendable {
         switch self {
         case .notFound(let kind, let id):
             return "no \(kind.rawValue) with id '\(id)'"
+        case .occupied(let kind, let reference, let other):
+            return "\(reference) has a \(kind.rawValue) already (\(other)): delete it to restore this one"
         case .emptyText:
             return "a note needs some text, like: manna note add \"John 3:16\" \"The gospel in one verse\""
         case .textTooLong(let bytes):

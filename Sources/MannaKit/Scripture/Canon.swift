@@ -27,6 +27,15 @@ public struct Book: Sendable, Hashable {
 public enum Canon {
     // Abbreviations follow common usage (SBL style, and the short forms of study Bibles).
     // A book is also found by any prefix of its name that no other book shares ("Gene", "Hab").
+    /// The name of the book a mistyped name is nearest ("Jhon": John), by its name, OSIS id or
+    /// an abbreviation; nil when none is within a couple of edits. Only for an error message.
+    public static func closestBook(to name: String) -> String? {
+        // Full names first: at the same distance a name wins over an abbreviation ("Jhon" is John, not Jon).
+        let spellings = books.map { ($0.name, $0.name) } + books.flatMap { book in ([book.osis] + book.abbreviations).map { ($0, book.name) } }
+        guard let closest = Suggestion.closest(to: name, in: spellings.map(\.0)) else { return nil }
+        return spellings.first { $0.0 == closest }?.1
+    }
+
     public static let books: [Book] = [
         ("Genesis", "Gen", ["Gn", "Ge"]),
         ("Exodus", "Exod", ["Ex", "Exo"]),

@@ -90,7 +90,7 @@ public enum ReferenceError: Error, Equatable, Sendable {
         case .missingBook(let text):
             return "'\(text)' needs a book name first, like 'John \(text)'"
         case .unknownBook(let name):
-            return "no book called '\(name)'"
+            return "no book called '\(name)'" + (Canon.closestBook(to: name).map { "; did you mean '\($0)'?" } ?? "")
         case .ambiguousBook(let name, let candidates):
             return "'\(name)' could be \(listed(candidates, conjunction: "or")): type more of the name"
         case .noSuchChapter(let book, let chapter, let chapters):

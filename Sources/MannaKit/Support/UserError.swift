@@ -142,7 +142,7 @@ extension PrayerError: UserError {
 extension MarkError: UserError {
     public var exitStatus: ExitStatus {
         switch self {
-        case .notFound, .textTooLong: .dataError
+        case .notFound, .textTooLong, .occupied: .dataError
         case .emptyText: .usage
         case .journal(let error): error.exitStatus
         }
