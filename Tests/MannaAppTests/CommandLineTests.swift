@@ -249,3 +249,38 @@ import Testing
         #expect(home.run("read", "Xyzzy", "1").stderr == "manna: no book called 'Xyzzy'\n")
     }
 }
+
+/// --json on everything that lists or reports (issue 13, point 4): one family of shapes, every
+/// record with `id` and `uuid`, references as text and verse ids, RFC 3339 times with the offset.
+@Suite struct JSONEverywhereTests {
+    func objects(_ outcome: Outcome) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]], "\(outcome.stdout) \(outcome.stderr)")
+    }
+
+    @Test func marksPlansAndDoctor() throws {
+        let home = try TestHome(zone: "Europe/Berlin")
+        #expect(home.run("note", "list", "--json").stdout == "[]\n")
+        _ = home.run("note", "add", "John 3:16-18", "the gospel", "--now", "2026-07-01T09:30")
+        _ = home.run("highlight", "Ps 23:1", "--color", "green", "--now", "2026-07-01T09:31")
+        _ = home.run("bookmark", "add", "Rom 8:28", "--now", "2026-07-01T09:32")
+        let note = try #require(try objects(home.run("note", "list", "--json")).first)
+        #expect(note["reference"] as? String == "John 3:16-18")
+        #expect(note["verse_id"] as? Int == 43_003_016)
+        #expect(note["text"] as? String == "the gospel")
+        #expect(note["created_at"] as? String == "2026-07-01T09:30:00+02:00")
+        #expect((note["id"] as? String)?.count == 4 && (note["uuid"] as? String)?.count == 36)
+        let highlight = try #require(try objects(home.run("highlight", "list", "--json")).first)
+        #expect(highlight["color"] as? String == "green" && highlight["reference"] as? String == "Psalm 23:1")
+        let bookmark = try #require(try objects(home.run("bookmark", "list", "--json")).first)
+        #expect(bookmark["updated_at"] as? String == "2026-07-01T09:32:00+02:00")
+
+        _ = home.run("plan", "start", "nt-90", "--from", "2026-12-01")
+        let today = try #require(try JSONSerialization.jsonObject(with: Data(home.run("plan", "today", "--json").stdout.utf8)) as? [String: Any])
+        #expect(today["day"] as? Int == 1 && today["readings"] as? [String] == ["Matthew 1-4"])
+        let status = try #require(try JSONSerialization.jsonObject(with: Data(home.run("plan", "status", "--json").stdout.utf8)) as? [String: Any])
+        #expect(status["next"] as? Int == 1 && status["days"] as? Int == 90 && status["remind_at"] is NSNull)
+
+        let doctor = try objects(home.run("doctor", "--json"))
+        #expect(doctor.contains { $0["check"] as? String == "time zone" && $0["ok"] as? Bool == true && $0["detail"] as? String == "Europe/Berlin" })
+    }
+}

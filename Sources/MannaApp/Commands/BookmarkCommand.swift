@@ -4,9 +4,10 @@ import MannaKit
 enum BookmarkCommand {
     static let spec = CommandSpec(
         name: "bookmark",
-        usage: "manna bookmark add REF | list [REF] | delete ID | restore ID",
+        usage: "manna bookmark add REF | list [REF] [--json] | delete ID | restore ID",
         abstract: "Bookmark passages (with daily_source = bookmarks, the verse of the day comes from them)",
         valueOptions: ["now": CommandSpec.nowWhenWritten],
+        flags: ["json": "list: print JSON"],
         subcommands: ["add", "list", "delete", "restore"],
         operands: ["add": .reference, "list": .reference, "delete": .bookmark, "restore": .bookmark],
         run: run)
@@ -32,6 +33,12 @@ enum BookmarkCommand {
             var bookmarks: [Bookmark] = []
             if let journal = try context.existingJournal() {
                 bookmarks = try journal.bookmarks(in: reference)
+            }
+            if arguments.has("json") {
+                let zone = try context.zone()
+                return context.json(.array(bookmarks.map {
+                    MarkListing.json(id: $0.shortID, uuid: $0.uuid, reference: $0.reference, created: $0.createdAt, updated: $0.updatedAt, zone: zone)
+                }))
             }
             guard !bookmarks.isEmpty else { return MarkListing.empty(.bookmark, on: reference, context) }
             for line in MarkListing.lines(bookmarks.map { [$0.shortID, $0.reference.description] }) { context.stdout.line(line) }

@@ -7,9 +7,10 @@ import MannaKit
 enum DoctorCommand {
     static let spec = CommandSpec(
         name: "doctor",
-        usage: "manna doctor",
+        usage: "manna doctor [--json]",
         abstract: "Check the text database, config, time zone, bus, notification server, timer and timeline",
         valueOptions: ["now": "check the timeline as if it were this moment (for replaying)"],
+        flags: ["json": "print the checks as JSON"],
         run: run)
 
     /// One check's verdict.
@@ -23,8 +24,12 @@ enum DoctorCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("doctor takes no arguments") }
         let findings = checks(context, now: arguments.value("now"))
-        for finding in findings {
-            context.stdout.line((finding.ok ? "ok    " : "FAIL  ") + finding.subject + ": " + finding.detail)
+        if arguments.has("json") {
+            context.json(.array(findings.map { .object([("check", .string($0.subject)), ("ok", .bool($0.ok)), ("detail", .string($0.detail))]) }))
+        } else {
+            for finding in findings {
+                context.stdout.line((finding.ok ? "ok    " : "FAIL  ") + finding.subject + ": " + finding.detail)
+            }
         }
         let failed = findings.filter { !$0.ok }.count
         if failed > 0 {

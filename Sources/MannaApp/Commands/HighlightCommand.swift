@@ -4,12 +4,13 @@ import MannaKit
 enum HighlightCommand {
     static let spec = CommandSpec(
         name: "highlight",
-        usage: "manna highlight [add] REF [--color yellow|green|blue|pink|purple] | list [REF] | delete ID | restore ID",
+        usage: "manna highlight [add] REF [--color yellow|green|blue|pink|purple] | list [REF] [--json] | delete ID | restore ID",
         abstract: "Highlight verses: manna highlight \"John 3:16\" --color green",
         valueOptions: [
             "color": "\(HighlightColor.allowed) (default yellow); a highlighted verse changes colour",
             "now": CommandSpec.nowWhenWritten,
         ],
+        flags: ["json": "list: print JSON"],
         subcommands: ["add", "list", "delete", "restore"],
         operands: ["": .reference, "add": .reference, "list": .reference, "delete": .highlight, "restore": .highlight],
         optionValues: ["color": .words(HighlightColor.allCases.map(\.rawValue))],
@@ -28,6 +29,13 @@ enum HighlightCommand {
             var highlights: [Highlight] = []
             if let journal = try context.existingJournal() {
                 highlights = try journal.highlights(in: reference)
+            }
+            if arguments.has("json") {
+                let zone = try context.zone()
+                return context.json(.array(highlights.map {
+                    MarkListing.json(id: $0.shortID, uuid: $0.uuid, reference: Reference($0.verseID), extra: [("color", .string($0.color.rawValue))],
+                                     created: $0.createdAt, updated: $0.updatedAt, zone: zone)
+                }))
             }
             guard !highlights.isEmpty else { return MarkListing.empty(.highlight, on: reference, context) }
             let rows = highlights.map { [$0.shortID, Reference($0.verseID).description, $0.color.rawValue] }

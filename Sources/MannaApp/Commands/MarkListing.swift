@@ -18,6 +18,15 @@ enum MarkListing {
     }
 
     /// Says on stderr that a list is empty: "no notes", "no notes on John 3".
+    /// A mark as JSON, in the family every listing shares: `id` (the short id) and `uuid`, the
+    /// passage as text and its first verse's id, times in RFC 3339 with the local offset.
+    static func json(id: String, uuid: String, reference: Reference, extra: [(String, JSON)] = [], created: Instant, updated: Instant,
+                     zone: Zone) -> JSON {
+        .object([("id", .string(id)), ("uuid", .string(uuid)), ("reference", .string(reference.description)),
+                 ("verse_id", .int(reference.ranges[0].first.rawValue))] + extra
+            + [("created_at", .string(zone.local(created).iso8601)), ("updated_at", .string(zone.local(updated).iso8601))])
+    }
+
     static func empty(_ kind: MarkKind, on reference: Reference?, _ context: Context) {
         context.stderr.line("manna: no \(kind.rawValue)s" + (reference.map { " on \($0)" } ?? ""))
     }

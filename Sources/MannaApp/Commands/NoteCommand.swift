@@ -4,9 +4,10 @@ import MannaKit
 enum NoteCommand {
     static let spec = CommandSpec(
         name: "note",
-        usage: "manna note add REF TEXT | list [REF] | edit ID TEXT | delete ID | restore ID",
+        usage: "manna note add REF TEXT | list [REF] [--json] | edit ID TEXT | delete ID | restore ID",
         abstract: "Write notes on passages: manna note add \"John 3:16\" \"The gospel in one verse\"",
         valueOptions: ["now": CommandSpec.nowWhenWritten],
+        flags: ["json": "list: print JSON"],
         subcommands: ["add", "list", "edit", "delete", "restore"],
         operands: ["add": .reference, "list": .reference, "edit": .note, "delete": .note, "restore": .note],
         run: run)
@@ -33,6 +34,13 @@ enum NoteCommand {
             var notes: [Note] = []
             if let journal = try context.existingJournal() {
                 notes = try journal.notes(in: reference)
+            }
+            if arguments.has("json") {
+                let zone = try context.zone()
+                return context.json(.array(notes.map {
+                    MarkListing.json(id: $0.shortID, uuid: $0.uuid, reference: $0.reference, extra: [("text", .string($0.text))],
+                                     created: $0.createdAt, updated: $0.updatedAt, zone: zone)
+                }))
             }
             guard !notes.isEmpty else { return MarkListing.empty(.note, on: reference, context) }
             for line in lines(notes) { context.stdout.line(line) }

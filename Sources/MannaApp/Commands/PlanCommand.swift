@@ -4,7 +4,7 @@ import MannaKit
 enum PlanCommand {
     static let spec = CommandSpec(
         name: "plan",
-        usage: "manna plan list [--json] | show PLAN [--json] | start PLAN [--from DATE] [--remind HH:MM] | today [--read|--listen] | done [DAY] | status | catch-up | remind HH:MM|off | stop",
+        usage: "manna plan list [--json] | show PLAN [--json] | start PLAN [--from DATE] [--remind HH:MM] | today [--read|--listen|--json] | done [DAY] | status [--json] | catch-up | remind HH:MM|off | stop",
         abstract: "Reading plans: choose one, see today's readings, mark them read, catch up",
         valueOptions: [
             "from": "start: the date of day 1 (default: today)",
@@ -14,7 +14,7 @@ enum PlanCommand {
             "now": "act as if it were this moment (for replaying)",
         ],
         flags: ["read": "today: print the readings' text too", "listen": "today: read the readings aloud (see 'manna listen')",
-                "json": "list, show: print JSON"],
+                "json": "list, show, today, status: print JSON"],
         subcommands: ["list", "show", "start", "today", "done", "status", "catch-up", "remind", "stop"],
         operands: ["show": .plan, "start": .plan, "remind": .words(["off"])],
         run: run)
@@ -115,7 +115,15 @@ enum PlanCommand {
     static func today(_ arguments: ParsedArguments, _ context: Context) throws {
         let (_, today, plan, run) = try current(arguments, context)
         let date = arguments.value("date") == nil ? today : try context.date(arguments.value("date"))
-        guard let step = run.step(for: date, today: today, plan: plan) else {
+        let step = run.step(for: date, today: today, plan: plan)
+        if arguments.has("json") {
+            return context.json(.object([
+                ("plan", .string(plan.id)), ("name", .string(plan.name)), ("date", .string(date.description)),
+                ("day", step.map { .int($0.day) } ?? .null), ("days", .int(plan.days.count)),
+                ("readings", .array((step?.readings ?? []).map { .string($0.description) })),
+            ]))
+        }
+        guard let step else {
             context.stdout.line(date < today ? "\(plan.name): only today and later dates have readings to show"
                 : "\(plan.name): every day is read. Well done!")
             return
@@ -167,6 +175,14 @@ enum PlanCommand {
         let (_, today, plan, run) = try current(arguments, context)
         let status = run.status(days: plan.days.count, today: today)
         let position = status.nextUnread.map { "day \($0) of \(status.days)" } ?? "all \(status.days) days read"
+        if arguments.has("json") {
+            return context.json(.object([
+                ("plan", .string(plan.id)), ("name", .string(plan.name)), ("uuid", .string(run.uuid)), ("days", .int(status.days)),
+                ("read", .int(status.daysRead)), ("next", status.nextUnread.map { .int($0) } ?? .null), ("behind", .int(status.behind)),
+                ("streak", .int(status.streak)), ("started_on", .string(run.startedOn.description)),
+                ("schedule_start", .string(run.scheduleStart.description)), ("remind_at", run.remindAt.map { .string($0.description) } ?? .null),
+            ]))
+        }
         let behind = status.behind == 0 ? "on schedule" : "\(status.behind) day\(status.behind == 1 ? "" : "s") behind"
         context.stdout.line("\(plan.name): \(position), \(status.daysRead) read (\(status.percent)%), \(behind), streak \(status.streak) day\(status.streak == 1 ? "" : "s")")
         context.stdout.line("started \(run.startedOn); day 1 scheduled on \(run.scheduleStart)" + (run.remindAt.map { "; reminder at \($0)" } ?? ""))
