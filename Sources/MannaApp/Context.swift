@@ -26,10 +26,25 @@ public final class Context {
     public let stdoutIsTerminal: Bool
     /// A person may be typing: search history keeps only what was searched at a terminal.
     public let stdinIsTerminal: Bool
+    /// Starts a pager that stdout then goes to, and returns what waits for it to end; nil when
+    /// there is none to start (the live context's is `Pager.start`; tests have none).
+    public let startPager: (() -> (() -> Void)?)?
+    /// `--color auto|always|never`, from the command line.
+    var colorChoice = ColorChoice.auto
+
+    /// Whether output may carry colour and bold: `--color`, else a terminal that is not `dumb`
+    /// and no `NO_COLOR` (https://no-color.org: set and not empty).
+    var usesColor: Bool {
+        switch colorChoice {
+        case .always: true
+        case .never: false
+        case .auto: stdoutIsTerminal && environment.nonEmpty("NO_COLOR") == nil && environment["TERM"] != "dumb"
+        }
+    }
 
     public init(environment: Environment, clock: Clock, stdout: Output, stderr: Output, notifier: any Notifier,
                 executablePath: String, userID: UInt32, terminalWidth: Int? = nil, stdoutIsTerminal: Bool = false,
-                stdinIsTerminal: Bool = false) {
+                stdinIsTerminal: Bool = false, startPager: (() -> (() -> Void)?)? = nil) {
         self.environment = environment
         self.clock = clock
         self.stdout = stdout
@@ -40,6 +55,7 @@ public final class Context {
         self.terminalWidth = terminalWidth
         self.stdoutIsTerminal = stdoutIsTerminal
         self.stdinIsTerminal = stdinIsTerminal
+        self.startPager = startPager
     }
 
     func textDatabaseLocation() throws -> TextDatabaseLocation {
@@ -252,4 +268,9 @@ func monotonicSeconds() -> Double {
 enum RunningPlan {
     case loaded(Plan, PlanRun)
     case broken(PlanRun, reason: String)
+}
+
+/// `--color`: colour and bold on a terminal (auto), always, or never.
+enum ColorChoice: String, CaseIterable {
+    case auto, always, never
 }

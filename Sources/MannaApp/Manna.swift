@@ -23,6 +23,8 @@ struct CommandSpec: Sendable {
     var operands: [String: Operand] = [:]
     /// What an option's value is, where the option's name alone does not say (see `Operand.value(of:)`).
     var optionValues: [String: Operand] = [:]
+    /// Its output can be long (a chapter, a search): on a terminal it goes through the pager.
+    var pages = false
     let run: @Sendable (ParsedArguments, Context) throws -> Void
 
     /// The operand of an option's value here.
@@ -165,8 +167,12 @@ public enum Manna {
         return status
     }
 
-    private static func dispatch(arguments: [String], context: Context) -> Int32 {
-        let arguments = commandFirst(arguments)
+    private static func dispatch(arguments given: [String], context: Context) -> Int32 {
+        let arguments: [String]
+        do { arguments = commandFirst(try takingColor(given, context)) } catch {
+            context.stderr.line("manna: " + report(error).message)
+            return ExitStatus.usage.rawValue
+        }
         guard let name = arguments.first else {
             context.stderr.write(overview)
             return ExitStatus.usage.rawValue
@@ -203,6 +209,12 @@ public enum Manna {
         do {
             let parsed = try ParsedArguments(rest, spec: command)
             if let problem = Paths.problem(environment: context.environment) { throw Failure.configuration(problem) }
+            // Long output on a terminal goes through $PAGER, as git's does; JSON never.
+            let finishPaging = command.pages && context.stdoutIsTerminal && !parsed.has("json") ? context.startPager?() : nil
+            defer {
+                context.stdout.flush()
+                finishPaging?()
+            }
             try command.run(parsed, context)
             return ExitStatus.ok.rawValue
         } catch {
@@ -211,6 +223,33 @@ public enum Manna {
             context.stderr.line("manna: " + Manna.oneLine(message))
             return status.rawValue
         }
+    }
+
+    /// `--color auto|always|never` (or `--color=…`), wherever it is, taken out for the context.
+    /// `highlight --color green` is a highlight's colour, so only these three words are taken.
+    static func takingColor(_ arguments: [String], _ context: Context) throws -> [String] {
+        var rest: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "--" {
+                rest += arguments[index...]
+                break
+            }
+            let value: String? = word == "--color" && index + 1 < arguments.count ? arguments[index + 1]
+                : word.hasPrefix("--color=") ? String(word.dropFirst("--color=".count)) : nil
+            if let value, let choice = ColorChoice(rawValue: value) {
+                context.colorChoice = choice
+                index += word == "--color" ? 2 : 1
+                continue
+            }
+            if let value, arguments.first != "highlight", !arguments.contains("highlight") {
+                throw Failure.usage("--color takes auto, always or never, not '\(value)'")
+            }
+            rest.append(word)
+            index += 1
+        }
+        return rest
     }
 
     /// Options given before the command (`manna --translation WEB read John 3:16`) moved after

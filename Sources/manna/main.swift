@@ -32,7 +32,7 @@ func run() -> Int32 {
         stdout: Output(descriptor: 1), stderr: Output(descriptor: 2),
         notifier: DesktopNotifier(executablePath: executable, environment: environment, userID: getuid()),
         executablePath: executable, userID: getuid(), terminalWidth: width,
-        stdoutIsTerminal: stdoutIsTerminal, stdinIsTerminal: isatty(0) == 1)
+        stdoutIsTerminal: stdoutIsTerminal, stdinIsTerminal: isatty(0) == 1, startPager: { Pager.start(environment: environment) })
     return Manna.run(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
 }
 

@@ -284,3 +284,37 @@ import Testing
         #expect(doctor.contains { $0["check"] as? String == "time zone" && $0["ok"] as? Bool == true && $0["detail"] as? String == "Europe/Berlin" })
     }
 }
+
+/// Terminals (issue 13, point 5): colour only where it belongs, and a cut list said so.
+@Suite struct TerminalTests {
+    @Test func colourFollowsColorNoColorAndTerm() throws {
+        let home = try TestHome()
+        let bold = "\u{1B}[1m"
+        #expect(!home.run("search", "love one another", "-n", "1").stdout.contains(bold))
+        #expect(home.run("search", "love one another", "-n", "1", "--color", "always").stdout.contains(bold))
+        #expect(home.run("--color=always", "search", "love one another", "-n", "1").stdout.contains(bold))
+        home.onTerminal = true
+        #expect(home.run("search", "love one another", "-n", "1").stdout.contains(bold))
+        #expect(!home.run("search", "love one another", "-n", "1", "--color=never").stdout.contains(bold))
+        home.variables["NO_COLOR"] = "1"
+        #expect(!home.run("search", "love one another", "-n", "1").stdout.contains(bold))
+        home.variables = ["TERM": "dumb"]
+        #expect(!home.run("search", "love one another", "-n", "1").stdout.contains(bold))
+        let wrong = home.run("read", "John 3:16", "--color", "sometimes")
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr == "manna: --color takes auto, always or never, not 'sometimes'\n")
+        // A highlight's colour is still a highlight's colour.
+        #expect(home.run("highlight", "John 3:16", "--color", "green").stdout.hasPrefix("highlighted John 3:16 green"))
+    }
+
+    @Test func aCutSearchSaysSoOnStderrWhenPiped() throws {
+        let home = try TestHome()
+        let piped = home.run("search", "love one another", "-n", "1")
+        #expect(piped.stdout.split(separator: "\n").count == 1)
+        #expect(piped.stderr.hasPrefix("manna: 1 of "))
+        #expect(piped.stderr.hasSuffix(" verses shown, the best; --limit shows more\n"))
+        home.onTerminal = true
+        let shown = home.run("search", "love one another", "-n", "1")
+        #expect(shown.stderr == "" && shown.stdout.split(separator: "\n").count == 2)
+    }
+}

@@ -84,6 +84,8 @@ final class TestHome: @unchecked Sendable {
     var paths: Paths { Paths(environment: environment) }
     /// More environment variables for the commands (MANNA_TRANSLATION).
     var variables: [String: String] = [:]
+    /// Whether the commands' stdout is a terminal (colour, notes after results).
+    var onTerminal = false
 
     var environment: Environment {
         var environment: Environment = [:]
@@ -103,7 +105,7 @@ final class TestHome: @unchecked Sendable {
         let stdout = Output.captured()
         let stderr = Output.captured()
         let context = Context(environment: environment, clock: clock, stdout: stdout, stderr: stderr, notifier: notifier,
-                              executablePath: TestHome.manna, userID: 1000)
+                              executablePath: TestHome.manna, userID: 1000, stdoutIsTerminal: onTerminal)
         let status = Manna.run(arguments: arguments, context: context)
         return Outcome(status: status, stdout: stdout.text, stderr: stderr.text)
     }

@@ -8,6 +8,7 @@ enum CompareCommand {
         abstract: "Print a passage in every translation: manna compare John 3:16",
         flags: ["json": "print a JSON array with one passage per translation"],
         operands: ["": .reference],
+        pages: true,
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

@@ -10,6 +10,7 @@ enum NoteCommand {
         flags: ["json": "list: print JSON"],
         subcommands: ["add", "list", "edit", "delete", "restore"],
         operands: ["add": .reference, "list": .reference, "edit": .note, "delete": .note, "restore": .note],
+        pages: true,
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

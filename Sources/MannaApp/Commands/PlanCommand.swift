@@ -17,6 +17,7 @@ enum PlanCommand {
                 "json": "list, show, today, status: print JSON"],
         subcommands: ["list", "show", "start", "today", "done", "status", "catch-up", "remind", "stop"],
         operands: ["show": .plan, "start": .plan, "remind": .words(["off"])],
+        pages: true,
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

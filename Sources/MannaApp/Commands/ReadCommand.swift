@@ -10,6 +10,7 @@ enum ReadCommand {
         valueOptions: ["translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, else KJV)"],
         flags: ["json": "print JSON: reference, translation and verses (id, reference, text or null, highlight, bookmarked, notes)"],
         operands: ["": .reference],
+        pages: true,
         run: run)
 
     /// The most verses one `read` or `compare` prints: the whole Bible, once. A request for
@@ -37,7 +38,7 @@ enum ReadCommand {
         if arguments.has("json") {
             context.json(.passage(reference, translation: translation, verses: verses, marks: marks))
         } else {
-            let color = context.stdoutIsTerminal && context.environment["NO_COLOR"] == nil
+            let color = context.usesColor
             for line in PassageFormatter.lines(reference: reference, translation: translation.code, verses: verses,
                                                width: context.terminalWidth, marks: marks, color: color) {
                 context.stdout.line(line)

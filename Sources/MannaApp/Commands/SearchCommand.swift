@@ -20,6 +20,7 @@ enum SearchCommand {
             "json": "print JSON: query, translation, total, ranked, hits (id, reference, translation, snippet)",
             "history": "print the last \(Journal.searchHistoryLimit) searches made at a terminal, newest first (--json and scripted searches are not kept)",
         ],
+        pages: true,
         run: run)
 
     static let defaultLimit = 20
@@ -66,7 +67,7 @@ enum SearchCommand {
         if results.hits.isEmpty {
             throw Failure.noMatch("no verse in the \(translation.code)\(book.map { " of \($0.name)" } ?? "") matches '\(text)'")
         }
-        let bold = context.stdoutIsTerminal && context.environment["NO_COLOR"] == nil
+        let bold = context.usesColor
         let references = results.hits.map { Reference($0.id).description }
         let width = references.map(\.count).max() ?? 0
         for (hit, reference) in zip(results.hits, references) {
@@ -76,13 +77,15 @@ enum SearchCommand {
                 context.stdout.line(line)
             }
         }
-        if context.stdoutIsTerminal {
+        // On a terminal the note follows the results; piped, it goes to stderr, so that a
+        // script still sees that the results were cut, and its data stay clean.
+        let note: String? =
             if let total = results.total, total > results.hits.count {
-                context.stdout.line("\(results.hits.count) of \(total) verses shown, the best; --limit shows more")
+                "\(results.hits.count) of \(total) verses shown, the best; --limit shows more"
             } else if results.total == nil {
-                context.stdout.line("more than \(TextDatabase.rankingLimit) verses match, too many to rank: these are the first in Bible order; add words to narrow")
-            }
-        }
+                "more than \(TextDatabase.rankingLimit) verses match, too many to rank: these are the first in Bible order; add words to narrow"
+            } else { nil }
+        if let note { context.stdoutIsTerminal ? context.stdout.line(note) : context.stderr.line("manna: " + note) }
     }
 
     /// Keeps a search in the history. A search never fails for want of history: when the

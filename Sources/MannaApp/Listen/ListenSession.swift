@@ -202,7 +202,7 @@ struct ListenSession {
         if screen == nil || columns != screenWidth {
             let marks = (try? context.existingJournal()?.marks(on: reference)) ?? nil
             let layout = PassageFormatter.layout(reference: reference, translation: translation.code, verses: passage, width: columns,
-                                                 marks: marks ?? PassageMarks(), color: context.environment["NO_COLOR"] == nil)
+                                                 marks: marks ?? PassageMarks(), color: context.colorChoice != .never && context.environment.nonEmpty("NO_COLOR") == nil)
             screen = FollowAlong(lines: layout.lines, verseLines: layout.verseLines)
             screenWidth = columns
         }
