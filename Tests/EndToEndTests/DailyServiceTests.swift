@@ -24,7 +24,7 @@ import TestSupport
         (["today", "--date", "tomorrow"], "manna: --date must be a date YYYY-MM-DD that exists, like 2026-12-25, not 'tomorrow'\n"),
         (["timeline", "--now", "noon"], "manna: --now must be a date and time like 2026-03-08T07:00 or 2026-03-08T07:00:00-05:00, not 'noon'\n"),
         (["plan", "today"], "manna: no plan is running: start one with 'manna plan start PLAN' (see 'manna plan list')\n"),
-        (["plan"], "manna: plan needs one of: list, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'\n"),
+        (["plan"], "manna: plan needs one of: list, show PLAN, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'\n"),
         (["config", "set", "plan", "nt-90"], "manna: the reading plan is kept in the journal now: use 'manna plan start PLAN [--from YYYY-MM-DD]'\n"),
         (["widget", "--format", "conky"], "manna: widget needs --format waybar, i3blocks, polybar or plain\n"),
         (["init", "tcsh"], "manna: init needs one shell: bash, zsh or fish\n"),
@@ -149,14 +149,39 @@ import TestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["--norc", "-c", #"PS1='$ '; eval "$(manna init bash)"; eval "$(manna init bash)"; printf '%s' "${PS1@P}""#]
-        process.environment = ["PATH": binary + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC"]
+        process.environment = ["PATH": binary + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC", "TERM": "xterm"]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(output.contains(": "))
-        #expect(output.hasSuffix("\u{1B}[0m\n$ "))
+        #expect(output.hasSuffix("\u{1B}[0m\u{2}\n$ "))
         #expect(output.components(separatedBy: "\u{1B}[2m").count == 2, "the snippet added itself once")
+    }
+
+    /// The prompt fits the terminal (a 50-column one must not wrap it) and is plain where
+    /// colour is not wanted.
+    @Test func bashsPromptFitsItsTerminalAndHonoursNoColor() throws {
+        let home = try TemporaryHome()
+        let binary = URL(fileURLWithPath: Manna.binary).deletingLastPathComponent().path
+        func prompt(_ variables: [String: String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["--norc", "-c", #"PS1='$ '; eval "$(manna init bash)"; printf '%s' "${PS1@P}""#]
+            process.environment = ["PATH": binary + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC"].merging(variables) { $1 }
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return output
+        }
+        let narrow = try prompt(["COLUMNS": "50", "NO_COLOR": "1", "TERM": "xterm"])
+        let line = try #require(narrow.split(separator: "\n").first)
+        #expect(!narrow.contains("\u{1B}"))
+        #expect(line.count <= 50 && line.count > 20, "\(line)")
+        #expect(!(try prompt(["TERM": "dumb"])).contains("\u{1B}"))
+        #expect(try prompt(["TERM": "xterm"]).contains("\u{1B}[2m"))
     }
 }

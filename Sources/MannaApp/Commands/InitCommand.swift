@@ -16,37 +16,45 @@ enum InitCommand {
         context.stdout.write(snippet)
     }
 
-    /// Each snippet runs `manna prompt` once per prompt, dimmed, on its own line, and adds
-    /// itself only once however often it is evaluated. The verse is printed, never evaluated:
-    /// zsh's prompt expansion would read `%` in it, so zsh gets it from a variable.
+    /// Each snippet runs `manna prompt` once per prompt, cut to the terminal's width, on its
+    /// own line, dimmed unless NO_COLOR is set or the terminal is dumb, and adds itself only
+    /// once however often it is evaluated. The verse is printed, never evaluated: zsh's prompt
+    /// expansion would read `%` in it, so zsh gets it from a variable with `%` doubled.
     static let snippets: [String: String] = [
         "bash": #"""
             # Manna: today's verse above the prompt. Add to ~/.bashrc: eval "$(manna init bash)"
-            __manna_prompt() { command manna prompt 2>/dev/null; }
+            __manna_prompt() {
+              local line; line=$(command manna prompt --width "${COLUMNS:-80}" 2>/dev/null)
+              if [[ -n $NO_COLOR || $TERM == dumb ]]; then printf '%s' "$line"; else printf '\001\e[2m\002%s\001\e[0m\002' "$line"; fi
+            }
             case "$PS1" in
               *__manna_prompt*) ;;
-              *) PS1='\[\e[2m\]$(__manna_prompt)\[\e[0m\]\n'"$PS1" ;;
+              *) PS1='$(__manna_prompt)\n'"$PS1" ;;
             esac
 
             """#,
         "zsh": #"""
             # Manna: today's verse above the prompt. Add to ~/.zshrc: eval "$(manna init zsh)"
-            __manna_precmd() { __manna_line="$(command manna prompt 2>/dev/null)"; __manna_line="${__manna_line//\%/%%}"; }
+            __manna_precmd() {
+              __manna_line="$(command manna prompt --width "${COLUMNS:-80}" 2>/dev/null)"; __manna_line="${__manna_line//\%/%%}"
+              [[ -n $NO_COLOR || $TERM == dumb ]] || __manna_line="%F{8}${__manna_line}%f"
+            }
             autoload -Uz add-zsh-hook
             add-zsh-hook precmd __manna_precmd
             setopt prompt_subst
             case "$PROMPT" in
               *__manna_line*) ;;
-              *) PROMPT='%F{8}${__manna_line}%f'$'\n'"$PROMPT" ;;
+              *) PROMPT='${__manna_line}'$'\n'"$PROMPT" ;;
             esac
 
             """#,
         "fish": #"""
             # Manna: today's verse above the prompt. Add to ~/.config/fish/config.fish: manna init fish | source
             function __manna_prompt --on-event fish_prompt
-                set_color brblack
-                command manna prompt 2>/dev/null
-                set_color normal
+                set -l plain (set -q NO_COLOR; or test "$TERM" = dumb; and echo 1)
+                test -n "$plain"; or set_color brblack
+                command manna prompt --width $COLUMNS 2>/dev/null
+                test -n "$plain"; or set_color normal
             end
 
             """#,

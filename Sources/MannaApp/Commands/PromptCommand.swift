@@ -8,10 +8,11 @@ import MannaKit
 enum PromptCommand {
     static let spec = CommandSpec(
         name: "prompt",
-        usage: "manna prompt [--format FMT]",
+        usage: "manna prompt [--format FMT] [--width N]",
         abstract: "Print today's verse as one line for a shell prompt",
         valueOptions: [
             "format": "tokens {reference} {translation} {text} {text:N} {plan} {date} (default: '{reference}: {text}' in 80 columns)",
+            "width": "cut the line to N columns, so that it never wraps (the snippets from 'manna init' pass the terminal's)",
             "now": "act as if it were this moment (for testing)",
         ],
         run: run)
@@ -24,6 +25,10 @@ enum PromptCommand {
             format = PromptFormat(format: given)
         } else if let configured = context.configOrDefaults().promptFormat {
             format = PromptFormat(format: configured)
+        }
+        if let given = arguments.value("width") {
+            guard let columns = Int(given), columns >= 1 else { throw Failure.usage("--width must be a number of columns, like 80, not '\(given)'") }
+            format = PromptFormat(format: format.format, width: min(format.width ?? columns, columns))
         }
         do { context.stdout.line(try format.render(day)) } catch { throw Failure.usage(error.message) }
     }
