@@ -280,6 +280,10 @@ import Testing
         let status = try #require(try JSONSerialization.jsonObject(with: Data(home.run("plan", "status", "--json").stdout.utf8)) as? [String: Any])
         #expect(status["next"] as? Int == 1 && status["days"] as? Int == 90 && status["remind_at"] is NSNull)
 
+        _ = home.run("pray", "add", "Anna")
+        let prayer = try #require(try objects(home.run("pray", "list", "--json")).first)
+        #expect((prayer["uuid"] as? String)?.count == 36 && (prayer["id"] as? String)?.count == 4)
+
         let doctor = try objects(home.run("doctor", "--json"))
         #expect(doctor.contains { $0["check"] as? String == "time zone" && $0["ok"] as? Bool == true && $0["detail"] as? String == "Europe/Berlin" })
     }

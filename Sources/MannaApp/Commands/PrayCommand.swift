@@ -119,6 +119,7 @@ enum PrayCommand {
             context.json(.array(prayers.map { prayer in
                 .object([
                     ("id", .string(prayer.shortID)),
+                    ("uuid", .string(prayer.uuid)),
                     ("title", .string(prayer.title)),
                     ("tags", .array(prayer.tags.map(JSON.string))),
                     ("created_at", .string(zone.local(prayer.createdAt).iso8601)),

@@ -191,7 +191,7 @@ extension Journal {
             case .deleted: ("deleted_at IS NOT NULL", "deleted_at, short_id")
             }
             let select = try database.prepare("""
-                SELECT short_id, title, tags, created_at, answered_at, deleted_at FROM prayers
+                SELECT short_id, title, tags, created_at, answered_at, deleted_at, uuid FROM prayers
                 WHERE \(condition) AND (?1 IS NULL OR instr(tags, ?1) > 0) ORDER BY \(order)
                 """)
             try select.bind(tag.map { "," + $0 + "," }, at: 1)
@@ -200,7 +200,8 @@ extension Journal {
             // finding each by name cost `pray list` a seventh more instructions.
             while try select.step() {
                 found.append(PrayerSummary(shortID: select.string(0), title: select.string(1), tags: Journal.tags(select.string(2)),
-                                           createdAt: select.int(3), answeredAt: select.optionalInt(4), deletedAt: select.optionalInt(5)))
+                                           createdAt: select.int(3), answeredAt: select.optionalInt(4), deletedAt: select.optionalInt(5),
+                                           uuid: select.string(6)))
             }
             return found
         }

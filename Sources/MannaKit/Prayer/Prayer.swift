@@ -96,6 +96,7 @@ public struct PrayerSummary: Equatable, Sendable {
     public let createdAt: Instant
     public let answeredAt: Instant?
     public let deletedAt: Instant?
+    public let uuid: String
 }
 
 /// Which prayers `pray list` shows.
