@@ -1,5 +1,11 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+// MANNA_DYNAMIC=1 links `manna` dynamically in release builds too: a release build of the tests
+// (tools/sync-converge) links the executable's code into the test bundle, which cannot be static.
+let staticManna: [LinkerSetting] =
+    ProcessInfo.processInfo.environment["MANNA_DYNAMIC"] == nil ? [.unsafeFlags(["-static-executable"], .when(configuration: .release))] : []
 
 let package = Package(
     name: "Manna",
@@ -33,7 +39,7 @@ let package = Package(
         // what a `manna prompt` or `manna read` costs (see docs/ARCHITECTURE.md, "Start-up").
         .executableTarget(
             name: "manna", dependencies: ["MannaApp", "MannaKit"],
-            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
+            linkerSettings: staticManna),
 
         // The notification helper `manna` runs: the only code that links libnotify, GLib and
         // D-Bus, so it is dynamic and off the hot path (docs/ARCHITECTURE.md, "Notifications").

@@ -1,6 +1,7 @@
 // The pager long output goes through on a terminal, as git's does: `$PAGER` (default `less`,
 // with `LESS=FRX` unless set: one screen or less is printed and left, colours pass, the screen
-// is not cleared). Not on a pipe, not for JSON, not with PAGER=cat or an empty PAGER.
+// is not cleared). Not on a pipe, not for JSON, not with PAGER=cat or an empty PAGER, not on a
+// dumb terminal or one without TERM.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,6 +14,8 @@ public enum Pager {
     public static func start(environment: Environment) -> (() -> Void)? {
         let command = (environment["PAGER"] ?? "less").trimmingSpaces
         guard !command.isEmpty, command != "cat" else { return nil }
+        // A terminal that does not say what it is, or says it is dumb, cannot be paged.
+        guard let kind = environment["TERM"], !kind.isEmpty, kind != "dumb" else { return nil }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         var actions = posix_spawn_file_actions_t()

@@ -87,7 +87,7 @@ let rejectedReferences: [(String, String)] = [
     ("16", "'16' needs a book name first, like 'John 16'"),
     ("; John 3:16", "cannot read '; John 3:16' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("John 3:16 John", "cannot read 'John 3:16 John' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
-    ("4 John 1:1", "no book called '4 John'"),
+    ("4 John 1:1", "no book called '4 John'; did you mean '1 John'?"),
     ("😀 3:16", "cannot read '😀 3:16' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("Иоанн 3:16", "no book called 'Иоанн'"),
 ]
