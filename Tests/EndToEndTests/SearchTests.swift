@@ -10,7 +10,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("John 13:34 ") && $0.contains("*love* *one* *another*") })
     }
 
-    @Test func jsonGivesIdReferenceTranslationAndSnippet() throws {
+    @Test func jsonGivesIdReferenceTranslationTextAndMatches() throws {
         let run = manna("search", "\"love one another\"", "--json", "--limit", "3", "--translation", "web")
         #expect(run.status == 0)
         let object = try #require(Manna.json(run) as? [String: Any])
@@ -21,8 +21,12 @@ import Testing
             #expect(hit["id"] is Int)
             #expect(hit["reference"] is String)
             #expect(hit["translation"] as? String == "WEB")
-            // A phrase is marked as one hit.
-            #expect((hit["snippet"] as? String)?.lowercased().contains("*love one another*") == true)
+            // Plain text, and where the words matched in it (a phrase is one match): no markup inside a string.
+            let text = try #require(hit["text"] as? String)
+            #expect(!text.contains("*"))
+            let matches = try #require(hit["matches"] as? [[Int]])
+            let scalars = Array(text.unicodeScalars)
+            #expect(matches.map { String(String.UnicodeScalarView(scalars[$0[0]..<$0[1]])).lowercased() }.contains("love one another"))
         }
         #expect((object["total"] as? Int ?? 0) >= 3)
     }

@@ -17,7 +17,7 @@ enum SearchCommand {
             "now": "act as if it were this moment, like 2026-03-08T07:00 (local): when the search is kept in the history",
         ],
         flags: [
-            "json": "print JSON: query, translation, total, ranked, hits (id, reference, translation, snippet)",
+            "json": "print JSON: query, translation, total, ranked, hits (id, reference, translation, text, matches as code point offsets)",
             "history": "print the last \(Journal.searchHistoryLimit) searches made at a terminal, newest first (--json and scripted searches are not kept)",
         ],
         pages: true,
@@ -131,7 +131,9 @@ enum SearchCommand {
 extension JSON {
     /// The stable JSON shape of search results: `{"query", "translation", "total" (null when more
     /// than 3,000 match: not counted, not ranked), "ranked",
-    /// "hits": [{"id", "reference", "translation", "snippet"}]}`, hits in the snippet marked `*like this*`.
+    /// "hits": [{"id", "reference", "translation", "text", "matches"}]}`: the text plain, and each
+    /// word that matched as `[start, end)` offsets in Unicode code points (as Python indexes a
+    /// string), no markup inside a string.
     static func searchResults(query: String, translation: String, results: SearchResults) -> JSON {
         .object([
             ("query", .string(query)),
@@ -143,7 +145,8 @@ extension JSON {
                     ("id", .int(hit.id.rawValue)),
                     ("reference", .string(Reference(hit.id).description)),
                     ("translation", .string(hit.translation)),
-                    ("snippet", .string(hit.snippet.rendered(open: "*", close: "*"))),
+                    ("text", .string(hit.snippet.parts.map(\.text).joined())),
+                    ("matches", .array(hit.snippet.matches.map { .array([.int($0.lowerBound), .int($0.upperBound)]) })),
                 ])
             })),
         ])

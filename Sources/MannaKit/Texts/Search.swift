@@ -98,6 +98,18 @@ public struct Snippet: Hashable, Sendable {
 
     public let parts: [Part]
 
+    /// Where each hit is in the text, in Unicode code points from its start.
+    public var matches: [Range<Int>] {
+        var offset = 0
+        var ranges: [Range<Int>] = []
+        for part in parts {
+            let count = part.text.unicodeScalars.count
+            if part.isHit { ranges.append(offset..<offset + count) }
+            offset += count
+        }
+        return ranges
+    }
+
     /// The snippet with each hit wrapped in `open` and `close`.
     public func rendered(open: String, close: String) -> String {
         parts.map { $0.isHit ? open + $0.text + close : $0.text }.joined()
