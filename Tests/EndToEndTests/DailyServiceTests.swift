@@ -24,7 +24,7 @@ import TestSupport
         (["today", "--date", "tomorrow"], "manna: --date must be a date YYYY-MM-DD that exists, like 2026-12-25, not 'tomorrow'\n"),
         (["timeline", "--now", "noon"], "manna: --now must be a date and time like 2026-03-08T07:00 or 2026-03-08T07:00:00-05:00, not 'noon'\n"),
         (["plan", "today"], "manna: no plan is running: start one with 'manna plan start PLAN' (see 'manna plan list')\n"),
-        (["plan"], "manna: plan needs one of: list, show PLAN, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'\n"),
+        (["plan"], "manna: plan needs one of: list, show PLAN, start PLAN, today, done [DAY], undo DAY, status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'\n"),
         (["config", "set", "plan", "nt-90"], "manna: the reading plan is kept in the journal now: use 'manna plan start PLAN [--from YYYY-MM-DD]'\n"),
         (["widget", "--format", "conky"], "manna: widget needs --format waybar, i3blocks, polybar or plain\n"),
         (["init", "tcsh"], "manna: init needs one shell: bash, zsh or fish\n"),

@@ -243,6 +243,13 @@ import Testing
         #expect(shown.contains("day  1  Matthew 1-4"))
         #expect(shown.count == 92)
         #expect(home.run("plan", "show", "nt90").stderr == "manna: no plan called 'nt90'; did you mean 'nt-90'?\n")
+        // A day marked read by mistake is undone.
+        #expect(home.run("plan", "start", "nt-90", "--from", "2026-11-30").status == 0)
+        #expect(home.run("plan", "done").stdout.hasPrefix("day 1 of 90 read"))
+        #expect(home.run("plan", "undo", "1").stdout == "The New Testament in 90 Days: day 1 of 90 is unread again\n")
+        #expect(home.run("plan", "status").stdout.hasPrefix("The New Testament in 90 Days: day 1 of 90, 0 read"))
+        #expect(home.run("plan", "undo", "1").stdout == "The New Testament in 90 Days: day 1 is not marked read\n")
+        #expect(home.run("plan", "undo", "91").status == 65)
         #expect(home.run("plan", "list", "--json").stdout.hasPrefix(#"[{"id":"bible-in-a-year","name":"The Bible in a Year","days":365},"#))
         #expect(home.run("read", "Jhon", "3:16").stderr == "manna: no book called 'Jhon'; did you mean 'John'?\n")
         #expect(home.run("read", "Psalmz", "23").stderr == "manna: no book called 'Psalmz'; did you mean 'Psalms'?\n")

@@ -1,10 +1,10 @@
-// manna plan list | start | today | done | status | catch-up | remind | stop: reading plans and progress.
+// manna plan list | show | start | today | done | undo | status | catch-up | remind | stop: reading plans and progress.
 import MannaKit
 
 enum PlanCommand {
     static let spec = CommandSpec(
         name: "plan",
-        usage: "manna plan list [--json] | show PLAN [--json] | start PLAN [--from DATE] [--remind HH:MM] | today [--read|--listen|--json] | done [DAY] | status [--json] | catch-up | remind HH:MM|off | stop",
+        usage: "manna plan list [--json] | show PLAN [--json] | start PLAN [--from DATE] [--remind HH:MM] | today [--read|--listen|--json] | done [DAY] | undo DAY | status [--json] | catch-up | remind HH:MM|off | stop",
         abstract: "Reading plans: choose one, see today's readings, mark them read, catch up",
         valueOptions: [
             "from": "start: the date of day 1 (default: today)",
@@ -15,7 +15,7 @@ enum PlanCommand {
         ],
         flags: ["read": "today: print the readings' text too", "listen": "today: read the readings aloud (see 'manna listen')",
                 "json": "list, show, today, status: print JSON"],
-        subcommands: ["list", "show", "start", "today", "done", "status", "catch-up", "remind", "stop"],
+        subcommands: ["list", "show", "start", "today", "done", "undo", "status", "catch-up", "remind", "stop"],
         operands: ["show": .plan, "start": .plan, "remind": .words(["off"])],
         pages: true,
         run: run)
@@ -28,12 +28,13 @@ enum PlanCommand {
         case ("start", 2): try start(words[1], arguments, context)
         case ("today", 1): try today(arguments, context)
         case ("done", 1), ("done", 2): try done(words.count == 2 ? words[1] : nil, arguments, context)
+        case ("undo", 2): try undo(words[1], arguments, context)
         case ("status", 1): try status(arguments, context)
         case ("catch-up", 1): try catchUp(arguments, context)
         case ("remind", 2): try remind(words[1], arguments, context)
         case ("stop", 1): try stop(arguments, context)
         default:
-            throw spec.subcommandFailure(words.first, usage: "plan needs one of: list, show PLAN, start PLAN, today, done [DAY], status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
+            throw spec.subcommandFailure(words.first, usage: "plan needs one of: list, show PLAN, start PLAN, today, done [DAY], undo DAY, status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
         }
     }
 
@@ -170,6 +171,19 @@ enum PlanCommand {
         let after = try current(arguments, context)
         let newStatus = after.run.status(days: plan.days.count, today: today)
         context.stdout.line("day \(day) of \(plan.days.count) read; streak \(newStatus.streak) day\(newStatus.streak == 1 ? "" : "s")")
+    }
+
+    /// Marks a day read by mistake unread again.
+    static func undo(_ dayText: String, _ arguments: ParsedArguments, _ context: Context) throws {
+        let (now, _, plan, run) = try current(arguments, context)
+        guard let day = Int(dayText) else { throw Failure.usage("undo takes a day number, like 'manna plan undo 12', not '\(dayText)'") }
+        guard day >= 1 && day <= plan.days.count else { throw PlanProgressError.noSuchDay(day, days: plan.days.count) }
+        guard try context.journal().markUnread(day: day, of: run, now: now) else {
+            context.stdout.line("\(plan.name): day \(day) is not marked read")
+            return
+        }
+        try refreshTimeline(now: now, context)
+        context.stdout.line("\(plan.name): day \(day) of \(plan.days.count) is unread again")
     }
 
     static func status(_ arguments: ParsedArguments, _ context: Context) throws {

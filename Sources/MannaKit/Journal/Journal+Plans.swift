@@ -62,6 +62,19 @@ extension Journal {
         }
     }
 
+    /// Marks `day` of the running plan unread again (`plan undo`); false when it was not read.
+    public func markUnread(day: Int, of run: PlanRun, now: Instant) throws(JournalError) -> Bool {
+        try writing {
+            let delete = try database.prepare("DELETE FROM plan_days_read WHERE run_uuid = ?1 AND day = ?2")
+            try delete.bind(run.uuid, at: 1)
+            try delete.bind(day, at: 2)
+            try delete.run()
+            guard database.changes > 0 else { return false }
+            try touch(run, now: now)
+            return true
+        }
+    }
+
     /// Moves the schedule so that the next unread day falls on `today`.
     public func catchUp(_ run: PlanRun, nextUnread: Int, today: LocalDate, now: Instant) throws(JournalError) {
         try update(run, now: now, set: "schedule_start = ?2", today.adding(days: 1 - nextUnread).description)
