@@ -43,6 +43,24 @@ final class TestDevice {
         return (try TestDevice(scratch, "laptop", folder: shared), try TestDevice(scratch, "desktop", folder: shared))
     }
 
+    /// A plan's day read on one device and undone there (`plan undo`) is unread on the other.
+    @Test func aDayReadThenUndoneIsUnreadEverywhere() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        let today = LocalDate(parsing: "2027-01-01")!
+        let run = try laptop.journal.startPlan("nt-90", from: today, today: today, remindAt: nil, now: laptop.now)
+        try laptop.journal.markRead(day: 1, of: run, today: today, now: laptop.now)
+        try laptop.sync()
+        try desktop.sync()
+        #expect(try desktop.journal.runningPlan()?.daysRead.keys.sorted() == [1])
+        laptop.now += 60
+        #expect(try laptop.journal.markUnread(day: 1, of: try #require(try laptop.journal.runningPlan()), now: laptop.now))
+        try laptop.sync()
+        try desktop.sync()
+        #expect(try desktop.journal.runningPlan()?.daysRead.isEmpty == true)
+        #expect(try desktop.export() == laptop.export())
+    }
+
     @Test func aNoteWrittenOnOneDeviceAppearsOnTheOther() throws {
         let scratch = try Scratch("sync")
         let (laptop, desktop) = try pair(scratch)

@@ -208,7 +208,7 @@ extension Journal {
                     let before = try syncFields(of: table, key: key)
                     guard let row = try liveRow(table, key: key) else {
                         guard !before.isEmpty, before[Journal.deletedField]?.value != .int(1), complete.isSubset(of: Set(before.keys)),
-                              try parentPresent(table, fields: before) else { continue }
+                              try parentPresent(table, key: key, fields: before) else { continue }
                         clock = HybridTime.next(after: clock, wall: now)
                         changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(1), time: clock))
                         continue
@@ -368,9 +368,15 @@ extension Journal {
     }
 
     /// Whether a record's parent (a reminder's prayer, a day read's plan run) is in its table.
-    private func parentPresent(_ table: ExportTable, fields: [String: (value: Cell, version: SyncVersion)]) throws -> Bool {
+    private func parentPresent(_ table: ExportTable, key: String, fields: [String: (value: Cell, version: SyncVersion)]) throws -> Bool {
         guard let parent = table.parent else { return true }
-        guard let value = fields[parent.field]?.value else { return false }
+        var value = fields[parent.field]?.value
+        // A record known by its identity (a day read: its run and day) has its parent in its key.
+        if value == nil, let index = Journal.identityFields(table).firstIndex(where: { $0.name == parent.field }) {
+            let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+            if index < parts.count { value = .text(String(parts[index])) }
+        }
+        guard let value else { return false }
         let find = try database.prepare("SELECT 1 FROM \(parent.table) WHERE uuid = ?1")
         try bind(value, to: find, at: 1)
         return try find.step()
