@@ -80,6 +80,10 @@ public enum ReferenceError: Error, Equatable, Sendable {
     case noSuchChapter(book: String, chapter: Int, chapters: Int)
     case noSuchVerse(book: String, chapter: Int, verse: Int, verses: Int)
     case backwards(String)
+    /// Two numbers with only a space between, where it is not clear which was meant.
+    case spacedNumbers(String)
+    /// A range from one book into another.
+    case acrossBooks(String)
 
     public var message: String {
         switch self {
@@ -97,10 +101,16 @@ public enum ReferenceError: Error, Equatable, Sendable {
             if chapter < 1 { return "chapters start at 1: \(book) has no chapter \(chapter)" }
             return "\(book) has only \(chapters) chapter\(chapters == 1 ? "" : "s")"
         case .noSuchVerse(let book, let chapter, let verse, let verses):
+            // One psalm is "Psalm 11", as the labels say it.
+            let book = book == "Psalms" ? "Psalm" : book
             if verse < 1 { return "verses start at 1: \(book) \(chapter) has no verse \(verse)" }
             return "\(book) \(chapter) has only \(verses) verses"
         case .backwards(let text):
             return "'\(text)' runs backwards: put the earlier verse first"
+        case .spacedNumbers(let text):
+            return "'\(text)' has numbers with only a space between: write the chapter and verse as '3:16', a range as '16-18'"
+        case .acrossBooks(let text):
+            return "'\(text)' runs from one book into another: give each book its own part, like 'Gen 50; Exod 1-2'"
         }
     }
 }
@@ -126,8 +136,8 @@ enum ReferenceParser {
         guard !trimmed.isEmpty else { throw .empty }
         var ranges: [VerseRange] = []
         var book: Book?
-        for segment in trimmed.split(separator: ";", omittingEmptySubsequences: false) {
-            let segmentText = String(segment).trimmingSpaces
+        for segment in parts(trimmed) {
+            let segmentText = segment.trimmingSpaces
             guard !segmentText.isEmpty else { throw .malformed(trimmed) }
             let (bookText, spec) = splitBookName(segmentText)
             if !bookText.isEmpty {
@@ -145,6 +155,29 @@ enum ReferenceParser {
             ranges += try parseSpec(spec, in: book, original: segmentText)
         }
         return Reference(ranges: ranges)
+    }
+
+    /// The parts a reference lists, each with its book or continuing the one before: split at
+    /// ";", and at a "," that a book name follows ("John 3:16, 1 John 4:8").
+    private static func parts(_ text: String) -> [String] {
+        var parts: [String] = []
+        for segment in text.split(separator: ";", omittingEmptySubsequences: false) {
+            for piece in segment.split(separator: ",", omittingEmptySubsequences: false) {
+                let (bookText, _) = splitBookName(String(piece).trimmingSpaces)
+                let namesBook = !bookText.isEmpty && bookText.contains(where: \.isLetter) && !isVerseWord(bookText)
+                if parts.isEmpty || namesBook || piece.startIndex == segment.startIndex {
+                    parts.append(String(piece))
+                } else {
+                    parts[parts.count - 1] += "," + piece
+                }
+            }
+        }
+        return parts
+    }
+
+    /// Words written among the numbers that are not a book: "v.", "vv.", "ff", a verse's part.
+    private static func isVerseWord(_ word: String) -> Bool {
+        ["v", "v.", "vv", "vv.", "ver", "ver.", "verse", "verses", "f", "ff", "f.", "ff."].contains(word.lowercased())
     }
 
     /// Splits "1 Cor 13:4-7" into ("1 Cor", "13:4-7"): an optional leading number, then
@@ -168,8 +201,71 @@ enum ReferenceParser {
         case verse(chapter: Int, verse: Int)
     }
 
+    /// The numbers of a part as people write them, in the form `parseSpec` reads: "3 v. 16" and
+    /// "3 16" are "3:16", "16a" is "16", "16ff" runs to the end of the chapter ("16-$"), "16f"
+    /// takes the next verse too ("16-+1"), a full stop at the end is dropped, and an OSIS range's
+    /// second book ("Gen.1.1-Gen.1.3") is dropped when it is the same book. Two numbers with
+    /// only a space between, anywhere else, are refused: "Gen 1:1 3" could be 1:13 or 1:1-3.
+    private static func readable(_ spec: String, in book: Book, original: String) throws(ReferenceError) -> String {
+        var text = spec.trimmingSpaces
+        if text.hasSuffix("."), text.dropLast().last.map({ $0.isNumber || $0.isLetter }) == true { text.removeLast() }
+        // Words: "v."/"vv." (verse), a part letter, "f"/"ff", the same book again.
+        var out = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            guard character.isLetter else {
+                out.append(character)
+                index = text.index(after: index)
+                continue
+            }
+            var end = index
+            while end < text.endIndex, text[end].isLetter { end = text.index(after: end) }
+            let name = String(text[index..<end])
+            var word = name.lowercased()
+            if end < text.endIndex, text[end] == "." { end = text.index(after: end); word += "." }
+            let afterDigit = out.last?.isNumber == true
+            switch word {
+            case "v", "v.", "vv", "vv.", "ver", "ver.", "verse", "verses":
+                // "3 v. 16", "3, v 16": the verse of the chapter before.
+                while out.last == " " || out.last == "," { out.removeLast() }
+                out.append(":")
+            case "a", "b", "c", "d", "a.", "b.", "c.", "d." where afterDigit:
+                break
+            case "ff", "ff.": out += afterDigit ? "-$" : word
+            case "f", "f.": out += afterDigit ? "-+1" : word
+            default:
+                // An OSIS range repeats the book: "Gen.1.1-Gen.1.3".
+                guard out.trimmingSpaces.hasSuffix("-") else { throw .malformed(original) }
+                switch Canon.lookup(name) {
+                case .found(let other) where other == book: break
+                case .found: throw .acrossBooks(original)
+                default: throw .malformed(original)
+                }
+                if end < text.endIndex, text[end] == "." || text[end] == " " { end = text.index(after: end) }
+            }
+            index = end
+        }
+        // Numbers with only spaces between.
+        let words = out.split(whereSeparator: \.isWhitespace)
+        if words.count == 2, words.allSatisfy({ $0.allSatisfy(\.isNumber) }) { return words[0] + ":" + words[1] }
+        var previous: Character?
+        var sawSpace = false
+        for character in out {
+            if character.isWhitespace {
+                sawSpace = previous != nil
+                continue
+            }
+            if sawSpace, character.isNumber, previous?.isNumber == true { throw .spacedNumbers(original) }
+            sawSpace = false
+            previous = character
+        }
+        return out
+    }
+
     private static func parseSpec(_ spec: String, in book: Book, original: String) throws(ReferenceError) -> [VerseRange] {
-        // Spaces do not matter inside the numbers; dashes of every kind mean a range; "3.16" means "3:16".
+        let spec = try readable(spec, in: book, original: original)
+        // Dashes of every kind mean a range; "3.16" means "3:16".
         var cleaned = ""
         for character in spec where !character.isWhitespace {
             switch character {
@@ -184,11 +280,13 @@ enum ReferenceParser {
         }
         var ranges: [VerseRange] = []
         var verseContext: Int?  // the chapter of the last verse written in this segment
-        for item in cleaned.split(separator: ",", omittingEmptySubsequences: false) {
+        let items = cleaned.split(separator: ",", omittingEmptySubsequences: false)
+        for item in items {
             let ends = item.split(separator: "-", omittingEmptySubsequences: false)
             guard ends.count <= 2 else { throw .malformed(original) }
             let single = ends.count == 1
-            let start = try point(String(ends[0]), verseContext: verseContext, book: book, alone: single, original: original)
+            // In a one-chapter book a lone "1" is the chapter ("Jude 1"), but in a list it is a verse ("Jude 1,3").
+            let start = try point(String(ends[0]), verseContext: verseContext, book: book, alone: single && items.count == 1, original: original)
             let firstID: VerseID
             let startChapter: Int
             var startIsVerse = false
@@ -205,6 +303,11 @@ enum ReferenceParser {
             var endIsVerse = startIsVerse
             if single {
                 if !startIsVerse { lastID = try lastVerse(ofChapter: startChapter, in: book) }
+            } else if ends[1] == "$" || ends[1] == "+1" {
+                // "16ff": to the end of the chapter; "16f": and the next verse.
+                guard startIsVerse else { throw .malformed(original) }
+                let chapterEnd = try lastVerse(ofChapter: startChapter, in: book)
+                lastID = ends[1] == "$" ? chapterEnd : VerseID(book: book.number, chapter: startChapter, verse: min(firstID.verse + 1, chapterEnd.verse))
             } else {
                 switch try point(String(ends[1]), verseContext: startIsVerse ? startChapter : nil, book: book, alone: false, original: original) {
                 case .chapter(let chapter):
