@@ -329,3 +329,20 @@ import Testing
         #expect(shown.stderr == "" && shown.stdout.split(separator: "\n").count == 2)
     }
 }
+
+/// A translation written after the reference, as people cite a verse (issue 14, point 2).
+@Suite struct TranslationAfterReferenceTests {
+    @Test func theTranslationAfterAReferenceIsTheOneRead() throws {
+        let home = try TestHome()
+        let web = home.run("read", "John 3:16", "--translation", "WEB").stdout
+        #expect(home.run("read", "John 3:16 WEB").stdout == web)
+        #expect(home.run("read", "John 3:16 (web)").stdout == web)
+        #expect(home.run("read", "John", "3:16", "WEB").stdout == web)
+        #expect(home.run("read", "Ps 23 ASV").stdout.hasPrefix("Psalm 23 (ASV)\n"))
+        let both = home.run("read", "John 3:16 KJV", "-t", "WEB")
+        #expect(both.status == 64)
+        #expect(both.stderr == "manna: two translations: --translation WEB and KJV after the reference; give one\n")
+        // Only the database's codes: anything else is part of the reference, and refused there.
+        #expect(home.run("read", "John 3:16 (XYZ)").status == 65)
+    }
+}

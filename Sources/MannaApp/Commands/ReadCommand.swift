@@ -19,10 +19,16 @@ enum ReadCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals == ["-"] ? [try StandardInput.text("the reference")] : arguments.positionals
-        let reference = try parseReference(words, command: "read")
-        try checkSize(reference)
+        guard !words.isEmpty else { throw Failure.usage("read needs a reference, like 'manna read John 3:16'") }
         let database = try context.openTextDatabase()
-        let translation = try context.translation(arguments.value("translation"), in: database)
+        // "John 3:16 KJV", "John 3:16 (WEB)": a translation written after the reference.
+        let (text, written) = trailingTranslation(words.joined(separator: " "), in: database)
+        if let written, let option = arguments.value("translation"), option.uppercased() != written {
+            throw Failure.usage("two translations: --translation \(option) and \(written) after the reference; give one")
+        }
+        let reference = try Reference(parsing: text)
+        try checkSize(reference)
+        let translation = try context.translation(arguments.value("translation") ?? written, in: database)
         let verses = try database.passage(reference, in: translation)
         // No journal yet means no marks: reading never creates one. A damaged journal does not
         // keep the passage from being read: it is printed without marks, then the failure.
@@ -53,6 +59,23 @@ enum ReadCommand {
         guard reference.verseCount(upTo: maxVerses) <= maxVerses else {
             throw Failure.usage("a passage to print can be at most \(maxVerses) verses (the whole Bible, once); ask for less")
         }
+    }
+
+    /// `text` without a translation's code at its end ("John 3:16 KJV", "John 3:16 (WEB)"), and
+    /// that code; only the database's codes count, so a book is never taken for one.
+    static func trailingTranslation(_ text: String, in database: TextDatabase) -> (String, String?) {
+        var trimmed = text.trimmingSpaces
+        let parenthesized = trimmed.hasSuffix(")")
+        if parenthesized { trimmed.removeLast() }
+        guard let space = trimmed.lastIndex(where: { $0 == " " || (parenthesized && $0 == "(") }) else { return (text, nil) }
+        let word = String(trimmed[trimmed.index(after: space)...]).uppercased()
+        guard database.translations.contains(where: { $0.code == word }) else { return (text, nil) }
+        var rest = String(trimmed[..<space])
+        if parenthesized {
+            guard rest.hasSuffix("(") || trimmed[space] == "(" else { return (text, nil) }
+            if rest.hasSuffix("(") { rest.removeLast() }
+        }
+        return (rest.trimmingSpaces, word)
     }
 
     static func parseReference(_ words: [String], command: String) throws -> Reference {
