@@ -20,6 +20,11 @@ import Testing
         ("愛", #""愛"*"#),
         ("'quoted'", #""quoted"*"#),
         ("a\u{0}b", #""a"* "b"*"#),
+        // An apostrophe joins a word's pieces, straight or curly, as the index has them (issue 14, point 4).
+        ("David's", #""david s""#),
+        ("LORD’s house", #""lord s" "house"*"#),
+        ("don't fear", #""don t" "fear"*"#),
+        ("the world's", #""the"* "world s""#),
     ])
     func buildsSafeExpressions(typed: String, expression: String) throws {
         #expect(try SearchQuery(parsing: typed).expression == expression)

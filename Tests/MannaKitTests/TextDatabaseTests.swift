@@ -67,6 +67,11 @@ import Testing
     @Test func searchRanksAndBoundsRanking() throws {
         let database = BuiltTexts.database
         let kjv = try database.translation(code: "KJV")
+        // "David's" is one word: the 52 verses that have it, not every verse with David and an s-word.
+        let davids = try database.search(try SearchQuery(parsing: "David's"), in: kjv, limit: 100)
+        #expect(davids.total == 52)
+        #expect(try database.search(try SearchQuery(parsing: "David’s"), in: kjv, limit: 100).total == 52)
+        #expect(davids.hits.allSatisfy { $0.snippet.parts.map(\.text).joined().contains("David’s") || $0.snippet.parts.map(\.text).joined().contains("David's") })
         let ranked = try database.search(try SearchQuery(parsing: "love one another"), in: kjv, limit: 5)
         #expect(ranked.ranked)
         #expect(ranked.hits.count == 5)

@@ -50,19 +50,59 @@ public struct SearchQuery: Equatable, Sendable {
         let parts = trimmed.split(separator: "\"", omittingEmptySubsequences: false)
         guard parts.count % 2 == 1 else { throw .unclosedQuote }
         for (index, part) in parts.enumerated() {
-            let tokens = SearchQuery.tokens(part)
-            if tokens.isEmpty { continue }
-            words += tokens
+            let groups = SearchQuery.words(part)
+            if groups.isEmpty { continue }
+            words += groups.flatMap { $0 }
             if index % 2 == 1 {
-                terms.append("\"" + tokens.joined(separator: " ") + "\"")
+                terms.append("\"" + groups.flatMap { $0 }.joined(separator: " ") + "\"")
             } else {
-                terms += tokens.map { "\"" + $0 + "\"*" }
+                // A word with an apostrophe ("David's", "don't") is its pieces side by side, as the
+                // index has them, and no prefix: "david s"* would find "David said".
+                terms += groups.map { $0.count == 1 ? "\"" + $0[0] + "\"*" : "\"" + $0.joined(separator: " ") + "\"" }
             }
         }
         guard !terms.isEmpty else { throw .nothingToSearch(trimmed) }
         guard words.count <= SearchQuery.maxWords else { throw .tooManyWords(words.count) }
         expression = terms.joined(separator: " ")
         self.words = words
+    }
+
+    /// The words of `text`, each as the index's tokens: "David's" is ["david", "s"] (the
+    /// tokenizer splits at the apostrophe), "love" is ["love"]. An apostrophe, straight or
+    /// curly, joins the letters on either side into one word.
+    static func words(_ text: Substring) -> [[String]] {
+        var words: [[String]] = []
+        var joining = false
+        var previous: Character?
+        var piece = ""
+        func endPiece() {
+            guard !piece.isEmpty else { return }
+            let pieceTokens = tokens(Substring(piece))
+            if joining, !words.isEmpty, let first = pieceTokens.first {
+                words[words.count - 1].append(first)
+                words += pieceTokens.dropFirst().map { [$0] }
+            } else {
+                words += pieceTokens.map { [$0] }
+            }
+            piece = ""
+        }
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
+            let apostrophe = character == "'" || character == "\u{2019}" || character == "\u{02BC}"
+            if apostrophe, previous?.isLetter == true, index + 1 < characters.count, characters[index + 1].isLetter {
+                endPiece()
+                joining = true
+            } else if character.isWhitespace {
+                endPiece()
+                joining = false
+            } else {
+                piece.append(character)
+                if !character.isLetter && !character.isNumber { endPiece(); joining = false }
+            }
+            previous = character
+        }
+        endPiece()
+        return words
     }
 
     /// Splits text into the runs of letters and digits (with their marks) that the index tokenizer also keeps.
