@@ -25,6 +25,11 @@ import Testing
         ("LORD’s house", #""lord s" "house"*"#),
         ("don't fear", #""don t" "fear"*"#),
         ("the world's", #""the"* "world s""#),
+        // Ligatures: the KJV's Cæsar is found as Caesar, and the other way round (point 5).
+        ("Caesar", #"("caesar"* OR "cæsar"*)"#),
+        ("render unto Cæsar", #""render"* AND "unto"* AND ("caesar"* OR "cæsar"*)"#),
+        ("\"unto Caesar\"", #"("unto caesar" OR "unto cæsar")"#),
+        ("Phoebe", #"("phoebe"* OR "phœbe"*)"#),
     ])
     func buildsSafeExpressions(typed: String, expression: String) throws {
         #expect(try SearchQuery(parsing: typed).expression == expression)

@@ -71,6 +71,10 @@ import Testing
         let davids = try database.search(try SearchQuery(parsing: "David's"), in: kjv, limit: 100)
         #expect(davids.total == 52)
         #expect(try database.search(try SearchQuery(parsing: "David’s"), in: kjv, limit: 100).total == 52)
+        // Cæsar as people type it: every verse with Cæsar or Caesar (38 had a Cæsar; "Caesar" found 3).
+        let caesar = try database.search(try SearchQuery(parsing: "Caesar"), in: kjv, limit: 100)
+        #expect(caesar.total == 41)
+        #expect(caesar.total == (try database.search(try SearchQuery(parsing: "Cæsar"), in: kjv, limit: 100)).total)
         #expect(davids.hits.allSatisfy { $0.snippet.parts.map(\.text).joined().contains("David’s") || $0.snippet.parts.map(\.text).joined().contains("David's") })
         let ranked = try database.search(try SearchQuery(parsing: "love one another"), in: kjv, limit: 5)
         #expect(ranked.ranked)

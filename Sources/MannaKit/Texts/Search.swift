@@ -54,17 +54,34 @@ public struct SearchQuery: Equatable, Sendable {
             if groups.isEmpty { continue }
             words += groups.flatMap { $0 }
             if index % 2 == 1 {
-                terms.append("\"" + groups.flatMap { $0 }.joined(separator: " ") + "\"")
+                terms.append(SearchQuery.either(SearchQuery.spellings(groups.flatMap { $0 }.joined(separator: " ")).map { "\"" + $0 + "\"" }))
             } else {
                 // A word with an apostrophe ("David's", "don't") is its pieces side by side, as the
                 // index has them, and no prefix: "david s"* would find "David said".
-                terms += groups.map { $0.count == 1 ? "\"" + $0[0] + "\"*" : "\"" + $0.joined(separator: " ") + "\"" }
+                terms += groups.map { group in
+                    SearchQuery.either(SearchQuery.spellings(group.joined(separator: " ")).map { group.count == 1 ? "\"" + $0 + "\"*" : "\"" + $0 + "\"" })
+                }
             }
         }
         guard !terms.isEmpty else { throw .nothingToSearch(trimmed) }
         guard words.count <= SearchQuery.maxWords else { throw .tooManyWords(words.count) }
-        expression = terms.joined(separator: " ")
+        // FTS5 reads words side by side as AND, but not beside a group in parentheses.
+        expression = terms.joined(separator: terms.contains { $0.hasPrefix("(") } ? " AND " : " ")
         self.words = words
+    }
+
+    /// The spellings a word is found in: the KJV writes "Cæsar", "Judæa" and "Œ" where people
+    /// type "ae" and "oe", and the index keeps the ligature as a letter of its own. "caesar"
+    /// is also "cæsar", and "cæsar" also "caesar".
+    static func spellings(_ word: String) -> [String] {
+        let typed = word.replacingAll("æ", with: "ae").replacingAll("œ", with: "oe")
+        let ligatures = typed.replacingAll("ae", with: "æ").replacingAll("oe", with: "œ")
+        return ligatures == typed ? [typed] : [typed, ligatures]
+    }
+
+    /// One term, or several as FTS5 alternatives: `("caesar"* OR "cæsar"*)`.
+    static func either(_ terms: [String]) -> String {
+        terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")"
     }
 
     /// The words of `text`, each as the index's tokens: "David's" is ["david", "s"] (the
@@ -228,5 +245,26 @@ extension TextDatabase {
         }
         if !current.isEmpty { parts.append(Snippet.Part(text: current, isHit: inHit)) }
         return Snippet(parts: parts)
+    }
+}
+
+extension String {
+    /// Every `target` replaced by `replacement` (FoundationEssentials has no `replacingOccurrences`).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        let source = Array(self)
+        let pattern = Array(target)
+        guard !pattern.isEmpty, source.count >= pattern.count else { return self }
+        var out = ""
+        var index = 0
+        while index < source.count {
+            if index + pattern.count <= source.count, source[index..<index + pattern.count].elementsEqual(pattern) {
+                out += replacement
+                index += pattern.count
+            } else {
+                out.append(source[index])
+                index += 1
+            }
+        }
+        return out
     }
 }
