@@ -346,3 +346,16 @@ import Testing
         #expect(home.run("read", "John 3:16 (XYZ)").status == 65)
     }
 }
+
+/// Labels (issue 14, point 3): a passage across books numbers each verse with its full
+/// reference, across chapters with chapter:verse, and within one with the verse alone.
+@Suite struct PassageLabelTests {
+    @Test func versesAreLabelledAsFarAsThePassageReaches() throws {
+        let home = try TestHome()
+        #expect(home.run("read", "John 3:16; Rom 8:28").stdout.split(separator: "\n").map { String($0.prefix(12)) }
+            == ["John 3:16; R", "John 3:16   ", "Romans 8:28 "])
+        #expect(home.run("read", "John 3:16; 4:1").stdout.split(separator: "\n").map { String($0.prefix(5)) } == ["John ", "3:16 ", " 4:1 "])
+        #expect(home.run("read", "John 3:16-17").stdout.split(separator: "\n").map { String($0.prefix(3)) } == ["Joh", "16 ", "17 "])
+        #expect(home.run("read", "Ps 119:1").stdout.hasPrefix("Psalm 119:1 (KJV)\n"))
+    }
+}

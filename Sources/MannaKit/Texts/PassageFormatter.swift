@@ -6,7 +6,8 @@ public enum PassageFormatter {
 
     /// The passage as lines of text.
     ///
-    /// Verses are numbered by verse, or by chapter:verse when the passage spans chapters.
+    /// Verses are numbered by verse, by chapter:verse when the passage spans chapters, and by
+    /// their full reference when it spans books.
     /// A marked verse ends with its marks: `[yellow]` (unless `color` paints the highlight
     /// behind the text instead), `[bookmark]`, and `[1]` for each note, whose text follows
     /// the passage after a blank line. A verse with no marks prints as it always has.
@@ -22,12 +23,18 @@ public enum PassageFormatter {
                               marks: PassageMarks = PassageMarks(), color: Bool = false) -> (lines: [String], verseLines: [VerseID: Range<Int>]) {
         var lines = ["\(reference) (\(translation))"]
         var verseLines: [VerseID: Range<Int>] = [:]
+        // Numbered by verse; by chapter:verse across chapters; by full reference across books
+        // ("John 3:16", "Romans 8:28": "3:16" and "8:28" alone would not say where they are).
+        let spansBooks = Set(verses.map(\.id.book)).count > 1
         let spansChapters = Set(verses.map { $0.id.book * 1_000 + $0.id.chapter }).count > 1
-        let labels = verses.map { spansChapters ? "\($0.id.chapter):\($0.id.verse)" : "\($0.id.verse)" }
+        let labels = verses.map {
+            spansBooks ? Reference($0.id).description : spansChapters ? "\($0.id.chapter):\($0.id.verse)" : "\($0.id.verse)"
+        }
         let labelWidth = labels.map(\.count).max() ?? 0
         var notes: [Note] = []
         for (verse, label) in zip(verses, labels) {
-            let padded = String(repeating: " ", count: labelWidth - label.count) + label + " "
+            let padding = String(repeating: " ", count: labelWidth - label.count)
+            let padded = (spansBooks ? label + padding : padding + label) + " "
             let indent = String(repeating: " ", count: padded.count)
             let text = verse.text ?? absentText(translation)
             let verseMarks = marks[verse.id]
