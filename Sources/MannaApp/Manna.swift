@@ -243,7 +243,7 @@ public enum Manna {
                 index += word == "--color" ? 2 : 1
                 continue
             }
-            if let value, arguments.first != "highlight", !arguments.contains("highlight") {
+            if let value, !arguments.contains("highlight") {
                 throw Failure.usage("--color takes auto, always or never, not '\(value)'")
             }
             rest.append(word)

@@ -44,12 +44,12 @@ enum BookmarkCommand {
             for line in MarkListing.lines(bookmarks.map { [$0.shortID, $0.reference.description] }) { context.stdout.line(line) }
         case "delete":
             let id = try MarkListing.id(rest, kind: .bookmark)
-            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.bookmark, id: id) }
+            let journal = try MarkListing.journal(holding: .bookmark, id: id, context)
             let bookmark: Bookmark = try journal.deleteBookmark(id: id, at: try context.now(arguments))
             context.stdout.line("deleted bookmark \(bookmark.shortID) on \(bookmark.reference) (undo: manna bookmark restore \(bookmark.shortID))")
         case "restore":
             let id = try MarkListing.id(rest, kind: .bookmark, verb: "restore")
-            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.bookmark, id: id) }
+            let journal = try MarkListing.journal(holding: .bookmark, id: id, context)
             let bookmark = try journal.restoreBookmark(id: id, at: try context.now(arguments))
             context.stdout.line("restored bookmark \(bookmark.shortID) on \(bookmark.reference)")
         default:

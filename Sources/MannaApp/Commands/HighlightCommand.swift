@@ -42,12 +42,12 @@ enum HighlightCommand {
             for line in MarkListing.lines(rows) { context.stdout.line(line) }
         case "delete":
             let id = try MarkListing.id(rest, kind: .highlight)
-            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.highlight, id: id) }
+            let journal = try MarkListing.journal(holding: .highlight, id: id, context)
             let highlight: Highlight = try journal.deleteHighlight(id: id, at: try context.now(arguments))
             context.stdout.line("deleted highlight \(highlight.shortID) on \(Reference(highlight.verseID)) (undo: manna highlight restore \(highlight.shortID))")
         case "restore":
             let id = try MarkListing.id(rest, kind: .highlight, verb: "restore")
-            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.highlight, id: id) }
+            let journal = try MarkListing.journal(holding: .highlight, id: id, context)
             let highlight = try journal.restoreHighlight(id: id, at: try context.now(arguments))
             context.stdout.line("restored highlight \(highlight.shortID) on \(Reference(highlight.verseID)) (\(highlight.color.rawValue))")
         default:

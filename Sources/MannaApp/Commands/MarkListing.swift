@@ -37,6 +37,13 @@ enum MarkListing {
     }
 
     /// The one ID `delete` takes.
+    /// The journal that may hold the mark `id`: with none yet, no mark has that id, and looking
+    /// does not make one.
+    static func journal(holding kind: MarkKind, id: String, _ context: Context) throws -> Journal {
+        guard let journal = try context.existingJournal() else { throw MarkError.notFound(kind, id: id) }
+        return journal
+    }
+
     static func id(_ words: ArraySlice<String>, kind: MarkKind, verb: String = "delete") throws -> String {
         guard words.count == 1 else {
             throw Failure.usage("\(kind.rawValue) \(verb) needs one id, like 'manna \(kind.rawValue) \(verb) k7m2'; see 'manna \(kind.rawValue) list'")

@@ -47,7 +47,7 @@ enum NoteCommand {
             for line in lines(notes) { context.stdout.line(line) }
         case "delete":
             let id = try MarkListing.id(rest, kind: .note)
-            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.note, id: id) }
+            let journal = try MarkListing.journal(holding: .note, id: id, context)
             let note: Note = try journal.deleteNote(id: id, at: try context.now(arguments))
             context.stdout.line("deleted note \(note.shortID) on \(note.reference) (undo: manna note restore \(note.shortID))")
         case "edit":
@@ -56,12 +56,12 @@ enum NoteCommand {
             }
             let text = rest.last! == "-" ? try StandardInput.text("the note") : rest.last!
             try Journal.checkNote(text)
-            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.note, id: rest.first!) }
+            let journal = try MarkListing.journal(holding: .note, id: rest.first!, context)
             let note = try journal.editNote(id: rest.first!, text: text, at: try context.now(arguments))
             context.stdout.line("edited note \(note.shortID) on \(note.reference)")
         case "restore":
             let id = try MarkListing.id(rest, kind: .note, verb: "restore")
-            guard let journal = try context.existingJournal() else { throw MarkError.notFound(.note, id: id) }
+            let journal = try MarkListing.journal(holding: .note, id: id, context)
             let note = try journal.restoreNote(id: id, at: try context.now(arguments))
             context.stdout.line("restored note \(note.shortID) on \(note.reference)")
         default:

@@ -36,20 +36,12 @@ enum Operand: Equatable, Sendable {
 }
 
 /// What completion offers for the word being typed.
-enum Completion: Equatable {
+enum Completion {
     /// Words, each with a few words of description ("" for none).
     case words([(word: String, about: String)])
     /// The shell's own completion of file names.
     case files
     case directories
-
-    static func == (lhs: Completion, rhs: Completion) -> Bool {
-        switch (lhs, rhs) {
-        case (.files, .files), (.directories, .directories): true
-        case (.words(let left), .words(let right)): left.map(\.word) == right.map(\.word) && left.map(\.about) == right.map(\.about)
-        default: false
-        }
-    }
 
     /// The options every command takes, and those `manna` takes alone.
     static let global: [(word: String, about: String)] = [("--help", "show help"), ("-h", "show help")]

@@ -66,13 +66,16 @@ public struct SyncFolder: Sendable {
     /// The header of `device`'s snapshot, read alone (nil: no snapshot, or none this Manna can
     /// read): whether it goes further than what was applied is known before reading the rest.
     public func snapshotHeader(of device: String, schema: Int) -> SyncSegment.Header? {
-        guard let line = try? Files.readFirstLine(folder(of: device) + "/" + SyncFolder.snapshotName) else { return nil }
-        return try? SyncSegment.Header(parsing: line, schema: schema)
+        SyncFolder.header(at: folder(of: device) + "/" + SyncFolder.snapshotName, schema: schema)
     }
 
     /// The header of `device`'s segment `sequence`, read alone.
     public func header(_ device: String, _ sequence: Int, schema: Int) -> SyncSegment.Header? {
-        guard let line = try? Files.readFirstLine(folder(of: device) + "/" + SyncSegment.fileName(sequence)) else { return nil }
+        SyncFolder.header(at: folder(of: device) + "/" + SyncSegment.fileName(sequence), schema: schema)
+    }
+
+    private static func header(at path: String, schema: Int) -> SyncSegment.Header? {
+        guard let line = try? Files.readFirstLine(path) else { return nil }
         return try? SyncSegment.Header(parsing: line, schema: schema)
     }
 
