@@ -1,0 +1,382 @@
+// Unit tests of the extension's logic (timeline.js) under plain gjs, with fixed clocks:
+//
+//   gjs -m unit.js legacy|module EXTENSION_DIR FIXTURES_DIR
+//
+// `legacy` loads EXTENSION_DIR/timeline.js through GJS's legacy importer, as GNOME Shell 43-44
+// do; `module` imports it as an ES module, as 45+ do (the folder build-gnome45 makes). run-unit
+// runs both. Prints a line per test and exits 1 if any failed.
+import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
+import System from 'system';
+
+const [mode, extensionDir, fixturesDir] = ARGV;
+let T;
+if (mode === 'legacy') {
+    imports.searchPath.unshift(extensionDir);
+    T = imports.timeline;
+} else if (mode === 'module') {
+    T = await import(`file://${extensionDir}/timeline.js`);
+} else {
+    printerr('usage: gjs -m unit.js legacy|module EXTENSION_DIR FIXTURES_DIR');
+    System.exit(64);
+}
+
+const ms = text => {
+    const value = Date.parse(text);
+    if (!Number.isFinite(value))
+        throw new Error(`bad instant in a test: ${text}`);
+    return value;
+};
+const HOUR = 3600 * 1000;
+const dayAfter = (zone, date, start) => T.startOfDayAfter(GLib, zone, date, start);
+
+function fixture(name) {
+    const [, bytes] = GLib.file_get_contents(`${fixturesDir}/${name}`);
+    return new TextDecoder().decode(bytes);
+}
+
+class Failure extends Error {}
+function check(condition, what) {
+    if (!condition)
+        throw new Failure(what);
+}
+function equal(actual, expected, what) {
+    const a = JSON.stringify(actual), e = JSON.stringify(expected);
+    if (a !== e)
+        throw new Failure(`${what}: expected ${e}, got ${a}`);
+}
+
+/** describe() on a fixture at an instant: the state. */
+function stateAt(name, instant) {
+    return T.describe({text: fixture(name)}, ms(instant), dayAfter);
+}
+
+/** The fixture's own entry for `date`, to compare what was chosen with. */
+function entryFor(name, date) {
+    const raw = JSON.parse(fixture(name)).entries.find(e => e.date === date);
+    check(raw, `${name} has no entry for ${date}`);
+    return raw;
+}
+
+function expectDay(name, instant, date, refreshAt) {
+    const state = stateAt(name, instant);
+    check(!state.quiet, `at ${instant}: quiet (${state.why}), expected ${date}`);
+    equal(state.entry.date, date, `the entry in force at ${instant}`);
+    equal(state.label, entryFor(name, date).verse.reference, `the panel's label at ${instant}`);
+    equal(new Date(state.refreshAt).toISOString(), new Date(ms(refreshAt)).toISOString(), `the next look at ${instant}`);
+}
+
+function expectQuiet(state, why, hint = T.RUN_HINT) {
+    check(state.quiet, `expected a quiet state (${why}), got ${state.label}`);
+    equal(state.label, 'Manna', 'the quiet panel label');
+    check(state.why.includes(why), `expected the reason to say "${why}", it says "${state.why}"`);
+    equal(state.hint, hint, 'the hint');
+}
+
+const tests = [];
+const test = (name, body) => tests.push({name, body});
+
+// MARK: - Choosing the day
+
+test('reads what manna writes', () => {
+    const {timeline, problem} = T.parseTimeline(fixture('new-york-march.json'));
+    equal(problem, undefined, 'the problem');
+    equal(timeline.timeZone, 'America/New_York', 'the zone');
+    equal(timeline.entries.length, 7, 'the entries');
+    const first = timeline.entries[0], raw = entryFor('new-york-march.json', '2026-03-07');
+    equal([first.reference, first.translation, first.text], [raw.verse.reference, raw.verse.translation, raw.verse.text], 'the verse');
+    equal(first.plan.days, 365, "the plan's length");
+});
+
+test('in the middle of a day, that day; the next look at the next midnight (policy.after)', () => {
+    expectDay('utc-december.json', '2026-12-01T10:00:00Z', '2026-12-01', '2026-12-02T00:00:00Z');
+});
+
+test('the day flips at its first instant, not a millisecond before', () => {
+    expectDay('utc-december.json', '2026-12-01T23:59:59.999Z', '2026-12-01', '2026-12-02T00:00:00Z');
+    expectDay('utc-december.json', '2026-12-02T00:00:00Z', '2026-12-02', '2026-12-03T00:00:00Z');
+});
+
+test('with policy.after past (no tick ran), each later day still comes at its midnight', () => {
+    expectDay('utc-december.json', '2026-12-05T08:00:00Z', '2026-12-05', '2026-12-06T00:00:00Z');
+});
+
+test('DST spring forward: 2026-03-08 in New York lasts 23 hours', () => {
+    // 00:00-05:00 to 00:00-04:00 (EDT from 02:00), so the flip is 04:00Z, not 05:00Z.
+    expectDay('new-york-march.json', '2026-03-08T00:00:00-05:00', '2026-03-08', '2026-03-09T00:00:00-04:00');
+    expectDay('new-york-march.json', '2026-03-08T23:59:59-04:00', '2026-03-08', '2026-03-09T00:00:00-04:00');
+    expectDay('new-york-march.json', '2026-03-09T00:00:00-04:00', '2026-03-09', '2026-03-10T00:00:00-04:00');
+});
+
+test('DST fall back: 2026-11-01 in New York lasts 25 hours', () => {
+    expectDay('new-york-november.json', '2026-11-01T01:30:00-04:00', '2026-11-01', '2026-11-02T00:00:00-05:00');
+    expectDay('new-york-november.json', '2026-11-01T01:30:00-05:00', '2026-11-01', '2026-11-02T00:00:00-05:00');
+    // 23:30 EST is 24.5 hours after the day began: still the 1st.
+    expectDay('new-york-november.json', '2026-11-01T23:30:00-05:00', '2026-11-01', '2026-11-02T00:00:00-05:00');
+    expectDay('new-york-november.json', '2026-11-02T00:00:00-05:00', '2026-11-02', '2026-11-03T00:00:00-05:00');
+});
+
+test("the timeline's last day ends at its zone's next midnight, DST included", () => {
+    // Cut to end with 2026-03-08: its day ends at 04:00Z, an hour before 24 hours would.
+    const raw = JSON.parse(fixture('new-york-march.json'));
+    raw.entries = raw.entries.slice(0, 2);
+    const text = JSON.stringify(raw);
+    const before = T.describe({text}, ms('2026-03-09T03:59:59Z'), dayAfter);
+    equal(before.entry?.date, '2026-03-08', 'the last day, a second before its end');
+    equal(before.refreshAt, ms('2026-03-09T04:00:00Z'), 'the next look: the end of the last day');
+    expectQuiet(T.describe({text}, ms('2026-03-09T04:00:00Z'), dayAfter), 'ended with 2026-03-08',
+        `${T.RUN_HINT} (manna doctor checks the timer that keeps it current)`);
+});
+
+test('an unknown zone: the last day lasts 24 hours', () => {
+    equal(T.startOfDayAfter(GLib, 'Nowhere/Atlantis', '2026-03-08', ms('2026-03-08T05:00:00Z')), ms('2026-03-09T05:00:00Z'), 'the end');
+});
+
+test('a stale timeline: a quiet state that says what to run, with no timeout', () => {
+    const state = stateAt('utc-december.json', '2026-12-08T00:00:00Z');
+    expectQuiet(state, 'ended with 2026-12-07', `${T.RUN_HINT} (manna doctor checks the timer that keeps it current)`);
+    equal(state.refreshAt, null, 'the next look');
+    equal(stateAt('utc-december.json', '2026-12-07T23:59:59Z').entry.date, '2026-12-07', 'the last day before its end');
+});
+
+test('a clock set back before the first day: quiet until that day begins', () => {
+    const state = stateAt('utc-december.json', '2026-11-30T12:00:00Z');
+    expectQuiet(state, 'begins on 2026-12-01, after today');
+    equal(state.refreshAt, ms('2026-12-01T00:00:00Z'), 'the next look: when the first day begins');
+});
+
+// MARK: - Bad input: a quiet state, never an exception
+
+test('a missing file', () => {
+    expectQuiet(T.describe({missing: true}, ms('2026-12-01T10:00:00Z'), dayAfter), 'No timeline yet');
+});
+
+test('an unreadable file', () => {
+    expectQuiet(T.describe({error: 'Permission denied'}, ms('2026-12-01T10:00:00Z'), dayAfter), 'cannot be read: Permission denied');
+});
+
+test('corrupt timelines each say what is wrong', () => {
+    const good = JSON.parse(fixture('utc-december.json'));
+    const variant = change => {
+        const copy = JSON.parse(JSON.stringify(good));
+        change(copy);
+        return JSON.stringify(copy);
+    };
+    const cases = [
+        ['', 'not JSON'],
+        [fixture('utc-december.json').slice(0, 700), 'not JSON'],
+        ['[1, 2]', 'not a JSON object'],
+        ['null', 'not a JSON object'],
+        [variant(t => delete t.version), 'no version 1'],
+        [variant(t => (t.version = '1')), 'no version 1'],
+        [variant(t => delete t.time_zone), 'time_zone is missing'],
+        [variant(t => (t.policy = null)), 'policy.after'],
+        [variant(t => (t.policy.after = '2026-12-02T00:00:00')), 'policy.after'],
+        [variant(t => (t.entries = [])), 'no entries'],
+        [variant(t => (t.entries = {})), 'no entries'],
+        [variant(t => (t.entries[1] = 'x')), 'entries[1] is not an object'],
+        [variant(t => (t.entries[0].date = '2026-12-1')), 'entries[0].date'],
+        [variant(t => (t.entries[0].start = '2026-12-01')), 'entries[0].start'],
+        [variant(t => (t.entries[0].start = 'tomorrow')), 'entries[0].start'],
+        [variant(t => delete t.entries[2].verse.text), 'entries[2].verse'],
+        [variant(t => (t.entries[2].verse.reference = 7)), 'entries[2].verse'],
+        [variant(t => (t.entries[0].plan = {name: 'x', day: 0, days: 3, readings: ['Gen 1']})), 'entries[0].plan'],
+        [variant(t => (t.entries[0].plan = {name: 'x', day: 1, days: 3, readings: []})), 'entries[0].plan'],
+        [variant(t => (t.entries[0].reminders = [{time: '7:00', kind: 'verse'}])), 'entries[0].reminders'],
+        [variant(t => delete t.entries[0].reminders), 'entries[0].reminders'],
+        [variant(t => (t.entries[1].start = t.entries[0].start)), 'entries[1] does not start after'],
+    ];
+    for (const [text, why] of cases)
+        expectQuiet(T.describe({text}, ms('2026-12-01T10:00:00Z'), dayAfter), why);
+});
+
+test('a newer format asks for a newer extension', () => {
+    const raw = JSON.parse(fixture('utc-december.json'));
+    raw.version = 2;
+    expectQuiet(T.describe({text: JSON.stringify(raw)}, ms('2026-12-01T10:00:00Z'), dayAfter), 'version 2, newer',
+        'Update the extension: manna install');
+});
+
+// MARK: - The menu's words
+
+test('the plan step and the reminders, worded for the menu', () => {
+    const state = stateAt('new-york-march.json', '2026-03-09T12:00:00-04:00');
+    const plan = entryFor('new-york-march.json', '2026-03-09').plan;
+    equal(T.planSummary(state.entry.plan), `${plan.name} · Day ${plan.day} of 365: ${plan.readings.join('; ')}`, 'the plan step');
+    // 2026-03-09 is a Monday: the prayer reminder (mon,wed,fri 21:00) comes, its text never.
+    equal(T.reminderSummary(state.entry.reminders), '07:00 verse · 20:00 reading · 21:00 prayer', 'the reminders');
+    equal(T.reminderSummary([]), null, 'no reminders');
+    equal(stateAt('utc-december.json', '2026-12-01T10:00:00Z').entry.plan, null, 'no plan');
+});
+
+test("the timeline's path follows XDG_CACHE_HOME, a relative one ignored", () => {
+    equal(T.timelinePath(() => '/x/cache', '/home/a'), '/x/cache/manna/timeline.json', 'XDG_CACHE_HOME');
+    equal(T.timelinePath(() => null, '/home/a'), '/home/a/.cache/manna/timeline.json', 'unset');
+    equal(T.timelinePath(() => 'rel', '/home/a'), '/home/a/.cache/manna/timeline.json', 'relative');
+});
+
+// MARK: - The source: files on disk, a file monitor and a timeout, on a real main loop
+
+const loop = new GLib.MainLoop(null, false);
+
+/** Runs the loop until `predicate` holds, or fails after `seconds`. */
+function waitFor(what, predicate, seconds = 5) {
+    if (predicate())
+        return;
+    let timedOut = false;
+    const deadline = GLib.timeout_add(GLib.PRIORITY_DEFAULT, seconds * 1000, () => {
+        timedOut = true;
+        loop.quit();
+        return GLib.SOURCE_REMOVE;
+    });
+    const poll = GLib.timeout_add(GLib.PRIORITY_DEFAULT, 5, () => {
+        if (!predicate())
+            return GLib.SOURCE_CONTINUE;
+        loop.quit();
+        return GLib.SOURCE_REMOVE;
+    });
+    loop.run();
+    if (timedOut)
+        GLib.source_remove(poll);
+    else
+        GLib.source_remove(deadline);
+    check(!timedOut, `waited ${seconds} s for ${what}`);
+}
+
+/** Lets the loop run for `msToWait`, for what must not happen. */
+function idle(msToWait) {
+    GLib.timeout_add(GLib.PRIORITY_DEFAULT, msToWait, () => {
+        loop.quit();
+        return GLib.SOURCE_REMOVE;
+    });
+    loop.run();
+}
+
+/** Writes `text` to `path` as manna does: beside it, then renamed over it (rename(2)). */
+function writeAtomically(path, text) {
+    GLib.file_set_contents(`${path}.tmp`, text);
+    Gio.File.new_for_path(`${path}.tmp`).move(Gio.File.new_for_path(path), Gio.FileCopyFlags.OVERWRITE, null, null);
+}
+
+function scratchFolder() {
+    return GLib.dir_make_tmp('manna-extension-XXXXXX');
+}
+
+function withSource(path, now, body) {
+    const states = [];
+    const source = new T.TimelineSource({Gio, GLib, path, now, onChange: s => states.push(s)});
+    source.start();
+    try {
+        body(source, states);
+    } finally {
+        source.stop();
+    }
+}
+
+test('the source re-reads the file when manna replaces it, and when it goes', () => {
+    const folder = scratchFolder();
+    const path = `${folder}/manna/timeline.json`;
+    GLib.mkdir_with_parents(`${folder}/manna`, 0o700);
+    writeAtomically(path, fixture('utc-december.json'));
+    const fixed = () => ms('2026-12-01T10:00:00Z');
+    withSource(path, fixed, (source, states) => {
+        waitFor('the first read', () => states.length === 1);
+        equal(states[0].entry?.date, '2026-12-01', 'first read');
+        const changed = JSON.parse(fixture('utc-december.json'));
+        changed.entries[0].verse.reference = 'Changed 1:1';
+        writeAtomically(path, JSON.stringify(changed));
+        waitFor('the re-read after a rename', () => states.at(-1).label === 'Changed 1:1');
+        const reads = states.length;
+        idle(200);
+        equal(states.length, reads, 'reads after one write (one, not one per event)');
+        GLib.unlink(path);
+        waitFor('the re-read after a delete', () => states.at(-1).quiet);
+        expectQuiet(states.at(-1), 'No timeline yet');
+        // Written in place (not renamed): read once it is closed.
+        GLib.file_set_contents(path, '{"version": 1');
+        waitFor('the re-read of a corrupt file', () => states.at(-1).why?.includes('not JSON'));
+        writeAtomically(path, fixture('utc-december.json'));
+        waitFor('the re-read of a sound file', () => states.at(-1).entry?.date === '2026-12-01');
+    });
+});
+
+test('the source flips at midnight by its timeout alone, and re-arms it for the next day', () => {
+    const folder = scratchFolder();
+    const path = `${folder}/timeline.json`;
+    writeAtomically(path, fixture('utc-december.json'));
+    // A clock 300 ms before 2026-12-02's midnight, running at real speed.
+    const offset = ms('2026-12-02T00:00:00Z') - 300 - Date.now();
+    withSource(path, () => Date.now() + offset, (source, states) => {
+        waitFor('the first read', () => states.length === 1);
+        equal(states[0].entry.date, '2026-12-01', 'before midnight');
+        waitFor('the midnight flip', () => states.length === 2, 3);
+        equal(states[1].entry.date, '2026-12-02', 'after midnight');
+        equal(states[1].refreshAt, ms('2026-12-03T00:00:00Z'), 'the next look');
+        check(source._timeoutId !== 0, 'a timeout armed for the next midnight');
+    });
+});
+
+test('stop() removes the monitor and the timeout: nothing more is read', () => {
+    const folder = scratchFolder();
+    const path = `${folder}/timeline.json`;
+    writeAtomically(path, fixture('utc-december.json'));
+    const states = [];
+    const source = new T.TimelineSource({Gio, GLib, path, now: () => ms('2026-12-01T10:00:00Z'), onChange: s => states.push(s)});
+    source.start();
+    waitFor('the first read', () => states.length === 1);
+    source.stop();
+    check(source._timeoutId === 0 && source._monitor === null, 'nothing left after stop()');
+    writeAtomically(path, '');
+    idle(300);
+    equal(states.length, 1, 'states after stop()');
+});
+
+test('stop() during a read: the read reports nothing', () => {
+    const folder = scratchFolder();
+    const path = `${folder}/timeline.json`;
+    writeAtomically(path, fixture('utc-december.json'));
+    const states = [];
+    const source = new T.TimelineSource({Gio, GLib, path, onChange: s => states.push(s)});
+    source.start();
+    source.stop();
+    idle(200);
+    equal(states.length, 0, 'states after stop() during the first read');
+});
+
+test('a file that is not UTF-8, or far too big, is a quiet state', () => {
+    const folder = scratchFolder();
+    const path = `${folder}/timeline.json`;
+    GLib.file_set_contents(path, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]));
+    withSource(path, () => ms('2026-12-01T10:00:00Z'), (source, states) => {
+        waitFor('the read', () => states.length === 1);
+        expectQuiet(states[0], 'not UTF-8 text');
+        GLib.file_set_contents(path, new Uint8Array(T.MAX_TIMELINE_BYTES + 1));
+        waitFor('the re-read', () => states.at(-1).why?.includes('too big'));
+    });
+});
+
+test('a cache folder that does not exist yet: the timeline is found once manna writes it', () => {
+    const folder = scratchFolder();
+    const path = `${folder}/manna/timeline.json`;
+    withSource(path, () => ms('2026-12-01T10:00:00Z'), (source, states) => {
+        waitFor('the first read', () => states.length === 1);
+        expectQuiet(states[0], 'No timeline yet');
+        GLib.mkdir_with_parents(`${folder}/manna`, 0o700);
+        writeAtomically(path, fixture('utc-december.json'));
+        // GLib watches for a missing folder by polling it every 4 s.
+        waitFor('the read once it exists', () => states.at(-1).entry?.date === '2026-12-01', 8);
+    });
+});
+
+let failed = 0;
+for (const {name, body} of tests) {
+    try {
+        body();
+        print(`ok: ${name}`);
+    } catch (e) {
+        failed++;
+        print(`FAILED: ${name}: ${e instanceof Failure ? e.message : `${e}\n${e.stack}`}`);
+    }
+}
+print(`${mode}: ${tests.length - failed} passed, ${failed} failed`);
+System.exit(failed ? 1 : 0);
