@@ -5,7 +5,7 @@ import TestSupport
 @Suite struct DailyServiceTests {
     @Test func todayIsAPureFunctionOfTheDate() throws {
         let christmas = manna("today", "--date", "2026-12-25")
-        #expect(christmas.stdout == "Luke 2:11 (KJV)\nFor unto you is born this day in the city of David a Saviour, which is Christ the Lord.\n")
+        #expect(christmas.stdout == "Luke 2:10-11 (KJV)\nAnd the angel said unto them, Fear not: for, behold, I bring you good tidings of great joy, which shall be to all people. For unto you is born this day in the city of David a Saviour, which is Christ the Lord.\n")
         // The same date in another year, another zone: the same verse.
         #expect(manna("today", "--date", "2031-12-25", environment: ["TZ": "Asia/Tokyo"]).stdout == christmas.stdout)
         let leap = try #require(Manna.json(manna("today", "--date", "2028-02-29", "--json", "--translation", "WEB")) as? [String: Any])
@@ -60,7 +60,7 @@ import TestSupport
         let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         // The configured translation is used.
-        #expect(manna("today", "--date", "2026-12-25", environment: environment).stdout.hasPrefix("Luke 2:11 (WEB)\n"))
+        #expect(manna("today", "--date", "2026-12-25", environment: environment).stdout.hasPrefix("Luke 2:10-11 (WEB)\n"))
     }
 
     @Test func aBadConfigNamesFileLineAndWhatIsAllowed() throws {
@@ -77,41 +77,41 @@ import TestSupport
         let environment = ["HOME": home.path, "TZ": "America/New_York"]
         // No timeline: worked out from the databases.
         let computed = manna("prompt", "--now", "2026-12-25T08:00", environment: environment)
-        #expect(computed.stdout == "Luke 2:11: For unto you is born this day in the city of David a Saviour, which…\n")
+        #expect(computed.stdout == "Luke 2:10-11: And the angel said unto them, Fear not: for, behold, I bring you…\n")
         #expect(computed.stdout.count <= 81)
         // With a timeline written on Dec 24, the prompt flips at local midnight with nothing running.
         #expect(manna("timeline", "--now", "2026-12-24T20:00", environment: environment).status == 0)
         let before = manna("prompt", "--now", "2026-12-24T23:59:59-05:00", "--format", "{date} {reference}", environment: environment)
         #expect(before.stdout == "2026-12-24 Isaiah 9:6\n")
         let after = manna("prompt", "--now", "2026-12-25T00:00:00-05:00", "--format", "{date} {reference}", environment: environment)
-        #expect(after.stdout == "2026-12-25 Luke 2:11\n")
+        #expect(after.stdout == "2026-12-25 Luke 2:10-11\n")
         // Proof that the fast path read the file: a timeline edited by hand is what the prompt shows.
         let file = home.timeline
-        let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "Luke 2:11", with: "Luke 2:11 (from the timeline)")
+        let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "Luke 2:10-11", with: "Luke 2:10-11 (from the timeline)")
         try edited.write(to: file, atomically: true, encoding: .utf8)
-        #expect(manna("prompt", "--now", "2026-12-25T09:00", "--format", "{reference}", environment: environment).stdout == "Luke 2:11 (from the timeline)\n")
+        #expect(manna("prompt", "--now", "2026-12-25T09:00", "--format", "{reference}", environment: environment).stdout == "Luke 2:10-11 (from the timeline)\n")
         // Another zone than the timeline's: computed, not read.
         let tokyo = ["HOME": home.path, "TZ": "Asia/Tokyo"]
-        #expect(manna("prompt", "--now", "2026-12-25T09:00", "--format", "{reference}", environment: tokyo).stdout == "Luke 2:11\n")
+        #expect(manna("prompt", "--now", "2026-12-25T09:00", "--format", "{reference}", environment: tokyo).stdout == "Luke 2:10-11\n")
         // A timeline of garbage is not trusted.
         try "not json at all".write(to: file, atomically: true, encoding: .utf8)
-        #expect(manna("prompt", "--now", "2026-12-25T09:00", "--format", "{reference}", environment: environment).stdout == "Luke 2:11\n")
+        #expect(manna("prompt", "--now", "2026-12-25T09:00", "--format", "{reference}", environment: environment).stdout == "Luke 2:10-11\n")
     }
 
     @Test func widgetsSpeakEachPanelsFormat() throws {
         let environment = ["TZ": "UTC"]
         let waybar = manna("widget", "--format", "waybar", "--now", "2026-12-25T08:00", environment: environment)
         let object = try #require(Manna.json(waybar) as? [String: Any])
-        #expect(object["text"] as? String == "Luke 2:11")
+        #expect(object["text"] as? String == "Luke 2:10-11")
         #expect(object["class"] as? String == "manna")
         #expect(object["alt"] as? String == "verse")
-        #expect((object["tooltip"] as? String)?.hasPrefix("Luke 2:11 (KJV)\r") == true)
+        #expect((object["tooltip"] as? String)?.hasPrefix("Luke 2:10-11 (KJV)\r") == true)
         #expect(waybar.stdout.split(separator: "\n").count == 1)
         let i3 = manna("widget", "--format", "i3blocks", "--now", "2026-12-25T08:00", environment: environment)
         #expect(i3.stdout.split(separator: "\n", omittingEmptySubsequences: false).count == 3)
-        #expect(i3.stdout.hasSuffix("\nLuke 2:11\n"))
+        #expect(i3.stdout.hasSuffix("\nLuke 2:10-11\n"))
         let polybar = manna("widget", "--format", "polybar", "--now", "2026-12-25T08:00", environment: environment)
-        #expect(polybar.stdout.hasPrefix("Luke 2:11: For unto you") && polybar.stdout.hasSuffix("\n"))
+        #expect(polybar.stdout.hasPrefix("Luke 2:10-11: And the angel said") && polybar.stdout.hasSuffix("\n"))
         #expect(polybar.stdout.split(separator: "\n").count == 1)
     }
 

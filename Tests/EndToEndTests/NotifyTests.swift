@@ -5,7 +5,7 @@ import TestSupport
 /// `manna notify` and `manna-notify` against a real session bus and a recording server: each
 /// test has its own bus, so they run in parallel.
 @Suite struct NotifyTests {
-    static let christmas = "For unto you is born this day in the city of David a Saviour, which is Christ the Lord."
+    static let christmas = "And the angel said unto them, Fear not: for, behold, I bring you good tidings of great joy, which shall be to all people. For unto you is born this day in the city of David a Saviour, which is Christ the Lord."
 
     /// The run and how long it took (the text database is built first, on its own time).
     func seconds(_ body: () -> Run) -> (Run, Double) {
@@ -32,7 +32,7 @@ import TestSupport
         #expect(calls[0][0] as? String == "Manna")
         #expect(calls[0][1] as? Int == 0)
         #expect(calls[0][2] as? String == "accessories-dictionary")
-        #expect(calls[0][3] as? String == "Luke 2:11 (KJV)")
+        #expect(calls[0][3] as? String == "Luke 2:10-11 (KJV)")
         #expect(calls[0][4] as? String == NotifyTests.christmas)
         #expect((calls[0][5] as? [Any])?.isEmpty == true)
         let hints = try #require(calls[0][6] as? [String: Any])
@@ -40,8 +40,8 @@ import TestSupport
         #expect(hints["desktop-entry"] as? String == "manna")
         #expect(hints["urgency"] as? Int == 1)
         #expect(calls[0][7] as? Int == -1)
-        #expect(calls[1][3] as? String == "Luke 2:11 (WEB)")
-        #expect((calls[1][4] as? String)?.hasPrefix("For there is born to you today, in David’s city, a Savior") == true)
+        #expect(calls[1][3] as? String == "Luke 2:10-11 (WEB)")
+        #expect((calls[1][4] as? String)?.hasPrefix("The angel said to them, “Don’t be afraid, for behold, I bring you good news of great joy") == true)
     }
 
     @Test(.needs(.recordingServer)) func fromCronTheUsersBusSocketIsFound() throws {
@@ -51,7 +51,7 @@ import TestSupport
         let run = manna("notify", "--date", "2026-12-25", environment: ["XDG_RUNTIME_DIR": bus.directory])
         #expect(run.status == 0)
         #expect(run.stderr == "")
-        #expect(try bus.notifyCalls().map { $0[3] as? String } == ["Luke 2:11 (KJV)"])
+        #expect(try bus.notifyCalls().map { $0[3] as? String } == ["Luke 2:10-11 (KJV)"])
     }
 
     @Test(.needs(.recordingServer)) func todayIsTheDateInTheLocalTimeZone() throws {
@@ -184,7 +184,7 @@ import TestSupport
         let installed = Manna.run(["notify", "--date", "2026-12-25"], environment: environment, executable: prefix + "/bin/manna")
         #expect(installed.status == 0)
         #expect(installed.stderr == "")
-        #expect(try bus.notifyCalls().map { $0[3] as? String } == ["Luke 2:11 (KJV)"])
+        #expect(try bus.notifyCalls().map { $0[3] as? String } == ["Luke 2:10-11 (KJV)"])
     }
 
     @Test(arguments: [

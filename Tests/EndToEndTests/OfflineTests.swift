@@ -21,10 +21,10 @@ import TestSupport
 
         #expect(offline("read", "John 3:16").stdout.hasPrefix("John 3:16 (KJV)\n16 For God so loved the world"))
         #expect(offline("search", "love one another", "--limit", "1").status == 0)
-        #expect(offline("today", "--date", "2026-12-25").stdout.hasPrefix("Luke 2:11 (KJV)"))
+        #expect(offline("today", "--date", "2026-12-25").stdout.hasPrefix("Luke 2:10-11 (KJV)"))
         #expect(offline("plan", "start", "nt-90", "--now", "2026-12-25T06:00").status == 0)
         #expect(offline("tick", "--now", "2026-12-25T07:00").status == 0)
-        #expect(offline("prompt", "--now", "2026-12-25T07:01", "--format", "{reference}").stdout == "Luke 2:11\n")
-        #expect(try bus.notifyCalls().compactMap { $0[3] as? String } == ["Luke 2:11 (KJV)"])
+        #expect(offline("prompt", "--now", "2026-12-25T07:01", "--format", "{reference}").stdout == "Luke 2:10-11\n")
+        #expect(try bus.notifyCalls().compactMap { $0[3] as? String } == ["Luke 2:10-11 (KJV)"])
     }
 }

@@ -31,10 +31,10 @@ import TestSupport
             let run = setup.tick("2026-12-25T" + minute)
             #expect(run.status == 0, "\(run.stderr)")
         }
-        #expect(try setup.summaries() == ["Luke 2:11 (KJV)"])
+        #expect(try setup.summaries() == ["Luke 2:10-11 (KJV)"])
         // The next morning, the next verse.
         #expect(setup.tick("2026-12-26T07:00").status == 0)
-        #expect(try setup.summaries() == ["Luke 2:11 (KJV)", "Matthew 2:10 (KJV)"])
+        #expect(try setup.summaries() == ["Luke 2:10-11 (KJV)", "Matthew 2:10 (KJV)"])
         // And the timeline was written by the ticks.
         let timeline = try String(contentsOf: setup.home.timeline, encoding: .utf8)
         #expect(timeline.contains("\"date\": \"2026-12-26\""))
@@ -90,6 +90,6 @@ import TestSupport
         try bus.startRecordingServer(capabilities: "body")
         let later = Manna.run(["tick", "--now", "2026-12-25T07:01"], environment: ["HOME": home.path, "TZ": "UTC", "DBUS_SESSION_BUS_ADDRESS": bus.address])
         #expect(later.status == 0)
-        #expect(try bus.notifyCalls().compactMap { $0[3] as? String } == ["Luke 2:11 (KJV)"])
+        #expect(try bus.notifyCalls().compactMap { $0[3] as? String } == ["Luke 2:10-11 (KJV)"])
     }
 }

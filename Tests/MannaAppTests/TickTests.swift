@@ -16,10 +16,10 @@ import Testing
         home.tick("2026-12-25T06:59")
         #expect(home.notifier.shown.isEmpty)
         for minute in ["07:00", "07:01", "07:02", "12:00", "23:59"] { home.tick("2026-12-25T" + minute) }
-        #expect(home.notifier.shown.map(\.summary) == ["Luke 2:11 (KJV)"])
+        #expect(home.notifier.shown.map(\.summary) == ["Luke 2:10-11 (KJV)"])
         #expect(home.notifier.shown.first?.category == .verse)
         home.tick("2026-12-26T07:00")
-        #expect(home.notifier.shown.map(\.summary) == ["Luke 2:11 (KJV)", "Matthew 2:10 (KJV)"])
+        #expect(home.notifier.shown.map(\.summary) == ["Luke 2:10-11 (KJV)", "Matthew 2:10 (KJV)"])
         // The tick rewrote the timeline.
         let timeline = try String(contentsOfFile: home.paths.timeline, encoding: .utf8)
         #expect(timeline.contains("\"date\": \"2026-12-26\""))
@@ -31,7 +31,7 @@ import Testing
         // Asleep until noon on Dec 25: Dec 24's verse is gone, Dec 25's comes late, once.
         home.tick("2026-12-25T12:00")
         home.tick("2026-12-25T12:01")
-        #expect(home.notifier.shown.map(\.summary) == ["John 1:14 (KJV)", "Luke 2:11 (KJV) · missed at 06:30"])
+        #expect(home.notifier.shown.map(\.summary) == ["John 1:14 (KJV)", "Luke 2:10-11 (KJV) · missed at 06:30"])
     }
 
     @Test func twoMinutesLateIsStillOnTimeThreeIsLate() throws {
@@ -39,8 +39,8 @@ import Testing
         home.tick("2026-12-25T07:02")
         let other = try TestHome(config: "notify_at = 07:00\n")
         other.tick("2026-12-25T07:02:01")
-        #expect(home.notifier.shown.map(\.summary) == ["Luke 2:11 (KJV)"])
-        #expect(other.notifier.shown.map(\.summary) == ["Luke 2:11 (KJV) · missed at 07:00"])
+        #expect(home.notifier.shown.map(\.summary) == ["Luke 2:10-11 (KJV)"])
+        #expect(other.notifier.shown.map(\.summary) == ["Luke 2:10-11 (KJV) · missed at 07:00"])
     }
 
     @Test func aFailedNotificationGivesItsClaimBackAndTheNextTickShowsIt() throws {
@@ -55,7 +55,7 @@ import Testing
         #expect(try home.journal().claimed(from: "2026-12-25").isEmpty)
         home.notifier.fail(with: nil)
         home.tick("2026-12-25T07:01")
-        #expect(home.notifier.shown.map(\.summary) == ["Luke 2:11 (KJV)"])
+        #expect(home.notifier.shown.map(\.summary) == ["Luke 2:10-11 (KJV)"])
         #expect(try home.journal().claimed(from: "2026-12-25") == [Journal.Occurrence(kind: .verse, key: "", label: "2026-12-25")])
     }
 
