@@ -7,7 +7,9 @@ import Testing
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count >= 5)
-        #expect(lines.contains { $0.hasPrefix("John 13:34 ") && $0.contains("*love* *one* *another*") })
+        // The phrase ranks first, and is marked as one.
+        #expect(lines.first?.hasPrefix("John 13:34 ") == true)
+        #expect(lines.first?.contains("*love one another*") == true)
     }
 
     @Test func jsonGivesIdReferenceTranslationTextAndMatches() throws {
@@ -38,12 +40,21 @@ import Testing
         #expect(hits.allSatisfy { ($0["reference"] as? String)?.hasPrefix("1 John ") == true })
     }
 
-    @Test func aVeryCommonWordComesBackInBibleOrder() throws {
+    @Test func aVeryCommonWordIsCountedAndRanked() throws {
         let run = manna("search", "the", "--json", "--limit", "2")
         let object = try #require(Manna.json(run) as? [String: Any])
-        #expect(object["ranked"] as? Bool == false)
-        #expect(object["total"] is NSNull)
-        #expect((object["hits"] as? [[String: Any]])?.first?["reference"] as? String == "Genesis 1:1")
+        // Every verse with a word starting "the", counted exactly; "the" itself ranks first.
+        #expect(object["total"] as? Int == 27_500)
+        let hits = try #require(object["hits"] as? [[String: Any]])
+        #expect(hits.count == 2)
+        #expect(hits.allSatisfy { (($0["text"] as? String) ?? "").lowercased().split(whereSeparator: { !$0.isLetter }).contains("the") })
+    }
+
+    @Test func limitAllPrintsEveryHit() throws {
+        let run = manna("search", "Jairus", "--limit", "all")
+        #expect(run.status == 0)
+        #expect(run.stdout.split(separator: "\n").count == 2)
+        #expect(run.stderr == "")
     }
 
     @Test func diacriticsDoNotMatter() {
@@ -85,8 +96,8 @@ import Testing
     @Test(arguments: [
         (["search"], 64, "manna: nothing to search for: give words, like manna search \"love one another\"\n"),
         (["search", "🙏"], 65, "manna: '🙏' has no letters or digits to search for\n"),
-        (["search", "love", "--limit", "0"], 64, "manna: --limit must be a whole number from 1 to 1000, not '0'\n"),
-        (["search", "love", "--limit", "lots"], 64, "manna: --limit must be a whole number from 1 to 1000, not 'lots'\n"),
+        (["search", "love", "--limit", "0"], 64, "manna: --limit must be a whole number from 1 up, or 'all', not '0'\n"),
+        (["search", "love", "--limit", "lots"], 64, "manna: --limit must be a whole number from 1 up, or 'all', not 'lots'\n"),
         (["search", "love", "--book", "Hezekiah"], 65, "manna: no book called 'Hezekiah'\n"),
         (["search", "\"love"], 65, "manna: a quoted phrase is not closed: add the closing \"\n"),
     ])

@@ -323,7 +323,7 @@ import Testing
         let piped = home.run("search", "love one another", "-n", "1")
         #expect(piped.stdout.split(separator: "\n").count == 1)
         #expect(piped.stderr.hasPrefix("manna: 1 of "))
-        #expect(piped.stderr.hasSuffix(" verses shown, the best; --limit shows more\n"))
+        #expect(piped.stderr.hasSuffix(" verses shown, the best; --limit all shows every one\n"))
         home.onTerminal = true
         let shown = home.run("search", "love one another", "-n", "1")
         #expect(shown.stderr == "" && shown.stdout.split(separator: "\n").count == 2)

@@ -35,6 +35,19 @@ import Testing
         #expect(try SearchQuery(parsing: typed).expression == expression)
     }
 
+    /// The ranking's extra phrases: each word whole, then all the words as one phrase (point 6).
+    @Test func rankingAddsWholeWordsAndThePhrase() throws {
+        let query = try SearchQuery(parsing: "son of man")
+        #expect(query.rankedExpression == #"("son"* "of"* "man"*) OR ("son" "of" "man") OR ("son of man")"#)
+        #expect(query.roles == [.term(0), .term(1), .term(2), .whole(0), .whole(1), .whole(2), .phrase])
+        // One word: whole or not; a quoted phrase alone: nothing to add.
+        #expect(try SearchQuery(parsing: "sin").rankedExpression == #"("sin"*) OR ("sin")"#)
+        #expect(try SearchQuery(parsing: "\"son of man\"").rankedExpression == #""son of man""#)
+        let caesar = try SearchQuery(parsing: "Caesar's")
+        #expect(caesar.rankedExpression == #"("caesar s" OR "cæsar s")"#)
+        #expect(caesar.roles == [.term(0), .term(0)])
+    }
+
     @Test(arguments: [
         ("", SearchError.empty),
         ("   ", SearchError.empty),

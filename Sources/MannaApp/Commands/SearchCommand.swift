@@ -13,29 +13,33 @@ enum SearchCommand {
         valueOptions: [
             "translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, else KJV)",
             "book": "search one book only: --book John, --book \"1 Cor\"",
-            "limit": "show at most N verses, 1 to \(maxLimit) (default \(defaultLimit))",
+            "limit": "show the N best verses (default \(defaultLimit)), or all of them: --limit all",
             "now": "act as if it were this moment, like 2026-03-08T07:00 (local): when the search is kept in the history",
         ],
         flags: [
-            "json": "print JSON: query, translation, total, ranked, hits (id, reference, translation, text, matches as code point offsets)",
+            "json": "print JSON: query, translation, total, hits (id, reference, translation, text, matches as code point offsets)",
             "history": "print the last \(Journal.searchHistoryLimit) searches made at a terminal, newest first (--json and scripted searches are not kept)",
         ],
         pages: true,
         run: run)
 
     static let defaultLimit = 20
-    static let maxLimit = 1000
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         if arguments.has("history") { return try history(arguments, context) }
         let text = arguments.positionals == ["-"] ? try StandardInput.text("the query") : arguments.positionals.joined(separator: " ")
         let query: SearchQuery = try SearchQuery(parsing: text)
-        var limit = defaultLimit
+        // nil: every verse that matches.
+        var limit: Int? = defaultLimit
         if let given = arguments.value("limit") {
-            guard let number = Int(given), number >= 1, number <= maxLimit else {
-                throw Failure.usage("--limit must be a whole number from 1 to \(maxLimit), not '\(given)'")
+            if given == "all" {
+                limit = nil
+            } else {
+                guard let number = Int(given), number >= 1 else {
+                    throw Failure.usage("--limit must be a whole number from 1 up, or 'all', not '\(given)'")
+                }
+                limit = number
             }
-            limit = number
         }
         var book: Book?
         if let name = arguments.value("book") {
@@ -47,9 +51,9 @@ enum SearchCommand {
         }
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
-        let results: SearchResults = try database.search(query, in: translation, book: book, limit: limit)
 
         if arguments.has("json") {
+            let results = try database.search(query, in: translation, book: book, limit: limit)
             context.json(.searchResults(query: text, translation: translation.code, results: results))
             return
         }
@@ -64,28 +68,40 @@ enum SearchCommand {
                 record(SearchRecord(query: text, translation: translation.code, searchedAt: searchedAt), context)
             }
         }
-        if results.hits.isEmpty {
-            throw Failure.noMatch("no verse in the \(translation.code)\(book.map { " of \($0.name)" } ?? "") matches '\(text)'")
-        }
         let bold = context.usesColor
-        let references = results.hits.map { Reference($0.id).description }
-        let width = references.map(\.count).max() ?? 0
-        for (hit, reference) in zip(results.hits, references) {
+        func show(_ hit: SearchHit, _ reference: String, width: Int) {
             let snippet = bold ? hit.snippet.rendered(open: "\u{1B}[1m", close: "\u{1B}[22m") : hit.snippet.rendered(open: "*", close: "*")
             let prefix = reference.padding(to: width + 1) + " "
             for line in PassageFormatter.wrap(snippet, firstPrefix: prefix, prefix: String(repeating: " ", count: prefix.count), width: context.terminalWidth) {
                 context.stdout.line(line)
             }
         }
+        let total: Int
+        var shown = 0
+        if limit == nil {
+            // Every hit, printed as it is read: the column is as wide as any reference here can be.
+            let width = Reference.longestVerseLabel(in: book.map { [$0] } ?? Canon.books)
+            total = try database.search(query, in: translation, book: book, limit: nil) { hit in
+                show(hit, Reference(hit.id).description, width: width)
+                shown += 1
+            }
+        } else {
+            let results = try database.search(query, in: translation, book: book, limit: limit)
+            let references = results.hits.map { Reference($0.id).description }
+            let width = references.map(\.count).max() ?? 0
+            for (hit, reference) in zip(results.hits, references) { show(hit, reference, width: width) }
+            total = results.total
+            shown = results.hits.count
+        }
+        if total == 0 {
+            throw Failure.noMatch("no verse in the \(translation.code)\(book.map { " of \($0.name)" } ?? "") matches '\(text)'")
+        }
         // On a terminal the note follows the results; piped, it goes to stderr, so that a
         // script still sees that the results were cut, and its data stay clean.
-        let note: String? =
-            if let total = results.total, total > results.hits.count {
-                "\(results.hits.count) of \(total) verses shown, the best; --limit shows more"
-            } else if results.total == nil {
-                "more than \(TextDatabase.rankingLimit) verses match, too many to rank: these are the first in Bible order; add words to narrow"
-            } else { nil }
-        if let note { context.stdoutIsTerminal ? context.stdout.line(note) : context.stderr.line("manna: " + note) }
+        if total > shown {
+            let note = "\(shown) of \(total) verses shown, the best; --limit all shows every one"
+            context.stdoutIsTerminal ? context.stdout.line(note) : context.stderr.line("manna: " + note)
+        }
     }
 
     /// Keeps a search in the history. A search never fails for want of history: when the
@@ -129,8 +145,8 @@ enum SearchCommand {
 }
 
 extension JSON {
-    /// The stable JSON shape of search results: `{"query", "translation", "total" (null when more
-    /// than 3,000 match: not counted, not ranked), "ranked",
+    /// The stable JSON shape of search results: `{"query", "translation", "total" (every verse
+    /// that matches, however many are shown),
     /// "hits": [{"id", "reference", "translation", "text", "matches"}]}`: the text plain, and each
     /// word that matched as `[start, end)` offsets in Unicode code points (as Python indexes a
     /// string), no markup inside a string.
@@ -138,8 +154,7 @@ extension JSON {
         .object([
             ("query", .string(query)),
             ("translation", .string(translation)),
-            ("total", results.total.map(JSON.int) ?? .null),
-            ("ranked", .bool(results.ranked)),
+            ("total", .int(results.total)),
             ("hits", .array(results.hits.map { hit in
                 .object([
                     ("id", .int(hit.id.rawValue)),

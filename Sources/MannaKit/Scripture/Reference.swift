@@ -68,6 +68,19 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
 
     /// The canonical spelling: "John 3:16, 18", "Genesis 1:1-2:3", "Psalm 23", "Matthew 28:5-6; 24:44".
     public var description: String { ReferenceFormatter.format(ranges) }
+
+    /// The length of the longest one-verse reference in `books` ("Song of Solomon 3:11"): a
+    /// column that fits any verse before the verses are known.
+    public static func longestVerseLabel(in books: [Book]) -> Int {
+        var longest = 0
+        for book in books {
+            for chapter in 1...book.chapterCount {
+                let last = VerseID(book: book.number, chapter: chapter, verse: book.verseCount(chapter: chapter) ?? 1)
+                longest = max(longest, Reference(last).description.count)
+            }
+        }
+        return longest
+    }
 }
 
 /// Why a reference cannot be meant. Each message is one line naming the problem.

@@ -111,6 +111,7 @@ extension TextDatabaseError: UserError {
         case .unknownTranslation: .usage
         case .badSource: .dataError
         case .damaged, .wrongVersion, .unreadable: .ioError
+        case .searchFailed: .software
         }
     }
 }

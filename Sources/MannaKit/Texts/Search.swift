@@ -34,8 +34,16 @@ public struct SearchQuery: Equatable, Sendable {
     public static let maxCharacters = 500
     public static let maxWords = 32
 
-    /// The FTS5 MATCH expression.
+    /// The FTS5 MATCH expression: which verses match.
     public let expression: String
+    /// One FTS5 term per word or quoted phrase, ANDed together to make `expression`.
+    let terms: [String]
+    /// `expression` with the ranking's extra phrases ORed on: each word whole (no prefix), and
+    /// all the words as one phrase. Each matches only verses that `expression` matches, so
+    /// the verses found are the same, and the rank function can see which verses hold them.
+    let rankedExpression: String
+    /// What each phrase of `rankedExpression` is, left to right, as FTS5 numbers them.
+    let roles: [SearchRanking.Role]
     /// The words searched for, lowercased, for display.
     public let words: [String]
 
@@ -44,30 +52,54 @@ public struct SearchQuery: Equatable, Sendable {
         guard !trimmed.isEmpty else { throw .empty }
         let length = trimmed.count
         guard length <= SearchQuery.maxCharacters else { throw .tooLong(characters: length) }
-        var terms: [String] = []
-        var words: [String] = []
+        // Each part is a word or a quoted phrase, as the index's tokens. A word with an
+        // apostrophe ("David's", "don't") is its pieces side by side, as the index has them.
+        var parts: [(tokens: [String], quoted: Bool)] = []
         // Quoted parts alternate with unquoted ones: "a \"b c\" d" → a, b c, d.
-        let parts = trimmed.split(separator: "\"", omittingEmptySubsequences: false)
-        guard parts.count % 2 == 1 else { throw .unclosedQuote }
-        for (index, part) in parts.enumerated() {
-            let groups = SearchQuery.words(part)
+        let pieces = trimmed.split(separator: "\"", omittingEmptySubsequences: false)
+        guard pieces.count % 2 == 1 else { throw .unclosedQuote }
+        for (index, piece) in pieces.enumerated() {
+            let groups = SearchQuery.words(piece)
             if groups.isEmpty { continue }
-            words += groups.flatMap { $0 }
             if index % 2 == 1 {
-                terms.append(SearchQuery.either(SearchQuery.spellings(groups.flatMap { $0 }.joined(separator: " ")).map { "\"" + $0 + "\"" }))
+                parts.append((groups.flatMap { $0 }, true))
             } else {
-                // A word with an apostrophe ("David's", "don't") is its pieces side by side, as the
-                // index has them, and no prefix: "david s"* would find "David said".
-                terms += groups.map { group in
-                    SearchQuery.either(SearchQuery.spellings(group.joined(separator: " ")).map { group.count == 1 ? "\"" + $0 + "\"*" : "\"" + $0 + "\"" })
-                }
+                parts += groups.map { ($0, false) }
             }
         }
-        guard !terms.isEmpty else { throw .nothingToSearch(trimmed) }
+        guard !parts.isEmpty else { throw .nothingToSearch(trimmed) }
+        words = parts.flatMap(\.tokens)
         guard words.count <= SearchQuery.maxWords else { throw .tooManyWords(words.count) }
-        // FTS5 reads words side by side as AND, but not beside a group in parentheses.
-        expression = terms.joined(separator: terms.contains { $0.hasPrefix("(") } ? " AND " : " ")
-        self.words = words
+
+        // A lone unquoted word is a prefix: "love" finds "loved". Nothing else is: "david s"*
+        // would find "David said".
+        var roles: [SearchRanking.Role] = []
+        func term(_ tokens: [String], prefix: Bool, role: SearchRanking.Role) -> String {
+            let spellings = SearchQuery.spellings(tokens.joined(separator: " "))
+            roles += Array(repeating: role, count: spellings.count)
+            return SearchQuery.either(spellings.map { "\"" + $0 + "\"" + (prefix ? "*" : "") })
+        }
+        terms = parts.enumerated().map { group, part in
+            term(part.tokens, prefix: !part.quoted && part.tokens.count == 1, role: .term(group))
+        }
+        expression = SearchQuery.all(terms)
+        var ranked = [expression]
+        if parts.contains(where: { !$0.quoted && $0.tokens.count == 1 }) {
+            ranked.append(SearchQuery.all(parts.enumerated().map { group, part in
+                term(part.tokens, prefix: false, role: .whole(group))
+            }))
+        }
+        if parts.count > 1 {
+            ranked.append(term(words, prefix: false, role: .phrase))
+        }
+        rankedExpression = ranked.count == 1 ? expression : ranked.map { "(" + $0 + ")" }.joined(separator: " OR ")
+        self.roles = roles
+    }
+
+    /// Terms that must all match. FTS5 reads terms side by side as AND, but not beside a
+    /// group in parentheses.
+    static func all(_ terms: [String]) -> String {
+        terms.joined(separator: terms.contains { $0.hasPrefix("(") } ? " AND " : " ")
     }
 
     /// The spellings a word is found in: the KJV writes "Cæsar", "Judæa" and "Œ" where people
@@ -180,51 +212,70 @@ public struct SearchHit: Hashable, Sendable {
 }
 
 public struct SearchResults: Sendable {
+    /// The best hits, best first, as many as were asked for.
     public let hits: [SearchHit]
-    /// How many verses match in all; nil when more than `TextDatabase.rankingLimit` do
-    /// (they are not counted: counting 27,000 matches costs more than the search).
-    public let total: Int?
-    /// False when too many verses matched to rank: hits are then in canonical order.
-    public var ranked: Bool { total != nil }
+    /// How many verses match in all.
+    public let total: Int
 }
 
 extension TextDatabase {
-    /// Above this many matches, hits come in canonical order instead of by relevance:
-    /// ranking computes bm25 for every match (a word in 24,000 verses costs ~20 ms).
-    public static let rankingLimit = 3_000
-
-    /// Searches one translation, optionally one book of it.
+    /// Searches one translation, optionally one book of it: the `limit` best hits (all when
+    /// nil) and the exact number of verses that match.
     public func search(_ query: SearchQuery, in translation: Translation, book: Book? = nil,
-                       limit: Int) throws(TextDatabaseError) -> SearchResults {
+                       limit: Int?) throws(TextDatabaseError) -> SearchResults {
+        var hits: [SearchHit] = []
+        let total = try search(query, in: translation, book: book, limit: limit) { hits.append($0) }
+        return SearchResults(hits: hits, total: total)
+    }
+
+    /// Searches one translation, optionally one book of it, handing each hit to `each` best
+    /// first, as it is read (so `--limit all` streams), and returns how many verses match.
+    ///
+    /// Ranked by `SearchRanking`: verses with the words as a phrase first, then verses with
+    /// every word whole, then the rest (where a word is only the start of a longer one);
+    /// within each, by bm25.
+    public func search(_ query: SearchQuery, in translation: Translation, book: Book? = nil,
+                       limit: Int?, each: (SearchHit) -> Void) throws(TextDatabaseError) -> Int {
         let (low, high) = book.map { ($0.number * 1_000_000, $0.number * 1_000_000 + 999_999) } ?? (0, 99_999_999)
         let table = translation.searchTable
         do {
-            let counter = try database.prepare("SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4)")
-            try counter.bind(query.expression, at: 1)
-            try counter.bind(low, at: 2)
-            try counter.bind(high, at: 3)
-            try counter.bind(TextDatabase.rankingLimit + 1, at: 4)
-            _ = try counter.step()
-            let counted = counter.int(0)
-            let ranked = counted <= TextDatabase.rankingLimit
+            let total = try count(query.expression, in: table, from: low, to: high)
+            guard total > 0 else { return 0 }
+            // bm25 weighs each word by how rare it is in the whole translation.
+            let matching = query.terms.count == 1 ? [] : try query.terms.map { term throws(SQLiteError) in try count(term, in: table, from: 0, to: 99_999_999) }
+            try ranker().prepare(SearchRanking(roles: query.roles, matching: matching,
+                                               lengths: try verseLengths(of: translation)))
+            // `rank MATCH` makes FTS5 sort by the function itself, so highlight() runs only
+            // for the rows returned, not for every match.
             let statement = try database.prepare("""
                 SELECT rowid, highlight(\(table), 0, char(1), char(2)) FROM \(table)
-                WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3
-                ORDER BY \(ranked ? "rank" : "rowid") LIMIT ?4
+                WHERE \(table) MATCH ?1 AND rank MATCH 'manna_rank()' AND rowid BETWEEN ?2 AND ?3
+                ORDER BY rank LIMIT ?4
                 """)
-            try statement.bind(query.expression, at: 1)
+            try statement.bind(query.rankedExpression, at: 1)
             try statement.bind(low, at: 2)
             try statement.bind(high, at: 3)
-            try statement.bind(limit, at: 4)
-            var hits: [SearchHit] = []
+            try statement.bind(limit ?? -1, at: 4)
             while try statement.step() {
-                let id = VerseID(rawValue: statement.int(0))
-                hits.append(SearchHit(id: id, translation: translation.code, snippet: TextDatabase.snippet(statement.string(1))))
+                each(SearchHit(id: VerseID(rawValue: statement.int(0)), translation: translation.code,
+                               snippet: TextDatabase.snippet(statement.string(1))))
             }
-            return SearchResults(hits: hits, total: ranked ? counted : nil)
+            return total
         } catch {
-            throw .damaged(path: path)
+            // The expression is built to be valid for any input: a failure that is not a
+            // damaged file is Manna's bug.
+            throw error.isCorruption ? .damaged(path: path) : .searchFailed(query: query.words.joined(separator: " "))
         }
+    }
+
+    /// How many verses in the rowid range match `expression`.
+    private func count(_ expression: String, in table: String, from low: Int, to high: Int) throws(SQLiteError) -> Int {
+        let counter = try database.prepare("SELECT count(*) FROM \(table) WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3")
+        try counter.bind(expression, at: 1)
+        try counter.bind(low, at: 2)
+        try counter.bind(high, at: 3)
+        _ = try counter.step()
+        return counter.int(0)
     }
 
     /// Splits highlight() output at its hit markers, char(1) and char(2): control characters

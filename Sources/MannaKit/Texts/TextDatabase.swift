@@ -8,6 +8,8 @@ public struct Translation: Hashable, Sendable, Codable {
     public let year: Int
     public let licence: String
     public let source: String
+    /// Its language, BCP 47: "en", "es".
+    public let language: String
     /// Display order: KJV first, then as listed in `curated/translations/translations.tsv`.
     let position: Int
 
@@ -29,6 +31,7 @@ public enum TextDatabaseError: Error, Equatable, Sendable {
     case unknownTranslation(String, available: [String])
     case unreadable(path: String, reason: String)
     case badSource(file: String, line: Int, problem: String)
+    case searchFailed(query: String)
 
     public var message: String {
         switch self {
@@ -44,6 +47,8 @@ public enum TextDatabaseError: Error, Equatable, Sendable {
             return "cannot read \(path): \(reason)"
         case .badSource(let file, let line, let problem):
             return "\(file):\(line): \(problem)"
+        case .searchFailed(let query):
+            return "the search for '\(query)' could not run: this is a fault in manna, please report it with the search"
         }
     }
 }
@@ -51,11 +56,14 @@ public enum TextDatabaseError: Error, Equatable, Sendable {
 /// The text database, opened read-only and immutable.
 public final class TextDatabase {
     /// `PRAGMA user_version` of the schema this code reads and builds.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     let database: Database
     public let path: String
     public let translations: [Translation]
+    /// Search's rank function and the verse lengths it reads, made at the first search.
+    var searchRanker: SearchRanker?
+    var lengthsByTranslation: [String: VerseLengths] = [:]
 
     public init(path: String) throws(TextDatabaseError) {
         self.path = path
@@ -66,11 +74,12 @@ public final class TextDatabase {
             guard version.int(0) == TextDatabase.schemaVersion else {
                 throw TextDatabaseError.wrongVersion(path: path, found: version.int(0))
             }
-            let rows = try database.prepare("SELECT code, name, year, licence, source, position FROM translations ORDER BY position")
+            let rows = try database.prepare("SELECT code, name, year, licence, source, language, position FROM translations ORDER BY position")
             var loaded: [Translation] = []
             while try rows.step() {
                 try loaded.append(Translation(code: rows.string("code"), name: rows.string("name"), year: rows.int("year"),
-                                              licence: rows.string("licence"), source: rows.string("source"), position: rows.int("position")))
+                                              licence: rows.string("licence"), source: rows.string("source"),
+                                              language: rows.string("language"), position: rows.int("position")))
             }
             translations = loaded
         } catch let error as TextDatabaseError {
@@ -110,7 +119,7 @@ public final class TextDatabase {
     /// Number of verses each translation has, for checks and `manna doctor`.
     public func verseCount(of translation: Translation) throws(TextDatabaseError) -> Int {
         do {
-            let statement = try database.prepare("SELECT count(*) FROM verses WHERE translation = ?1")
+            let statement = try database.prepare("SELECT count(*) FROM verses WHERE translation = ?1 AND id % 1000 > 0")
             try statement.bind(translation.code, at: 1)
             _ = try statement.step()
             return statement.int(0)

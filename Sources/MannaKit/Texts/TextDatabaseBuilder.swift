@@ -15,7 +15,8 @@ public enum TextDatabaseBuilder {
             year INTEGER NOT NULL,
             licence TEXT NOT NULL,
             source TEXT NOT NULL,
-            verses INTEGER NOT NULL
+            verses INTEGER NOT NULL,        -- verses it has (psalm titles not counted)
+            language TEXT NOT NULL          -- BCP 47: en, es
         );
         CREATE TABLE books (
             number INTEGER PRIMARY KEY,     -- 1 Genesis .. 66 Revelation
@@ -27,13 +28,19 @@ public enum TextDatabaseBuilder {
         );
         CREATE TABLE verses (
             translation TEXT NOT NULL,
-            id INTEGER NOT NULL,            -- book*1000000 + chapter*1000 + verse, KJV numbering
+            id INTEGER NOT NULL,            -- book*1000000 + chapter*1000 + verse, KJV numbering;
+                                            -- verse 0 is a psalm's title (superscription)
             text TEXT NOT NULL,             -- a verse a translation lacks has no row
             PRIMARY KEY (translation, id)
         ) WITHOUT ROWID;
         CREATE TABLE daily_verses (
             position INTEGER PRIMARY KEY,   -- 1..366 in a leap year: Jan 1 = 1, Feb 29 = 60, Dec 31 = 366
             reference TEXT NOT NULL         -- canonical reference; every verse is in every translation
+        );
+        CREATE TABLE verse_lengths (
+            translation TEXT PRIMARY KEY,
+            lengths BLOB NOT NULL           -- words in each verse, a byte a slot: canonical order,
+                                            -- verse 0 of each chapter included (search's bm25)
         );
         CREATE TABLE plans (
             id TEXT PRIMARY KEY,            -- bible-in-a-year, nt-90, ...
@@ -61,7 +68,7 @@ public enum TextDatabaseBuilder {
                              progress: (String) -> Void) throws(TextDatabaseError) {
         let translationsDirectory = curatedDirectory + "/translations"
         let rows = try readTSV(translationsDirectory + "/translations.tsv",
-                               header: ["code", "name", "year", "licence", "source"])
+                               header: ["code", "name", "year", "licence", "source", "language"])
         let temporaryPath = outputPath + ".building.\(getpid())"
         unlink(temporaryPath)
         defer { unlink(temporaryPath) }
@@ -80,9 +87,9 @@ public enum TextDatabaseBuilder {
                     guard let year = Int(row.fields[2]) else {
                         throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "year '\(row.fields[2])' is not a number")
                     }
-                    let count = try insertVerses(code: code,
-                                                 file: translationsDirectory + "/\(code).tsv", into: database)
-                    let statement = try database.prepare("INSERT INTO translations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+                    let count = try insertVerses(code: code, file: translationsDirectory + "/\(code).tsv",
+                                                 titles: translationsDirectory + "/titles/\(code).tsv", into: database)
+                    let statement = try database.prepare("INSERT INTO translations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
                     try statement.bind(code, at: 1)
                     try statement.bind(index + 1, at: 2)
                     try statement.bind(row.fields[1], at: 3)
@@ -90,6 +97,7 @@ public enum TextDatabaseBuilder {
                     try statement.bind(row.fields[3], at: 5)
                     try statement.bind(row.fields[4], at: 6)
                     try statement.bind(count, at: 7)
+                    try statement.bind(row.fields[5], at: 8)
                     try statement.run()
                     progress("\(code): \(count) verses")
                 }
@@ -123,13 +131,26 @@ public enum TextDatabaseBuilder {
     }
 
     /// Inserts one translation's verses, checking each line: a known book, a verse that exists
-    /// in KJV numbering, canonical order, and text.
-    private static func insertVerses(code: String, file: String, into database: Database) throws -> Int {
+    /// in KJV numbering, canonical order, and text. Then its psalm titles, as verse 0, when
+    /// `titles` exists; then the length of every verse, for search. Returns the verses (titles
+    /// are not verses).
+    private static func insertVerses(code: String, file: String, titles: String, into database: Database) throws -> Int {
         let table = "verses_fts_" + code.lowercased()
         try database.execute(searchTableSchema(table))
         let osisNumbers = Dictionary(uniqueKeysWithValues: Canon.books.map { ($0.osis, $0.number) })
         let verse = try database.prepare("INSERT INTO verses VALUES (?1, ?2, ?3)")
         let index = try database.prepare("INSERT INTO \(table)(rowid, text) VALUES (?1, ?2)")
+        func insert(_ id: VerseID, _ text: String) throws {
+            try verse.reset()
+            try verse.bind(code, at: 1)
+            try verse.bind(id.rawValue, at: 2)
+            try verse.bind(text, at: 3)
+            try verse.run()
+            try index.reset()
+            try index.bind(id.rawValue, at: 1)
+            try index.bind(text, at: 2)
+            try index.run()
+        }
         var previous = 0
         var count = 0
         for row in try readTSV(file, header: ["book", "chapter", "verse", "text"]) {
@@ -144,20 +165,46 @@ public enum TextDatabaseBuilder {
             guard id.rawValue > previous else { throw bad("verses out of canonical order or repeated") }
             guard !fields[3].isEmpty else { throw bad("empty text: leave out a verse the translation lacks") }
             previous = id.rawValue
-            try verse.reset()
-            try verse.bind(code, at: 1)
-            try verse.bind(id.rawValue, at: 2)
-            try verse.bind(fields[3], at: 3)
-            try verse.run()
-            try index.reset()
-            try index.bind(id.rawValue, at: 1)
-            try index.bind(fields[3], at: 2)
-            try index.run()
+            try insert(id, fields[3])
             count += 1
+        }
+        if Files.exists(titles) {
+            previous = 0
+            for row in try readTSV(titles, header: ["book", "chapter", "text"]) {
+                func bad(_ problem: String) -> TextDatabaseError { .badSource(file: row.file, line: row.line, problem: problem) }
+                guard row.fields[0] == "Ps" else { throw bad("only psalms have titles, not '\(row.fields[0])'") }
+                guard let chapter = Int(row.fields[1]), chapter >= 1, chapter <= 150 else { throw bad("psalm must be a number from 1 to 150") }
+                let id = VerseID(book: 19, chapter: chapter, verse: 0)
+                guard id.rawValue > previous else { throw bad("titles out of order or repeated") }
+                guard !row.fields[2].isEmpty else { throw bad("empty title: leave out a psalm without one") }
+                previous = id.rawValue
+                try insert(id, row.fields[2])
+            }
         }
         // Merge the index into one segment: smaller, and faster to query.
         try database.execute("INSERT INTO \(table)(\(table)) VALUES ('optimize')")
+        try insertLengths(code: code, table: table, into: database)
         return count
+    }
+
+    /// Keeps the word count FTS5 recorded for each row (its docsize table: one varint a
+    /// column) as a byte a verse slot, so that search never looks a row's length up.
+    private static func insertLengths(code: String, table: String, into database: Database) throws {
+        var lengths = [UInt8](repeating: 0, count: VerseLengths.slotCount)
+        let sizes = try database.prepare("SELECT id, sz FROM \(table)_docsize")
+        while try sizes.step() {
+            guard let slot = VerseLengths.slot(of: sizes.int(0)) else { continue }
+            var words = 0
+            for byte in sizes.bytes(1) {
+                words = words << 7 | Int(byte & 0x7f)
+                if byte & 0x80 == 0 { break }
+            }
+            lengths[slot] = UInt8(min(max(words, 1), 255))
+        }
+        let insert = try database.prepare("INSERT INTO verse_lengths VALUES (?1, ?2)")
+        try insert.bind(code, at: 1)
+        try insert.bind(lengths, at: 2)
+        try insert.run()
     }
 
     /// The verse-of-the-day list: 366 rows, a canonical reference each, every verse present in
