@@ -1,0 +1,126 @@
+// The panel item and its menu: the day's reference in the panel; the verse (wrapped), the plan
+// step, the day's reminder times and "Read in terminal" in the menu; or, in a quiet state, what
+// is wrong and what to run. It shows what TimelineSource decides (timeline.js) and spawns
+// nothing but the terminal, on a click.
+//
+// Like timeline.js it imports nothing: each entry point hands in the modules of its Shell
+// (legacy `imports` on 43-44, ES modules on 45+), so both share this file as it is.
+/* exported defineIndicator, terminalCommandLine */
+'use strict';
+
+/**
+ * The command line that opens a terminal reading `reference` in `translation`, held open
+ * until Enter (manna's pager quits on a short passage, and the window would close with it),
+ * as the desktop entry does. `manna` by name, found on the session's PATH like the desktop
+ * entry's Exec. Debian's x-terminal-emulator (the administrator's choice) comes first, then
+ * gnome-terminal; without either, GIO's own list of terminals (NEEDS_TERMINAL).
+ *
+ * @param {object} GLib - the GLib module (for shell quoting)
+ * @param {string} reference - e.g. Psalm 90:12
+ * @param {string} translation - e.g. KJV
+ * @param {function(string): ?string} findProgram - GLib.find_program_in_path, or a test's
+ * @returns {{commandLine: string, needsTerminal: boolean}}
+ */
+function terminalCommandLine(GLib, reference, translation, findProgram) {
+    // The reference and translation are arguments of sh, never part of its script.
+    const script = 'manna read "$1" --translation "$2"; echo; echo Press Enter to close.; read answer';
+    const command = ['sh', '-c', script, 'sh', reference, translation].map(GLib.shell_quote).join(' ');
+    for (const [terminal, option] of [['x-terminal-emulator', '-e'], ['gnome-terminal', '--']]) {
+        const path = findProgram(terminal);
+        if (path)
+            return {commandLine: `${GLib.shell_quote(path)} ${option} ${command}`, needsTerminal: false};
+    }
+    return {commandLine: command, needsTerminal: true};
+}
+
+let indicatorClass = null;
+
+/**
+ * The indicator's class, registered once per Shell process (GObject types cannot be
+ * registered twice, and an extension is enabled again after every screen unlock).
+ *
+ * @param {object} shell - the modules: GObject, GLib, Gio, St, Clutter, Pango, PanelMenu,
+ *   PopupMenu, Timeline (timeline.js); `launchContext()` (global.create_app_launch_context) and `notifyError(title,
+ *   body)` (Main.notifyError)
+ * @returns {Function} MannaIndicator: `new MannaIndicator()`, then `show(state)` for each state
+ */
+function defineIndicator(shell) {
+    if (indicatorClass)
+        return indicatorClass;
+    const {GObject, GLib, Gio, St, Clutter, Pango, PanelMenu, PopupMenu, Timeline} = shell;
+
+    /**
+     * A menu line that is read, not clicked: wrapped, never cut off with an ellipsis. `prominent`
+     * lines (the reference, the verse) keep the menu's full contrast, which the Shell takes from
+     * lines that cannot be clicked.
+     */
+    function textItem(styleClass, prominent = false) {
+        // St draws a widget that is not reactive as insensitive: a prominent line stays
+        // reactive, but neither activates, highlights on hover nor takes the focus.
+        const item = new PopupMenu.PopupMenuItem('', {reactive: prominent, activate: false, hover: false, can_focus: false});
+        if (prominent) {
+            item.track_hover = false;
+            item.remove_style_class_name('popup-inactive-menu-item');
+        }
+        item.label.add_style_class_name(styleClass);
+        const text = item.label.clutter_text;
+        text.line_wrap = true;
+        text.line_wrap_mode = Pango.WrapMode.WORD_CHAR;
+        text.ellipsize = Pango.EllipsizeMode.NONE;
+        return item;
+    }
+
+    indicatorClass = GObject.registerClass(class MannaIndicator extends PanelMenu.Button {
+        _init() {
+            super._init(0.5, 'Manna');
+            this._label = new St.Label({text: 'Manna', y_align: Clutter.ActorAlign.CENTER, style_class: 'manna-panel-label'});
+            this.add_child(this._label);
+
+            this._heading = textItem('manna-heading', true);
+            this._verse = textItem('manna-verse', true);
+            this._plan = textItem('manna-detail');
+            this._reminders = textItem('manna-detail');
+            this._separator = new PopupMenu.PopupSeparatorMenuItem();
+            this._read = new PopupMenu.PopupMenuItem('Read in terminal');
+            this._read.connect('activate', () => this._readInTerminal());
+            for (const item of [this._heading, this._verse, this._plan, this._reminders, this._separator, this._read])
+                this.menu.addMenuItem(item);
+            this._entry = null;
+        }
+
+        /** Shows a state from TimelineSource. */
+        show(state) {
+            const entry = state.quiet ? null : state.entry;
+            this._entry = entry;
+            this._label.text = state.label;
+            if (entry) {
+                this._label.remove_style_class_name('manna-quiet');
+                this._heading.label.text = `${entry.reference} (${entry.translation})`;
+                this._verse.label.text = entry.text;
+                this._plan.label.text = entry.plan ? Timeline.planSummary(entry.plan) : '';
+                this._reminders.label.text = `Reminders: ${Timeline.reminderSummary(entry.reminders)}`;
+            } else {
+                this._label.add_style_class_name('manna-quiet');
+                this._heading.label.text = state.why;
+                this._verse.label.text = state.hint;
+            }
+            this._plan.visible = Boolean(entry?.plan);
+            this._reminders.visible = entry !== null && entry.reminders.length > 0;
+            this._separator.visible = this._read.visible = entry !== null;
+        }
+
+        _readInTerminal() {
+            if (!this._entry)
+                return;
+            const {commandLine, needsTerminal} = terminalCommandLine(GLib, this._entry.reference, this._entry.translation,
+                GLib.find_program_in_path);
+            try {
+                const flags = needsTerminal ? Gio.AppInfoCreateFlags.NEEDS_TERMINAL : Gio.AppInfoCreateFlags.NONE;
+                Gio.AppInfo.create_from_commandline(commandLine, 'Manna', flags).launch([], shell.launchContext());
+            } catch (e) {
+                shell.notifyError('Manna could not open a terminal', `${e.message}. Install one (Debian: gnome-terminal).`);
+            }
+        }
+    });
+    return indicatorClass;
+}
