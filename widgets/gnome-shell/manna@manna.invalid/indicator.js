@@ -1,11 +1,12 @@
-// The panel item and its menu: the day's reference in the panel; the verse (wrapped), the plan
-// step, the day's reminder times and "Read in terminal" in the menu; or, in a quiet state, what
-// is wrong and what to run. It shows what TimelineSource decides (timeline.js) and spawns
-// nothing but the terminal, on a click.
+// The extension itself, for every GNOME Shell version: the panel item with the day's reference;
+// its menu with the verse (wrapped), the plan step, the day's reminder times and "Read in
+// terminal", or, in a quiet state, what is wrong and what to run. It shows what TimelineSource
+// decides (timeline.js) and spawns nothing but the terminal, on a click.
 //
 // Like timeline.js it imports nothing: each entry point hands in the modules of its Shell
-// (legacy `imports` on 43-44, ES modules on 45+), so both share this file as it is.
-/* exported defineIndicator, terminalCommandLine */
+// (legacy `imports` on 43-44, ES modules on 45+), so both share this file as it is and differ
+// only in how they import.
+/* exported MannaExtension, terminalCommandLine */
 'use strict';
 
 /**
@@ -24,7 +25,7 @@
 function terminalCommandLine(GLib, reference, translation, findProgram) {
     // The reference and translation are arguments of sh, never part of its script.
     const script = 'manna read "$1" --translation "$2"; echo; echo Press Enter to close.; read answer';
-    const command = ['sh', '-c', script, 'sh', reference, translation].map(GLib.shell_quote).join(' ');
+    const command = ['sh', '-c', script, 'sh', reference, translation].map(word => GLib.shell_quote(word)).join(' ');
     for (const [terminal, option] of [['x-terminal-emulator', '-e'], ['gnome-terminal', '--']]) {
         const path = findProgram(terminal);
         if (path)
@@ -33,21 +34,63 @@ function terminalCommandLine(GLib, reference, translation, findProgram) {
     return {commandLine: command, needsTerminal: true};
 }
 
+/**
+ * What enable() sets up and disable() takes away: the panel item, the timeline's source (a
+ * file monitor and a timeout) and a watch on logind's sleep signal.
+ */
+var MannaExtension = class MannaExtension {
+    /**
+     * @param {object} shell - the modules: GObject, GLib, Gio, St, Clutter, Pango, Main,
+     *   PanelMenu, PopupMenu, LoginManager, and Timeline (timeline.js)
+     * @param {string} uuid - the extension's, its role in the panel's status area
+     */
+    constructor(shell, uuid) {
+        this._shell = shell;
+        this._uuid = uuid;
+    }
+
+    enable() {
+        const {GLib, Gio, Main, LoginManager, Timeline} = this._shell;
+        const MannaIndicator = defineIndicator(this._shell);
+        this._indicator = new MannaIndicator();
+        Main.panel.addToStatusArea(this._uuid, this._indicator);
+        this._source = new Timeline.TimelineSource({
+            Gio, GLib,
+            path: Timeline.timelinePath(GLib.getenv, GLib.get_home_dir()),
+            onChange: state => this._indicator.show(state),
+        });
+        this._source.start();
+        // GLib's timeouts run on the monotonic clock, which stops while the machine sleeps: a
+        // laptop woken after midnight is read again at once, not a night's sleep late.
+        this._loginManager = LoginManager.getLoginManager();
+        this._sleepId = this._loginManager.connect('prepare-for-sleep', (manager, aboutToSuspend) => {
+            if (!aboutToSuspend)
+                this._source.refresh();
+        });
+    }
+
+    disable() {
+        this._loginManager.disconnect(this._sleepId);
+        this._loginManager = null;
+        this._source.stop();
+        this._source = null;
+        this._indicator.destroy();
+        this._indicator = null;
+    }
+};
+
 let indicatorClass = null;
 
 /**
  * The indicator's class, registered once per Shell process (GObject types cannot be
  * registered twice, and an extension is enabled again after every screen unlock).
  *
- * @param {object} shell - the modules: GObject, GLib, Gio, St, Clutter, Pango, PanelMenu,
- *   PopupMenu, Timeline (timeline.js); `launchContext()` (global.create_app_launch_context) and `notifyError(title,
- *   body)` (Main.notifyError)
  * @returns {Function} MannaIndicator: `new MannaIndicator()`, then `show(state)` for each state
  */
 function defineIndicator(shell) {
     if (indicatorClass)
         return indicatorClass;
-    const {GObject, GLib, Gio, St, Clutter, Pango, PanelMenu, PopupMenu, Timeline} = shell;
+    const {GObject, GLib, Gio, St, Clutter, Pango, Main, PanelMenu, PopupMenu, Timeline} = shell;
 
     /**
      * A menu line that is read, not clicked: wrapped, never cut off with an ellipsis. `prominent`
@@ -116,9 +159,9 @@ function defineIndicator(shell) {
                 GLib.find_program_in_path);
             try {
                 const flags = needsTerminal ? Gio.AppInfoCreateFlags.NEEDS_TERMINAL : Gio.AppInfoCreateFlags.NONE;
-                Gio.AppInfo.create_from_commandline(commandLine, 'Manna', flags).launch([], shell.launchContext());
+                Gio.AppInfo.create_from_commandline(commandLine, 'Manna', flags).launch([], global.create_app_launch_context(0, -1));
             } catch (e) {
-                shell.notifyError('Manna could not open a terminal', `${e.message}. Install one (Debian: gnome-terminal).`);
+                Main.notifyError('Manna could not open a terminal', `${e.message}. Install one (Debian: gnome-terminal).`);
             }
         }
     });

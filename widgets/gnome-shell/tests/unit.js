@@ -10,12 +10,22 @@ import GLib from 'gi://GLib';
 import System from 'system';
 
 const [mode, extensionDir, fixturesDir] = ARGV;
-let T;
+let T, Indicator;
+// In module mode, how importing the entry point failed: outside GNOME Shell it must get as far
+// as asking for the Shell's own modules, which shows it parses as a module.
+let entryPointError = null;
 if (mode === 'legacy') {
     imports.searchPath.unshift(extensionDir);
     T = imports.timeline;
+    Indicator = imports.indicator;
 } else if (mode === 'module') {
     T = await import(`file://${extensionDir}/timeline.js`);
+    Indicator = await import(`file://${extensionDir}/indicator.js`);
+    try {
+        await import(`file://${extensionDir}/extension.js`);
+    } catch (e) {
+        entryPointError = e;
+    }
 } else {
     printerr('usage: gjs -m unit.js legacy|module EXTENSION_DIR FIXTURES_DIR');
     System.exit(64);
@@ -214,6 +224,31 @@ test("the timeline's path follows XDG_CACHE_HOME, a relative one ignored", () =>
     equal(T.timelinePath(() => null, '/home/a'), '/home/a/.cache/manna/timeline.json', 'unset');
     equal(T.timelinePath(() => 'rel', '/home/a'), '/home/a/.cache/manna/timeline.json', 'relative');
 });
+
+// MARK: - Read in terminal
+
+test('Read in terminal: x-terminal-emulator, else gnome-terminal, else GIO\'s list; the reference an argument, never script', () => {
+    const script = 'manna read "$1" --translation "$2"; echo; echo Press Enter to close.; read answer';
+    const reference = 'Psalm 23:1 "$(touch /tmp/owned)" \'x\'';
+    const argv = commandLine => GLib.shell_parse_argv(commandLine)[1];
+    const found = (...names) => program => names.includes(program) ? `/usr/bin/${program}` : null;
+    let made = Indicator.terminalCommandLine(GLib, reference, 'KJV', found('x-terminal-emulator', 'gnome-terminal'));
+    equal([argv(made.commandLine), made.needsTerminal],
+        [['/usr/bin/x-terminal-emulator', '-e', 'sh', '-c', script, 'sh', reference, 'KJV'], false], 'with x-terminal-emulator');
+    made = Indicator.terminalCommandLine(GLib, reference, 'WEB', found('gnome-terminal'));
+    equal([argv(made.commandLine), made.needsTerminal],
+        [['/usr/bin/gnome-terminal', '--', 'sh', '-c', script, 'sh', reference, 'WEB'], false], 'with gnome-terminal');
+    made = Indicator.terminalCommandLine(GLib, reference, 'ASV', found());
+    equal([argv(made.commandLine), made.needsTerminal], [['sh', '-c', script, 'sh', reference, 'ASV'], true], 'with neither');
+});
+
+if (mode === 'module') {
+    test('the GNOME 45 entry point parses as an ES module and imports the Shell\'s', () => {
+        check(entryPointError !== null, 'extension.js loaded outside GNOME Shell');
+        equal(entryPointError.name, 'ImportError', `importing extension.js failed with ${entryPointError}`);
+        check(entryPointError.message.includes('resource:///org/gnome/shell/'), `importing extension.js: ${entryPointError.message}`);
+    });
+}
 
 // MARK: - The source: files on disk, a file monitor and a timeout, on a real main loop
 
