@@ -148,7 +148,7 @@ import TestSupport
         let binary = URL(fileURLWithPath: Manna.binary).deletingLastPathComponent().path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["--norc", "-c", #"PS1='$ '; eval "$(manna init bash)"; eval "$(manna init bash)"; printf '%s' "${PS1@P}""#]
+        process.arguments = ["--norc", "-c", #"PS1='$ '; eval "$(manna init bash)"; eval "$(manna init bash)"; eval "$PROMPT_COMMAND"; printf '%s' "${PS1@P}""#]
         process.environment = ["PATH": binary + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC", "TERM": "xterm"]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -168,7 +168,7 @@ import TestSupport
         func prompt(_ variables: [String: String]) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["--norc", "-c", #"PS1='$ '; eval "$(manna init bash)"; printf '%s' "${PS1@P}""#]
+            process.arguments = ["--norc", "-c", #"PS1='$ '; eval "$(manna init bash)"; eval "$PROMPT_COMMAND"; printf '%s' "${PS1@P}""#]
             process.environment = ["PATH": binary + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC"].merging(variables) { $1 }
             let pipe = Pipe()
             process.standardOutput = pipe

@@ -259,6 +259,7 @@ struct Prerequisite: Sendable, CustomStringConvertible {
     static let crontab = command("crontab", package: "cron")
     static let zsh = command("zsh", package: "zsh")
     static let fish = command("fish", package: "fish")
+    static let strace = command("strace", package: "strace")
     static let script = command("script", package: "bsdutils")
     static let jsonschema = Prerequisite("python3 with jsonschema 4 or later (Debian: apt-get install python3-jsonschema)") {
         TestEnvironment.jsonschemaPython != nil

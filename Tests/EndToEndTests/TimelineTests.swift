@@ -94,6 +94,23 @@ import TestSupport
         let next = try String(contentsOf: file, encoding: .utf8)
         #expect(next != first && next.contains("\"date\": \"2026-06-08\""))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
-        #expect(leftovers == ["timeline.json"])
+        #expect(leftovers.sorted() == ["prompt.tsv", "timeline.json"])
+    }
+
+    /// Beside the timeline, the prompt line of each of its days, for the shell snippets.
+    @Test func thePromptLinesFollowTheTimeline() throws {
+        let home = try TemporaryHome()
+        let environment = ["HOME": home.path, "TZ": "Europe/London"]
+        #expect(manna("timeline", "--now", "2026-12-24T08:00", environment: environment).status == 0)
+        let lines = try String(contentsOfFile: home.path + "/.cache/manna/prompt.tsv", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 7)
+        #expect(lines[0].hasPrefix("2026-12-24\tIsaiah 9:6: For unto us a child is born"))
+        #expect(lines[1].hasPrefix("2026-12-25\tLuke 2:10-11: And the angel said unto them"))
+        #expect(lines.allSatisfy { $0.split(separator: "\t").count == 2 && $0.count <= 11 + 80 })
+        // The configured format is the one written; a format with an unknown token writes none,
+        // so the snippets ask manna prompt, which says what is wrong.
+        #expect(manna("config", "set", "prompt_format", "{reference}", environment: environment).status == 0)
+        #expect(manna("timeline", "--now", "2026-12-24T08:00", environment: environment).status == 0)
+        #expect(try String(contentsOfFile: home.path + "/.cache/manna/prompt.tsv", encoding: .utf8).hasPrefix("2026-12-24\tIsaiah 9:6\n2026-12-25\tLuke 2:10-11\n"))
     }
 }

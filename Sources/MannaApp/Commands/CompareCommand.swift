@@ -17,7 +17,7 @@ enum CompareCommand {
         let database = try context.openTextDatabase()
         var passages: [JSON] = []
         for (index, translation) in database.translations.enumerated() {
-            let verses: [PassageVerse] = try database.passage(reference, in: translation)
+            let verses: [PassageVerse] = try database.passage(reference, in: translation, titles: true)
             if arguments.has("json") {
                 passages.append(.passage(reference, translation: translation, verses: verses))
                 continue

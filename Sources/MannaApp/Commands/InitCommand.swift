@@ -13,30 +13,67 @@ enum InitCommand {
         guard arguments.positionals.count == 1, let snippet = snippets[arguments.positionals[0]] else {
             throw Failure.usage("init needs one shell: bash, zsh or fish")
         }
-        context.stdout.write(snippet)
+        context.stdout.write(snippet.replacingAll("@PROMPT_LINES@", with: shellQuoted(context.paths.promptLines)))
     }
 
-    /// Each snippet runs `manna prompt` once per prompt, cut to the terminal's width, on its
-    /// own line, dimmed unless NO_COLOR is set or the terminal is dumb, and adds itself only
-    /// once however often it is evaluated. The verse is printed, never evaluated: zsh's prompt
-    /// expansion would read `%` in it, so zsh gets it from a variable with `%` doubled.
+    /// `text` in single quotes, each ' written as '\'' : a path any of the three shells reads back as is.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingAll("'", with: "'\\''") + "'"
+    }
+
+    /// The bash and zsh snippets start no process at a prompt: each finds today's line in the
+    /// prompt lines the timer writes (`PromptLines`), with the shell's own date built-in and
+    /// `read`, keeps it in a variable, and the prompt shows the variable. Only when the file has
+    /// no line for today (nothing has run for a week) do they run `manna prompt`. fish has no
+    /// date built-in, so it runs `manna prompt` at every prompt.
+    ///
+    /// The line is cut to the terminal's width, on its own line, dimmed unless NO_COLOR is set
+    /// or the terminal is dumb, and each snippet adds itself only once however often it is
+    /// evaluated. The verse is printed, never evaluated: a variable's value in a prompt is not
+    /// expanded again, and zsh gets it with `%` doubled.
     static let snippets: [String: String] = [
         "bash": #"""
             # Manna: today's verse above the prompt. Add to ~/.bashrc: eval "$(manna init bash)"
+            __manna_lines=@PROMPT_LINES@
             __manna_prompt() {
-              local line; line=$(command manna prompt --width "${COLUMNS:-80}" 2>/dev/null)
-              if [[ -n $NO_COLOR || $TERM == dumb ]]; then printf '%s' "$line"; else printf '\001\e[2m\002%s\001\e[0m\002' "$line"; fi
+              local today day rest line= width=${COLUMNS:-80}
+              (( width > 0 )) || width=80
+              printf -v today '%(%Y-%m-%d)T' -1
+              if [[ -r $__manna_lines ]]; then
+                while IFS=$'\t' read -r day rest; do
+                  if [[ $day == "$today" ]]; then line=$rest; break; fi
+                done < "$__manna_lines"
+              fi
+              [[ -n $line ]] || line=$(command manna prompt --width "$width" 2>/dev/null)
+              (( ${#line} <= width )) || line="${line:0:width-1}…"
+              if [[ -n $NO_COLOR || $TERM == dumb ]]; then __manna_line=$line; else __manna_line=$'\001\e[2m\002'"$line"$'\001\e[0m\002'; fi
             }
+            case ";${PROMPT_COMMAND};" in
+              *";__manna_prompt;"*) ;;
+              *) PROMPT_COMMAND="__manna_prompt${PROMPT_COMMAND:+;$PROMPT_COMMAND}" ;;
+            esac
             case "$PS1" in
-              *__manna_prompt*) ;;
-              *) PS1='$(__manna_prompt)\n'"$PS1" ;;
+              *__manna_line*) ;;
+              *) PS1='${__manna_line}\n'"$PS1" ;;
             esac
 
             """#,
         "zsh": #"""
             # Manna: today's verse above the prompt. Add to ~/.zshrc: eval "$(manna init zsh)"
+            __manna_lines=@PROMPT_LINES@
+            zmodload zsh/datetime
             __manna_precmd() {
-              __manna_line="$(command manna prompt --width "${COLUMNS:-80}" 2>/dev/null)"; __manna_line="${__manna_line//\%/%%}"
+              local today day rest line= width=${COLUMNS:-80}
+              (( width > 0 )) || width=80
+              strftime -s today %Y-%m-%d $EPOCHSECONDS
+              if [[ -r $__manna_lines ]]; then
+                while IFS=$'\t' read -r day rest; do
+                  if [[ $day == $today ]]; then line=$rest; break; fi
+                done < $__manna_lines
+              fi
+              [[ -n $line ]] || line="$(command manna prompt --width "$width" 2>/dev/null)"
+              (( ${#line} <= width )) || line="${line[1,width-1]}…"
+              __manna_line="${line//\%/%%}"
               [[ -n $NO_COLOR || $TERM == dumb ]] || __manna_line="%F{8}${__manna_line}%f"
             }
             autoload -Uz add-zsh-hook

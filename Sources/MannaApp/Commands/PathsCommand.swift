@@ -10,7 +10,7 @@ enum PathsCommand {
         operands: ["": .words(keys)],
         run: run)
 
-    static let keys = ["text_db", "journal_db", "config", "plans", "timeline", "units"]
+    static let keys = ["text_db", "journal_db", "config", "plans", "timeline", "prompt_lines", "units"]
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.count <= 1 else { throw Failure.usage("paths takes at most one key: \(keys.joined(separator: ", "))") }
@@ -32,6 +32,7 @@ enum PathsCommand {
         case "config": context.paths.config
         case "plans": context.paths.userPlans
         case "timeline": context.paths.timeline
+        case "prompt_lines": context.paths.promptLines
         case "units": context.paths.unitDirectory
         default: nil
         }

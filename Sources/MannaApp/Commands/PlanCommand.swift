@@ -140,7 +140,7 @@ enum PlanCommand {
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
         for reading in step.readings {
-            let verses: [PassageVerse] = try database.passage(reading, in: translation)
+            let verses: [PassageVerse] = try database.passage(reading, in: translation, titles: true)
             context.stdout.line("")
             for line in PassageFormatter.lines(reference: reading, translation: translation.code, verses: verses, width: context.terminalWidth) {
                 context.stdout.line(line)

@@ -29,7 +29,7 @@ enum ReadCommand {
         let reference = try Reference(parsing: text)
         try checkSize(reference)
         let translation = try context.translation(arguments.value("translation") ?? written, in: database)
-        let verses = try database.passage(reference, in: translation)
+        let verses = try database.passage(reference, in: translation, titles: true)
         // No journal yet means no marks: reading never creates one. A damaged journal does not
         // keep the passage from being read: it is printed without marks, then the failure.
         var marks = PassageMarks()
@@ -87,6 +87,8 @@ enum ReadCommand {
 extension JSON {
     /// The stable JSON shape of a passage in one translation:
     /// `{"reference", "translation", "verses": [{"id", "reference", "text" (null when absent)}]}`;
+    /// a psalm's title comes before its verse 1 as `{"id" (verse 0), "reference": "Psalm 3 (title)",
+    /// "title": true, "text"}`;
     /// with `marks`, each verse also has `"highlight"` (a colour or null), `"bookmarked"` and
     /// `"notes": [{"id", "reference", "text"}]` (the notes whose passage starts at the verse).
     static func passage(_ reference: Reference, translation: Translation, verses: [PassageVerse], marks: PassageMarks? = nil) -> JSON {
@@ -96,9 +98,10 @@ extension JSON {
             ("verses", .array(verses.map { verse in
                 var fields: [(String, JSON)] = [
                     ("id", .int(verse.id.rawValue)),
-                    ("reference", .string(Reference(verse.id).description)),
-                    ("text", .optional(verse.text)),
+                    ("reference", .string(Reference.label(of: verse.id))),
                 ]
+                if verse.isTitle { fields.append(("title", .bool(true))) }
+                fields.append(("text", .optional(verse.text)))
                 if let verseMarks = marks?[verse.id] {
                     fields += [
                         ("highlight", .optional(verseMarks.highlight?.rawValue)),

@@ -82,12 +82,12 @@ enum SearchCommand {
             // Every hit, printed as it is read: the column is as wide as any reference here can be.
             let width = Reference.longestVerseLabel(in: book.map { [$0] } ?? Canon.books)
             total = try database.search(query, in: translation, book: book, limit: nil) { hit in
-                show(hit, Reference(hit.id).description, width: width)
+                show(hit, Reference.label(of: hit.id), width: width)
                 shown += 1
             }
         } else {
             let results = try database.search(query, in: translation, book: book, limit: limit)
-            let references = results.hits.map { Reference($0.id).description }
+            let references = results.hits.map { Reference.label(of: $0.id) }
             let width = references.map(\.count).max() ?? 0
             for (hit, reference) in zip(results.hits, references) { show(hit, reference, width: width) }
             total = results.total
@@ -158,7 +158,7 @@ extension JSON {
             ("hits", .array(results.hits.map { hit in
                 .object([
                     ("id", .int(hit.id.rawValue)),
-                    ("reference", .string(Reference(hit.id).description)),
+                    ("reference", .string(Reference.label(of: hit.id))),
                     ("translation", .string(hit.translation)),
                     ("text", .string(hit.snippet.parts.map(\.text).joined())),
                     ("matches", .array(hit.snippet.matches.map { .array([.int($0.lowerBound), .int($0.upperBound)]) })),

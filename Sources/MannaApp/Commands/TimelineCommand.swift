@@ -1,4 +1,7 @@
 // manna timeline [--now T] [--print]: write (or print) the timeline widgets and prompts read.
+#if canImport(Glibc)
+import Glibc
+#endif
 import MannaKit
 
 enum TimelineCommand {
@@ -34,11 +37,22 @@ enum TimelineCommand {
         return try Timeline.entries(now: now, inputs: inputs, database: database)
     }
 
+    /// Writes the timeline and the prompt lines the shell snippets read (in the configured
+    /// `prompt_format`). A format with an unknown token writes no prompt lines: the snippets
+    /// then run `manna prompt`, which says what is wrong.
     static func write(_ entries: [TimelineEntry], zone: Zone, now: Instant, _ context: Context) throws {
         do {
             try Timeline.write(entries: entries, zone: zone, now: now, to: context.paths.timeline)
         } catch {
             throw Failure.io("cannot write the timeline \(error.message)")
+        }
+        let format = context.configOrDefaults().promptFormat.map { PromptFormat(format: $0, width: nil) } ?? .standard
+        do {
+            try PromptLines.write(try PromptLines.text(entries: entries, format: format), to: context.paths.promptLines)
+        } catch let error as FileError {
+            throw Failure.io("cannot write the prompt lines \(error.message)")
+        } catch {
+            unlink(context.paths.promptLines)
         }
     }
 }

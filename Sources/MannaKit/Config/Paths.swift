@@ -15,6 +15,9 @@ public struct Paths: Equatable, Sendable {
     public var userPlans: String { configDirectory + "/plans" }
     public var journal: String { dataDirectory + "/journal.sqlite" }
     public var timeline: String { cacheDirectory + "/timeline.json" }
+    /// The prompt line of each day the timeline covers, `DATE<TAB>LINE`: what the shell
+    /// snippets read with built-ins only (`PromptLines`).
+    public var promptLines: String { cacheDirectory + "/prompt.tsv" }
     /// Stamped by every tick with the moment it ran at (its modification time), for `doctor`.
     public var lastTick: String { cacheDirectory + "/last-tick" }
 

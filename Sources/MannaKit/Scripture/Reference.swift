@@ -69,6 +69,11 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
     /// The canonical spelling: "John 3:16, 18", "Genesis 1:1-2:3", "Psalm 23", "Matthew 28:5-6; 24:44".
     public var description: String { ReferenceFormatter.format(ranges) }
 
+    /// How one verse is named: "John 3:16", and a psalm's title (its verse 0) "Psalm 3 (title)".
+    public static func label(of id: VerseID) -> String {
+        id.verse == 0 ? String(Reference(VerseID(rawValue: id.rawValue + 1)).description.prefix { $0 != ":" }) + " (title)" : Reference(id).description
+    }
+
     /// The length of the longest one-verse reference in `books` ("Song of Solomon 3:11"): a
     /// column that fits any verse before the verses are known.
     public static func longestVerseLabel(in books: [Book]) -> Int {
@@ -455,6 +460,25 @@ extension String {
         case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
+    }
+
+    /// Every `target` replaced by `replacement` (FoundationEssentials has no `replacingOccurrences`).
+    public func replacingAll(_ target: String, with replacement: String) -> String {
+        let source = Array(self)
+        let pattern = Array(target)
+        guard !pattern.isEmpty, source.count >= pattern.count else { return self }
+        var out = ""
+        var index = 0
+        while index < source.count {
+            if index + pattern.count <= source.count, source[index..<index + pattern.count].elementsEqual(pattern) {
+                out += replacement
+                index += pattern.count
+            } else {
+                out.append(source[index])
+                index += 1
+            }
+        }
+        return out
     }
 
     /// The string without leading and trailing whitespace (FoundationEssentials has no `trimmingCharacters`).

@@ -7,7 +7,7 @@ public enum PassageFormatter {
     /// The passage as lines of text.
     ///
     /// Verses are numbered by verse, by chapter:verse when the passage spans chapters, and by
-    /// their full reference when it spans books.
+    /// their full reference when it spans books. A psalm's title comes before verse 1, unnumbered.
     /// A marked verse ends with its marks: `[yellow]` (unless `color` paints the highlight
     /// behind the text instead), `[bookmark]`, and `[1]` for each note, whose text follows
     /// the passage after a blank line. A verse with no marks prints as it always has.
@@ -27,8 +27,9 @@ public enum PassageFormatter {
         // ("John 3:16", "Romans 8:28": "3:16" and "8:28" alone would not say where they are).
         let spansBooks = Set(verses.map(\.id.book)).count > 1
         let spansChapters = Set(verses.map { $0.id.book * 1_000 + $0.id.chapter }).count > 1
+        // A psalm's title has no number: it stands before verse 1, in line with the text.
         let labels = verses.map {
-            spansBooks ? Reference($0.id).description : spansChapters ? "\($0.id.chapter):\($0.id.verse)" : "\($0.id.verse)"
+            $0.isTitle ? "" : spansBooks ? Reference($0.id).description : spansChapters ? "\($0.id.chapter):\($0.id.verse)" : "\($0.id.verse)"
         }
         let labelWidth = labels.map(\.count).max() ?? 0
         var notes: [Note] = []

@@ -298,24 +298,3 @@ extension TextDatabase {
         return Snippet(parts: parts)
     }
 }
-
-extension String {
-    /// Every `target` replaced by `replacement` (FoundationEssentials has no `replacingOccurrences`).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        let source = Array(self)
-        let pattern = Array(target)
-        guard !pattern.isEmpty, source.count >= pattern.count else { return self }
-        var out = ""
-        var index = 0
-        while index < source.count {
-            if index + pattern.count <= source.count, source[index..<index + pattern.count].elementsEqual(pattern) {
-                out += replacement
-                index += pattern.count
-            } else {
-                out.append(source[index])
-                index += 1
-            }
-        }
-        return out
-    }
-}

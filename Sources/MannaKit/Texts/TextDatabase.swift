@@ -18,9 +18,19 @@ public struct Translation: Hashable, Sendable, Codable {
 }
 
 /// One verse of a passage in one translation. `text` is nil when the translation lacks the verse.
+///
+/// Verse 0 of a psalm is its title (superscription): part of the text, never counted as a verse.
 public struct PassageVerse: Hashable, Sendable {
     public let id: VerseID
     public let text: String?
+
+    public init(id: VerseID, text: String?) {
+        self.id = id
+        self.text = text
+    }
+
+    /// True for a psalm's title.
+    public var isTitle: Bool { id.verse == 0 }
 }
 
 /// Why the text database cannot be used.
@@ -96,18 +106,27 @@ public final class TextDatabase {
     }
 
     /// Every verse of `reference` in order; a verse the translation lacks comes back with nil text.
-    public func passage(_ reference: Reference, in translation: Translation) throws(TextDatabaseError) -> [PassageVerse] {
+    ///
+    /// - Parameter titles: also a psalm's title, before its verse 1, where the translation has
+    ///   one (for reading; a notification or a cue sheet wants verses only).
+    public func passage(_ reference: Reference, in translation: Translation, titles: Bool = false) throws(TextDatabaseError) -> [PassageVerse] {
         do {
             return try database.withCachedStatement("SELECT id, text FROM verses WHERE translation = ?1 AND id BETWEEN ?2 AND ?3 ORDER BY id") { statement in
                 var verses: [PassageVerse] = []
                 for range in reference.ranges {
                     try statement.reset()
                     try statement.bind(translation.code, at: 1)
-                    try statement.bind(range.first.rawValue, at: 2)
+                    // From verse 0, a psalm's title, when the range starts a chapter.
+                    try statement.bind(range.first.rawValue - (range.first.verse == 1 ? 1 : 0), at: 2)
                     try statement.bind(range.last.rawValue, at: 3)
                     var found: [Int: String] = [:]
                     while try statement.step() { found[statement.int(0)] = statement.string(1) }
-                    verses += range.verseIDs.map { PassageVerse(id: $0, text: found[$0.rawValue]) }
+                    for id in range.verseIDs {
+                        if titles, id.verse == 1, let title = found[id.rawValue - 1] {
+                            verses.append(PassageVerse(id: VerseID(rawValue: id.rawValue - 1), text: title))
+                        }
+                        verses.append(PassageVerse(id: id, text: found[id.rawValue]))
+                    }
                 }
                 return verses
             }

@@ -68,3 +68,28 @@ public struct PromptFormat: Equatable, Sendable {
         return head + "…"
     }
 }
+
+/// The file the shell snippets read instead of running `manna prompt`: one line a day of the
+/// timeline, `YYYY-MM-DD<TAB>the prompt line`, already formatted. A shell finds today's line
+/// with its own date built-in (bash `printf '%(%Y-%m-%d)T'`, zsh `strftime`), so a prompt
+/// starts no process and still turns to the next verse at midnight with nothing running.
+public enum PromptLines {
+    /// The file's text for `entries`, each rendered with `format` (tabs and line breaks in a
+    /// line become spaces: the format is one line per day).
+    public static func text(entries: [TimelineEntry], format: PromptFormat) throws(PromptFormat.Problem) -> String {
+        var text = ""
+        for entry in entries {
+            text += entry.date.description + "\t" + (try format.render(ShownDay(entry))).replacingAll("\t", with: " ") + "\n"
+        }
+        return text
+    }
+
+    /// Writes `text` to `path` when it differs from what is there, atomically. Returns true when it wrote.
+    @discardableResult
+    public static func write(_ text: String, to path: String) throws(FileError) -> Bool {
+        if let existing = try? Files.readText(path), existing == text { return false }
+        try Files.makeDirectories(Files.parent(of: path), mode: 0o700)
+        try Files.writeAtomically(text, to: path, mode: 0o644)
+        return true
+    }
+}
