@@ -26,9 +26,19 @@ let package = Package(
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
+        // The GNOME Shell extension's files, compiled in for `manna install` to write: the
+        // JavaScript stays in widgets/gnome-shell/, its only copy (docs/ARCHITECTURE.md).
+        .target(
+            name: "GnomeShellExtension", path: "widgets/gnome-shell",
+            exclude: ["tests", "gnome45", "build-gnome45"],
+            sources: ["GnomeShellExtension.swift"],
+            resources: ["metadata.json", "extension.js", "indicator.js", "timeline.js", "stylesheet.css"].map {
+                .embedInCode("manna@manna.invalid/" + $0)
+            }),
+
         // Everything Manna knows, independent of the command line. Only Storage/ imports CSQLite;
         // nothing imports CLibnotify but manna-notify, nor the audio libraries but manna-play.
-        .target(name: "MannaKit", dependencies: ["CSQLite"]),
+        .target(name: "MannaKit", dependencies: ["CSQLite", "GnomeShellExtension"]),
 
         // The application layer: the command line, one file per subcommand, and the use cases
         // (the tick) behind an injected Context (clock, notifier, output, environment).

@@ -118,12 +118,15 @@ final class InstallSandbox {
         return (built.map { "installed %h/.local/libexec/manna/\($0)\n" }.joined(), built.map { "removed %h/.local/libexec/manna/\($0)\n" }.joined())
     }()
 
-    /// The man pages, completions, desktop entry and icon, in the order install writes them.
+    /// The man pages, completions, desktop entry and icon, and the GNOME Shell extension, in the
+    /// order install writes them.
     static let documents = [
         "share/man/man1/manna.1", "share/man/man5/manna-config.5", "share/bash-completion/completions/manna",
         "share/zsh/site-functions/_manna", "share/fish/vendor_completions.d/manna.fish",
         "share/applications/manna.desktop", "share/icons/hicolor/scalable/apps/manna.svg",
-    ]
+    ] + ["metadata.json", "extension.js", "indicator.js", "timeline.js", "stylesheet.css"].map {
+        "share/gnome-shell/extensions/manna@manna.invalid/" + $0
+    }
 
     static func documentLines(_ verb: String) -> String {
         documents.map { "\(verb) %h/.local/\($0)\n" }.joined()
@@ -309,7 +312,8 @@ final class InstallSandbox {
         #expect(sandbox.calls == [])
         #expect(sandbox.filesInHome() == [:])
         for path in ["usr/share/manna/bible.sqlite", "usr/share/man/man1/manna.1", "usr/share/zsh/vendor-completions/_manna",
-                     "usr/share/applications/manna.desktop", "usr/share/icons/hicolor/scalable/apps/manna.svg"] {
+                     "usr/share/applications/manna.desktop", "usr/share/icons/hicolor/scalable/apps/manna.svg",
+                     "usr/share/gnome-shell/extensions/manna@manna.invalid/extension.js"] {
             #expect(FileManager.default.fileExists(atPath: root + "/" + path), "\(path)")
         }
         let service = try String(contentsOfFile: root + "/usr/lib/systemd/user/manna.service", encoding: .utf8)

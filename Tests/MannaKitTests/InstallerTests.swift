@@ -110,7 +110,13 @@ final class Sandbox {
         #expect(sandbox.filesInHome() == [
             ".config/systemd/user/manna.service", ".config/systemd/user/manna.timer",
             ".local/bin/manna", ".local/share/applications/manna.desktop", ".local/share/bash-completion/completions/manna",
-            ".local/share/fish/vendor_completions.d/manna.fish", ".local/share/icons/hicolor/scalable/apps/manna.svg",
+            ".local/share/fish/vendor_completions.d/manna.fish",
+            ".local/share/gnome-shell/extensions/manna@manna.invalid/extension.js",
+            ".local/share/gnome-shell/extensions/manna@manna.invalid/indicator.js",
+            ".local/share/gnome-shell/extensions/manna@manna.invalid/metadata.json",
+            ".local/share/gnome-shell/extensions/manna@manna.invalid/stylesheet.css",
+            ".local/share/gnome-shell/extensions/manna@manna.invalid/timeline.js",
+            ".local/share/icons/hicolor/scalable/apps/manna.svg",
             ".local/share/man/man1/manna.1", ".local/share/man/man5/manna-config.5", ".local/share/manna/bible.sqlite",
             ".local/share/zsh/site-functions/_manna",
         ])
@@ -244,10 +250,12 @@ final class Sandbox {
         #expect(user.fishCompletion == "/home/ann/.local/share/fish/vendor_completions.d/manna.fish")
         #expect(user.desktopEntry == "/home/ann/.local/share/applications/manna.desktop")
         #expect(user.icon == "/home/ann/.local/share/icons/hicolor/scalable/apps/manna.svg")
+        #expect(user.gnomeShellExtension == "/home/ann/.local/share/gnome-shell/extensions/manna@manna.invalid")
         // A package: Debian's zsh reads packages' completions from vendor-completions.
         let package = try InstallLayout(prefix: "/usr", environment: ["HOME": "/root"], destination: "/tmp/root/")
         #expect(package.zshCompletion == "/usr/share/zsh/vendor-completions/_manna")
         #expect(package.service == "/usr/lib/systemd/user/manna.service")
+        #expect(package.gnomeShellExtension == "/usr/share/gnome-shell/extensions/manna@manna.invalid")
         #expect(package.written(package.program) == "/tmp/root/usr/bin/manna")
         #expect(try InstallLayout(prefix: "/usr/local", environment: ["HOME": "/root"]).zshCompletion == "/usr/local/share/zsh/site-functions/_manna")
     }
@@ -266,7 +274,11 @@ final class Sandbox {
         #expect(try text(layout.fishCompletion) == CommandLineFiles.sample.fishCompletion)
         #expect(try text(layout.desktopEntry) == DesktopFiles.entry)
         #expect(try text(layout.icon) == DesktopFiles.icon)
+        for (path, contents) in layout.gnomeShellExtensionFiles {
+            #expect(try text(path) == contents, "\(path)")
+        }
         #expect(output.lines.contains("installed \(layout.desktopEntry)"))
+        #expect(output.lines.contains("installed \(layout.gnomeShellExtension)/extension.js"))
         try installer.uninstall(cronRequired: false)
         #expect(sandbox.filesInHome() == [])
     }
@@ -280,6 +292,21 @@ final class Sandbox {
         try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .systemd)
         #expect(output.lines.last == "note: for zsh to complete manna, add 'fpath=(\(sandbox.home)/.local/share/zsh/site-functions $fpath)' "
             + "to your .zshrc before compinit")
+    }
+
+    /// Only in a GNOME session: elsewhere the extension is a folder nothing reads.
+    @Test func aGnomeUserIsToldHowToTurnTheExtensionOn() throws {
+        let sandbox = try Sandbox()
+        for (desktop, told) in [("ubuntu:GNOME", true), ("GNOME", true), ("KDE", false), (nil, false)] {
+            let output = Box()
+            var environment: Environment = ["HOME": sandbox.home, "PATH": sandbox.home + "/.local/bin"]
+            if let desktop { environment["XDG_CURRENT_DESKTOP"] = desktop }
+            let installer = Installer(layout: try InstallLayout(prefix: nil, environment: environment), environment: environment,
+                                      runner: FakePrograms().runner, report: { output.lines.append($0) })
+            try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .systemd)
+            let note = "note: for the verse in GNOME's top bar, log out and in, then run 'gnome-extensions enable manna@manna.invalid'"
+            #expect(output.lines.contains(note) == told, "XDG_CURRENT_DESKTOP=\(desktop ?? "unset")")
+        }
     }
 
     @Test func stageWritesAPackagesFilesUnderTheDestinationAndSetsNothingUp() throws {
@@ -303,7 +330,13 @@ final class Sandbox {
         #expect(staged.sorted() == [
             "usr/bin/manna", "usr/lib/systemd/user/manna.service", "usr/lib/systemd/user/manna.timer", "usr/libexec/manna/manna-notify",
             "usr/share/applications/manna.desktop", "usr/share/bash-completion/completions/manna",
-            "usr/share/fish/vendor_completions.d/manna.fish", "usr/share/icons/hicolor/scalable/apps/manna.svg",
+            "usr/share/fish/vendor_completions.d/manna.fish",
+            "usr/share/gnome-shell/extensions/manna@manna.invalid/extension.js",
+            "usr/share/gnome-shell/extensions/manna@manna.invalid/indicator.js",
+            "usr/share/gnome-shell/extensions/manna@manna.invalid/metadata.json",
+            "usr/share/gnome-shell/extensions/manna@manna.invalid/stylesheet.css",
+            "usr/share/gnome-shell/extensions/manna@manna.invalid/timeline.js",
+            "usr/share/icons/hicolor/scalable/apps/manna.svg",
             "usr/share/man/man1/manna.1", "usr/share/man/man5/manna-config.5", "usr/share/manna/bible.sqlite",
             "usr/share/zsh/vendor-completions/_manna",
         ])

@@ -1,7 +1,7 @@
 // manna install [--cron] [--prefix DIR] [--destdir DIR]: copies manna, its text database, man pages,
-// completions, desktop entry and icon into place, runs it every minute and writes the timeline;
-// exits 69 when the timer or crontab line cannot run here. With --destdir it writes the same
-// files for a package (tools/make-deb) and sets nothing up.
+// completions, desktop entry and icon and the GNOME Shell extension into place, runs it every
+// minute and writes the timeline; exits 69 when the timer or crontab line cannot run here. With
+// --destdir it writes the same files for a package (tools/make-deb) and sets nothing up.
 import MannaKit
 
 enum InstallCommand {

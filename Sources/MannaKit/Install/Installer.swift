@@ -1,7 +1,9 @@
 // Puts manna, its helpers (notifications, sound), the text database, the man pages, shell
-// completions, desktop entry and icon, and a scheduler (systemd user timer or crontab line) in
+// completions, desktop entry and icon, the GNOME Shell extension, and a scheduler (systemd user timer or crontab line) in
 // place, and takes them away again, leaving the user's own data alone. With a destination
 // folder (--destdir) it writes the same files under it for a package, and sets nothing up.
+import GnomeShellExtension
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -86,6 +88,13 @@ public struct InstallLayout: Equatable, Sendable {
     // each folder on PATH, and bash-completion <bin>/../share/bash-completion.
     public var desktopEntry: String { prefix + "/share/applications/" + DesktopFiles.entryName }
     public var icon: String { prefix + "/share/icons/hicolor/scalable/apps/" + DesktopFiles.iconName + ".svg" }
+    /// GNOME Shell loads a user's extensions from XDG_DATA_HOME (~/.local/share) and a package's
+    /// from /usr/share, each from gnome-shell/extensions/<uuid>.
+    public var gnomeShellExtension: String { prefix + "/share/gnome-shell/extensions/" + GnomeShellExtension.uuid }
+    /// The extension's files, each with its text, where they go.
+    public var gnomeShellExtensionFiles: [(path: String, text: String)] {
+        GnomeShellExtension.files.map { (gnomeShellExtension + "/" + $0.name, $0.text) }
+    }
     public var manual: String { prefix + "/share/man/man1/manna.1" }
     public var configManual: String { prefix + "/share/man/man5/manna-config.5" }
     public var bashCompletion: String { prefix + "/share/bash-completion/completions/manna" }
@@ -178,7 +187,8 @@ public struct Installer {
     }
 
     /// Copies `program` (and its helpers, those there are) and `textDatabase` under the prefix,
-    /// writes `documents` (man pages, completions), the desktop entry and icon, then sets up
+    /// writes `documents` (man pages, completions), the desktop entry and icon and the GNOME Shell
+    /// extension, then sets up
     /// `scheduler`. The crontab is read first, and every file is written beside its
     /// destination and renamed into place only once all are written, so no crontab, a full disk
     /// or an unwritable prefix leaves things as they were. When systemctl or crontab fails after
@@ -227,6 +237,10 @@ public struct Installer {
         if environment["SHELL"]?.hasSuffix("/zsh") == true && !Self.zshDefaultFunctionFolders.contains(zshFolder) {
             report("note: for zsh to complete manna, add 'fpath=(\(zshFolder) $fpath)' to your .zshrc before compinit")
         }
+        // GNOME Shell finds a new extension when it starts, and runs only those the user enabled.
+        if environment["XDG_CURRENT_DESKTOP"]?.split(separator: ":").contains(where: { $0 == "GNOME" }) == true {
+            report("note: for the verse in GNOME's top bar, log out and in, then run 'gnome-extensions enable \(GnomeShellExtension.uuid)'")
+        }
         return state
     }
 
@@ -257,7 +271,7 @@ public struct Installer {
             (layout.fishCompletion, documents.fishCompletion),
             (layout.desktopEntry, DesktopFiles.entry), (layout.icon, DesktopFiles.icon),
         ]
-        files += texts.map { PlacedFile(destination: $0.0, source: .text($0.1), mode: 0o644) }
+        files += (texts + layout.gnomeShellExtensionFiles).map { PlacedFile(destination: $0.0, source: .text($0.1), mode: 0o644) }
         if units {
             files.append(PlacedFile(destination: layout.service, source: .text(SchedulerFiles.service(program: layout.program, home: layout.home)), mode: 0o644))
             files.append(PlacedFile(destination: layout.timer, source: .text(SchedulerFiles.timer), mode: 0o644))
@@ -302,9 +316,10 @@ public struct Installer {
         for helper in HelperProgram.allCases { try remove(layout.helper(helper)) }
         try remove(layout.textDatabase)
         for file in [layout.manual, layout.configManual, layout.bashCompletion, layout.zshCompletion, layout.fishCompletion,
-                     layout.desktopEntry, layout.icon] {
+                     layout.desktopEntry, layout.icon] + layout.gnomeShellExtensionFiles.map(\.path) {
             try remove(file)
         }
+        Files.removeDirectoryIfEmpty(layout.gnomeShellExtension)
         // What install and the ticks wrote in the cache: with no manna to keep it current, a
         // widget must not go on showing a timeline that no longer moves.
         let paths = Paths(environment: environment)
