@@ -118,6 +118,8 @@ function defineIndicator(shell) {
             super._init(0.5, 'Manna');
             this._label = new St.Label({text: 'Manna', y_align: Clutter.ActorAlign.CENTER, style_class: 'manna-panel-label'});
             this.add_child(this._label);
+            // Screen readers read the reference, not only the name the button was made with.
+            this.label_actor = this._label;
 
             this._heading = textItem('manna-heading', true);
             this._verse = textItem('manna-verse', true);
