@@ -359,3 +359,57 @@ import Testing
         #expect(home.run("read", "Ps 119:1").stdout.hasPrefix("Psalm 119:1 (KJV)\n"))
     }
 }
+
+/// Psalm titles (issue 14, point 8): part of the text, before verse 1, never a verse.
+@Suite struct PsalmTitleTests {
+    @Test func readAndCompareShowTheTitleBeforeVerseOne() throws {
+        let home = try TestHome()
+        #expect(home.run("read", "Ps 3:1-2").stdout == """
+            Psalm 3:1-2 (KJV)
+              A Psalm of David, when he fled from Absalom his son.
+            1 LORD, how are they increased that trouble me! many are they that rise up against me.
+            2 Many there be which say of my soul, There is no help for him in God. Selah.
+
+            """)
+        // Not when the passage starts after verse 1; not for a psalm without one.
+        #expect(!home.run("read", "Ps 3:2").stdout.contains("Absalom"))
+        #expect(home.run("read", "Ps 1:1").stdout.split(separator: "\n").count == 2)
+        // compare: in each translation that has titles (the ASV's source has none).
+        let compared = home.run("compare", "Ps 23:1").stdout
+        #expect(compared.split(separator: "\n").filter { $0.hasPrefix("  A Psalm") } == ["  A Psalm of David.", "  A Psalm of David.", "  A Psalm by David."])
+        let json = try #require(try JSON(parsing: home.run("read", "Ps 23:1", "--json").stdout)["verses"]?.arrayValue)
+        #expect(json.count == 2)
+        #expect(json[0]["reference"]?.stringValue == "Psalm 23 (title)")
+        #expect(json[0]["title"] == .bool(true))
+        #expect(json[1]["reference"]?.stringValue == "Psalm 23:1")
+    }
+
+    @Test func titlesAreSearchedButNeverCountedAsVerses() throws {
+        let home = try TestHome()
+        #expect(home.run("search", "Absalom his son", "-n", "1").stdout.hasPrefix("Psalm 3 (title)  A Psalm of David, when he fled from *Absalom his son*."))
+        let doctor = home.run("doctor").stdout
+        #expect(doctor.contains("31102") || doctor.contains("31,102"))
+    }
+}
+
+/// Verses a translation lacks where people look for them (issue 14, point 9).
+@Suite struct TextGapTests {
+    @Test func aVerseTheSourceLostIsNotCalledOmitted() throws {
+        let home = try TestHome()
+        let read = home.run("read", "Acts 19:40-41", "--translation", "WBS").stdout
+        #expect(read.hasSuffix("\n41 [missing from this edition's source]\n"))
+        // A verse the translation itself leaves out keeps its label.
+        #expect(home.run("read", "Acts 8:37", "--translation", "ASV").stdout.hasSuffix("37 [not in the ASV]\n"))
+    }
+
+    @Test func aVerseNumberOfOtherEditionsSaysWhereItsTextIs() throws {
+        let home = try TestHome()
+        let doxology = home.run("read", "Rom 14:24", "--translation", "WEB")
+        #expect(doxology.status == 65)
+        #expect(doxology.stderr == "manna: Romans 14 has only 23 verses; Romans 14:24 in the WEB is Romans 16:25 here\n")
+        #expect(home.run("read", "3 John 1:15").stderr == "manna: 3 John 1 has only 14 verses; 3 John 1:15 in other editions is 3 John 1:14 here\n")
+        #expect(home.run("compare", "Rev 12:18").stderr == "manna: Revelation 12 has only 17 verses; Revelation 12:18 in other editions is Revelation 13:1 here\n")
+        // Other numbers beyond a chapter's end are refused as before.
+        #expect(home.run("read", "Rom 14:30").stderr == "manna: Romans 14 has only 23 verses\n")
+    }
+}

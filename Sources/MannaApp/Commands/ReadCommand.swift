@@ -26,7 +26,7 @@ enum ReadCommand {
         if let written, let option = arguments.value("translation"), option.uppercased() != written {
             throw Failure.usage("two translations: --translation \(option) and \(written) after the reference; give one")
         }
-        let reference = try Reference(parsing: text)
+        let reference = try parse(text, in: database)
         try checkSize(reference)
         let translation = try context.translation(arguments.value("translation") ?? written, in: database)
         let verses = try database.passage(reference, in: translation, titles: true)
@@ -82,6 +82,28 @@ enum ReadCommand {
         guard !words.isEmpty else { throw Failure.usage("\(command) needs a reference, like 'manna \(command) John 3:16'") }
         return try Reference(parsing: words.joined(separator: " "))
     }
+
+    /// The reference in `text`. A verse number that is not in KJV numbering but that other
+    /// editions use is still refused, with where its text is here: "Romans 14 has only 23
+    /// verses; the WEB's Romans 14:24 is Romans 16:25 here".
+    static func parse(_ text: String, in database: TextDatabase) throws -> Reference {
+        let parsed = Result { () throws(ReferenceError) in try Reference(parsing: text) }
+        guard case .failure(let error) = parsed else { return try parsed.get() }
+        if let hint = try elsewhere(error, in: database) { throw Failure.data(error.message + hint) }
+        throw error
+    }
+
+    /// "; Romans 14:24 in the WEB is Romans 16:25 here", for a verse refused as not in KJV
+    /// numbering whose text the translations have under another number; nil otherwise.
+    private static func elsewhere(_ error: ReferenceError, in database: TextDatabase) throws -> String? {
+        guard case .noSuchVerse(let name, let chapter, let verse, _) = error,
+              let book = Canon.books.first(where: { $0.name == name || ($0.osis == "Ps" && name == "Psalm") }) else { return nil }
+        let asked = VerseID(book: book.number, chapter: chapter, verse: verse)
+        let places = try database.elsewhere(asked)
+        guard let at = places.first?.at, places.allSatisfy({ $0.at == at }) else { return nil }
+        let whose = places.count == database.translations.count ? "in other editions" : "in the " + places.map(\.translation).joined(separator: " and the ")
+        return "; \(Reference(asked)) \(whose) is \(Reference(at)) here"
+    }
 }
 
 extension JSON {
@@ -102,6 +124,7 @@ extension JSON {
                 ]
                 if verse.isTitle { fields.append(("title", .bool(true))) }
                 fields.append(("text", .optional(verse.text)))
+                if verse.lostBySource { fields.append(("note", .string(PassageFormatter.lostText))) }
                 if let verseMarks = marks?[verse.id] {
                     fields += [
                         ("highlight", .optional(verseMarks.highlight?.rawValue)),

@@ -3,6 +3,13 @@
 public enum PassageFormatter {
     /// What a verse the translation lacks shows instead of text.
     public static func absentText(_ translation: String) -> String { "[not in the \(translation)]" }
+    /// What a verse shows that the translation has but its only source here lost.
+    public static let lostText = "missing from this edition's source"
+
+    /// What `verse` shows: its text, or why there is none.
+    public static func text(of verse: PassageVerse, in translation: String) -> String {
+        verse.text ?? (verse.lostBySource ? "[\(lostText)]" : absentText(translation))
+    }
 
     /// The passage as lines of text.
     ///
@@ -37,7 +44,7 @@ public enum PassageFormatter {
             let padding = String(repeating: " ", count: labelWidth - label.count)
             let padded = (spansBooks ? label + padding : padding + label) + " "
             let indent = String(repeating: " ", count: padded.count)
-            let text = verse.text ?? absentText(translation)
+            let text = text(of: verse, in: translation)
             let verseMarks = marks[verse.id]
             let first = lines.count
             defer { verseLines[verse.id] = first..<lines.count }

@@ -23,10 +23,14 @@ public struct Translation: Hashable, Sendable, Codable {
 public struct PassageVerse: Hashable, Sendable {
     public let id: VerseID
     public let text: String?
+    /// True when the verse is the translation's but the only source of it here lost it (the
+    /// four Webster verses): not the same as a verse the translation omits.
+    public let lostBySource: Bool
 
-    public init(id: VerseID, text: String?) {
+    public init(id: VerseID, text: String?, lostBySource: Bool = false) {
         self.id = id
         self.text = text
+        self.lostBySource = lostBySource
     }
 
     /// True for a psalm's title.
@@ -66,7 +70,7 @@ public enum TextDatabaseError: Error, Equatable, Sendable {
 /// The text database, opened read-only and immutable.
 public final class TextDatabase {
     /// `PRAGMA user_version` of the schema this code reads and builds.
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
 
     let database: Database
     public let path: String
@@ -74,6 +78,7 @@ public final class TextDatabase {
     /// Search's rank function and the verse lengths it reads, made at the first search.
     var searchRanker: SearchRanker?
     var lengthsByTranslation: [String: VerseLengths] = [:]
+    private var lostVerses: [String: Set<Int>] = [:]
 
     public init(path: String) throws(TextDatabaseError) {
         self.path = path
@@ -125,11 +130,41 @@ public final class TextDatabase {
                         if titles, id.verse == 1, let title = found[id.rawValue - 1] {
                             verses.append(PassageVerse(id: VerseID(rawValue: id.rawValue - 1), text: title))
                         }
-                        verses.append(PassageVerse(id: id, text: found[id.rawValue]))
+                        let text = found[id.rawValue]
+                        let lost = text == nil ? try lost(in: translation).contains(id.rawValue) : false
+                        verses.append(PassageVerse(id: id, text: text, lostBySource: lost))
                     }
                 }
                 return verses
             }
+        } catch {
+            throw .damaged(path: path)
+        }
+    }
+
+    /// The verses of `translation` that its source here lost, read at the first gap.
+    private func lost(in translation: Translation) throws(SQLiteError) -> Set<Int> {
+        if let known = lostVerses[translation.code] { return known }
+        let statement = try database.prepare("SELECT asked FROM absences WHERE translation = ?1 AND at IS NULL")
+        try statement.bind(translation.code, at: 1)
+        var ids: Set<Int> = []
+        while try statement.step() { ids.insert(statement.int(0)) }
+        lostVerses[translation.code] = ids
+        return ids
+    }
+
+    /// Where each translation has the text of a verse number other editions use (WEB's Romans
+    /// 14:24 is Romans 16:25 here): translation code and verse, in display order.
+    public func elsewhere(_ asked: VerseID) throws(TextDatabaseError) -> [(translation: String, at: VerseID)] {
+        do {
+            let statement = try database.prepare("""
+                SELECT a.translation, a.at FROM absences a JOIN translations t ON t.code = a.translation
+                WHERE a.asked = ?1 AND a.at IS NOT NULL ORDER BY t.position
+                """)
+            try statement.bind(asked.rawValue, at: 1)
+            var found: [(String, VerseID)] = []
+            while try statement.step() { found.append((statement.string(0), VerseID(rawValue: statement.int(1)))) }
+            return found
         } catch {
             throw .damaged(path: path)
         }

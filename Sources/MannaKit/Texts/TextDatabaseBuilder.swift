@@ -37,6 +37,12 @@ public enum TextDatabaseBuilder {
             position INTEGER PRIMARY KEY,   -- 1..366 in a leap year: Jan 1 = 1, Feb 29 = 60, Dec 31 = 366
             reference TEXT NOT NULL         -- canonical reference; every verse is in every translation
         );
+        CREATE TABLE absences (
+            translation TEXT NOT NULL,
+            asked INTEGER NOT NULL,         -- a verse id people ask for, in KJV numbering or not
+            at INTEGER,                     -- where its text is here; NULL: lost by the source
+            PRIMARY KEY (translation, asked)
+        ) WITHOUT ROWID;
         CREATE TABLE verse_lengths (
             translation TEXT PRIMARY KEY,
             lengths BLOB NOT NULL           -- words in each verse, a byte a slot: canonical order,
@@ -101,6 +107,7 @@ public enum TextDatabaseBuilder {
                     try statement.run()
                     progress("\(code): \(count) verses")
                 }
+                try insertAbsences(from: translationsDirectory, into: database)
                 let days = try insertDailyVerses(from: curatedDirectory + "/daily-verses.tsv", codes: rows.map { $0.fields[0] }, into: database)
                 progress("verse of the day: \(days) days")
                 let plans = try insertPlans(from: curatedDirectory + "/plans", into: database)
@@ -205,6 +212,39 @@ public enum TextDatabaseBuilder {
         try insert.bind(code, at: 1)
         try insert.bind(lengths, at: 2)
         try insert.run()
+    }
+
+    /// The verses a translation does not have where people look: `relocated.tsv` (a number
+    /// other editions give, and where its text is here) and `lost.tsv` (verses of the
+    /// translation its only source here lost). Both are optional.
+    private static func insertAbsences(from directory: String, into database: Database) throws {
+        let insert = try database.prepare("INSERT INTO absences VALUES (?1, ?2, ?3)")
+        let osisNumbers = Dictionary(uniqueKeysWithValues: Canon.books.map { ($0.osis, $0.number) })
+        for (name, header) in [("relocated.tsv", ["translation", "verse", "at", "note"]), ("lost.tsv", ["translation", "verse", "note"])] {
+            let file = directory + "/" + name
+            guard Files.exists(file) else { continue }
+            for row in try readTSV(file, header: header) {
+                func id(_ osis: String) throws(TextDatabaseError) -> Int {
+                    let parts = osis.split(separator: ".")
+                    guard parts.count == 3, let book = osisNumbers[String(parts[0])], let chapter = Int(parts[1]), let verse = Int(parts[2]),
+                          chapter >= 1, chapter < 1000, verse >= 1, verse < 1000 else {
+                        throw .badSource(file: row.file, line: row.line, problem: "'\(osis)' is not an OSIS verse like Rom.16.25")
+                    }
+                    return VerseID(book: book, chapter: chapter, verse: verse).rawValue
+                }
+                try insert.reset()
+                try insert.bind(row.fields[0], at: 1)
+                try insert.bind(try id(row.fields[1]), at: 2)
+                if header.count == 4 {
+                    let at = try id(row.fields[2])
+                    guard VerseID(rawValue: at).isValid else { throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "'\(row.fields[2])' is not a verse in KJV numbering") }
+                    try insert.bind(at, at: 3)
+                } else {
+                    try insert.bindNull(at: 3)
+                }
+                try insert.run()
+            }
+        }
     }
 
     /// The verse-of-the-day list: 366 rows, a canonical reference each, every verse present in
