@@ -351,6 +351,8 @@ public final class Statement {
 
     public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
 
+    public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
     public func string(_ column: Int32) -> String {
         guard let text = sqlite3_column_text(handle, column) else { return "" }
         return String(cString: text)
