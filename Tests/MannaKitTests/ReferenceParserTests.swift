@@ -74,6 +74,37 @@ let acceptedReferences: [(String, String)] = [
     ("John 3:16; 1 John 4:8", "John 3:16; 1 John 4:8"), ("Rom 3:23; 6:23; 5:8", "Romans 3:23; 6:23; 5:8"),
     ("Ps 23; 121", "Psalm 23; 121"), ("John 3:16-4:2, 5", "John 3:16-4:2, 5"),
     ("Revelation 22:21", "Revelation 22:21"), ("Matthew 1:1", "Matthew 1:1"),
+    // A list's trailing mark, as copied from a list (issue 14, points 1 and 2).
+    ("John 3:16,", "John 3:16"), ("John 3:16;", "John 3:16"),
+    // The continental comma: chapter,verse only with no space after it, in a book of chapters.
+    ("Joh 3,16", "John 3:16"), ("Mt 5,3-12", "Matthew 5:3-12"), ("Mt 5,3-7,2", "Matthew 5:3-7:2"),
+    ("Ps 23, 91", "Psalm 23; 91"), ("Jude 1,3", "Jude 1:1, 3"),
+    // Ranges across books, one range for each book.
+    ("Gen 50 - Exod 2", "Genesis 50; Exodus 1-2"), ("Gen 50:22-Exod 1:7", "Genesis 50:22-26; Exodus 1:1-7"),
+    ("Gen 50 - Lev 1", "Genesis 50; Exodus; Leviticus 1"), ("Matthew–John", "Matthew; Mark; Luke; John"),
+    ("Gen.1.1-Exod.1.3", "Genesis; Exodus 1:1-3"), ("Jude 3 - Rev 1", "Jude 1:3-25; Revelation 1"),
+    ("1Cor.13.4-1Cor.13.7", "1 Corinthians 13:4-7"),
+    // Words among the numbers.
+    ("John chapter 3 verse 16", "John 3:16"), ("John ch. 3 v. 16", "John 3:16"), ("John 3 vs. 16", "John 3:16"),
+    ("John 3:16 to 18", "John 3:16-18"), ("John 3:16 through 18", "John 3:16-18"), ("John 3:16 and 18", "John 3:16, 18"),
+    ("Matthew 5 verses 3 to 12", "Matthew 5:3-12"), ("John 3:16 and Rom 8:28", "John 3:16; Romans 8:28"),
+    ("Jude v. 3", "Jude 1:3"), ("Jude vv. 24-25", "Jude 1:24-25"), ("Jude v. 1", "Jude 1:1"),
+    // Verse parts, f and ff, a chapter and a range of its verses.
+    ("Rom 8:28a, 29b", "Romans 8:28, 29"), ("John 13:1-17, 31b-35", "John 13:1-17, 31-35"),
+    ("Ps 24:1bc-2, 3-4ab", "Psalm 24:1-2, 3-4"), ("John 3:16 ff", "John 3:16-36"), ("Rom 8:28 f.", "Romans 8:28-29"),
+    ("John 3 16-18", "John 3:16-18"), ("John 3 16 - 18", "John 3:16-18"),
+    // Every dash, the marks around a quoted reference, the words before it, what a web page adds.
+    ("John 3:16‒18", "John 3:16-18"), ("John 3:16―18", "John 3:16-18"), ("John 3:16−18", "John 3:16-18"),
+    ("(John 3:16)", "John 3:16"), ("[Ps 23]", "Psalm 23"), ("“John 3:16.”", "John 3:16"), ("\"Rom 8:28\"", "Romans 8:28"),
+    ("(John 3:16).", "John 3:16"), ("cf. Rom 8:28", "Romans 8:28"), ("See John 3:16.", "John 3:16"),
+    ("St. Matthew 5:9", "Matthew 5:9"), ("Saint John 3:16", "John 3:16"), ("John 3:16; cf. Rom 8:28", "John 3:16; Romans 8:28"),
+    ("John\u{a0}3:16", "John 3:16"), ("John ３：１６", "John 3:16"), ("\u{feff}John 3:16\u{200b}", "John 3:16"),
+    ("Deu\u{ad}teronomy 6:4", "Deuteronomy 6:4"), ("Phil 4:13 🙏", "Philippians 4:13"), ("Phil 4:13 ❤️✨", "Philippians 4:13"),
+    ("Jgs 6:12", "Judges 6:12"), ("Sg 2:4", "Song of Solomon 2:4"), ("Jms 1:5", "James 1:5"),
+    // Chapters in roman numerals, nineteenth-century style.
+    ("John iii. 16", "John 3:16"), ("Gen. i. 1", "Genesis 1:1"), ("Ps. xxiii.", "Psalm 23"), ("Matt. v. 3-12", "Matthew 5:3-12"),
+    ("Phil. i. 3", "Philippians 1:3"), ("Gen. i. 1-ii. 3", "Genesis 1:1-2:3"), ("Ps. cxix. 105", "Psalm 119:105"),
+    ("II Tim. iii. 16", "2 Timothy 3:16"), ("1 Ch 16:34", "1 Chronicles 16:34"),
 ]
 
 /// What cannot be meant, and the one line that says why.
@@ -99,16 +130,12 @@ let rejectedReferences: [(String, String)] = [
     ("John 3:x", "cannot read 'John 3:x' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("John 3:16-18-20", "cannot read 'John 3:16-18-20' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("John 3::16", "cannot read 'John 3::16' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
-    ("John 3:16,", "cannot read 'John 3:16,' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
-    ("John 3:16;", "cannot read 'John 3:16;' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("John 3:", "cannot read 'John 3:' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("John :16", "cannot read 'John :16' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     // Numbers with only a space between, where it is not clear which was meant (issue 14, point 1).
     ("Jn 3:1 6", "'Jn 3:1 6' has numbers with only a space between: write the chapter and verse as '3:16', a range as '16-18'"),
     ("Gen 1:1 3", "'Gen 1:1 3' has numbers with only a space between: write the chapter and verse as '3:16', a range as '16-18'"),
     ("Ps 11 9", "Psalm 11 has only 7 verses"),
-    ("Gen 50 - Exod 2", "'Gen 50 - Exod 2' runs from one book into another: give each book its own part, like 'Gen 50; Exod 1-2'"),
-    ("Gen.1.1-Exod.1.3", "'Gen.1.1-Exod.1.3' runs from one book into another: give each book its own part, like 'Gen 50; Exod 1-2'"),
     ("John 3:16 ab", "cannot read 'John 3:16 ab' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("John 99999999999999999999", "cannot read 'John 99999999999999999999' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("John -3", "cannot read 'John -3' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
@@ -119,6 +146,18 @@ let rejectedReferences: [(String, String)] = [
     ("4 John 1:1", "no book called '4 John'; did you mean '1 John'?"),
     ("😀 3:16", "cannot read '😀 3:16' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("Иоанн 3:16", "no book called 'Иоанн'"),
+    ("Exod 2 - Gen 50", "'Exod 2 - Gen 50' runs backwards from one book into an earlier one: put the earlier book first"),
+    ("Gen 50 - Hezekiah 2", "no book called 'Hezekiah'"),
+    ("Gen 50 - Exod 2, 5", "cannot read 'Gen 50 - Exod 2, 5' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
+    ("Joh 3,16, 18", "'Joh 3,16, 18' uses ',' both between chapter and verse and between items: write '3:16, 18' for a list, '3,16' alone for chapter and verse"),
+    ("Ps 23,24", "Psalm 23 has only 6 verses"),
+    ("John iii 16", "cannot read the roman chapter number in 'John iii 16': write it in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"),
+    ("John III. 16", "cannot read the roman chapter number in 'John III. 16': write it in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"),
+    ("Phil i 3", "cannot read the roman chapter number in 'Phil i 3': write it in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"),
+    ("John verse 16", "cannot read 'John verse 16' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
+    ("John 3:16 a", "cannot read 'John 3:16 a' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
+    ("John 3 16 18", "'John 3 16 18' has numbers with only a space between: write the chapter and verse as '3:16', a range as '16-18'"),
+    ("🙏", "no reference given: write one like 'John 3:16', 'Ps 23' or 'Gen 1:1-2:3'"),
 ]
 
 @Suite struct ReferenceParserTests {

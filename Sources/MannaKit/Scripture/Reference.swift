@@ -100,8 +100,12 @@ public enum ReferenceError: Error, Equatable, Sendable {
     case backwards(String)
     /// Two numbers with only a space between, where it is not clear which was meant.
     case spacedNumbers(String)
-    /// A range from one book into another.
-    case acrossBooks(String)
+    /// A range from one book back into an earlier one ("Exod 2 - Gen 50").
+    case booksBackwards(String)
+    /// A chapter in roman numerals that is not in the one form read ("John iii. 16").
+    case romanChapter(String)
+    /// "Joh 3,16, 18": a continental "chapter,verse" and a list's ", " in one part.
+    case mixedCommas(String)
 
     public var message: String {
         switch self {
@@ -127,8 +131,12 @@ public enum ReferenceError: Error, Equatable, Sendable {
             return "'\(text)' runs backwards: put the earlier verse first"
         case .spacedNumbers(let text):
             return "'\(text)' has numbers with only a space between: write the chapter and verse as '3:16', a range as '16-18'"
-        case .acrossBooks(let text):
-            return "'\(text)' runs from one book into another: give each book its own part, like 'Gen 50; Exod 1-2'"
+        case .booksBackwards(let text):
+            return "'\(text)' runs backwards from one book into an earlier one: put the earlier book first"
+        case .romanChapter(let text):
+            return "cannot read the roman chapter number in '\(text)': write it in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"
+        case .mixedCommas(let text):
+            return "'\(text)' uses ',' both between chapter and verse and between items: write '3:16, 18' for a list, '3,16' alone for chapter and verse"
         }
     }
 }
@@ -150,40 +158,121 @@ enum ReferenceParser {
     private static let maxDigits = 4
 
     static func parse(_ text: String) throws(ReferenceError) -> Reference {
-        let trimmed = text.trimmingSpaces
+        let trimmed = cleaned(text)
         guard !trimmed.isEmpty else { throw .empty }
         var ranges: [VerseRange] = []
         var book: Book?
         for segment in parts(trimmed) {
-            let segmentText = segment.trimmingSpaces
+            let segmentText = withoutLeadingWords(segment.trimmingSpaces)
             guard !segmentText.isEmpty else { throw .malformed(trimmed) }
-            let (bookText, spec) = splitBookName(segmentText)
-            if !bookText.isEmpty {
-                switch Canon.lookup(bookText) {
-                case .found(let found): book = found
-                case .ambiguous(let books): throw .ambiguousBook(bookText, candidates: books.map(\.name))
-                case .unknown:
-                    if bookText.contains(where: { $0.isLetter }) { throw .unknownBook(bookText) }
-                    throw .malformed(trimmed)
-                }
-            }
-            guard let book else {
+            let (named, spec) = try bookName(segmentText, original: trimmed)
+            if let named { book = named }
+            guard let current = book else {
                 throw segmentText.first?.isNumber == true ? .missingBook(segmentText) : .malformed(trimmed)
             }
-            ranges += try parseSpec(spec, in: book, original: segmentText)
+            if let (start, other, end) = try rangeIntoBook(spec, original: segmentText) {
+                if other == current {
+                    // An OSIS range repeats the book: "Gen.1.1-Gen.1.3", "1Cor.13.4-1Cor.13.7".
+                    ranges += try parseSpec(start + "-" + end, in: current, original: segmentText)
+                } else {
+                    ranges += try acrossBooks(from: start, in: current, to: end, in: other, original: segmentText)
+                    book = other
+                }
+            } else {
+                ranges += try parseSpec(spec, in: current, original: segmentText)
+            }
         }
         return Reference(ranges: ranges)
     }
 
+    // MARK: The text around the reference
+
+    /// The reference without what surrounds it when it is pasted or quoted: Unicode spaces,
+    /// full-width digits and dashes made plain, invisible characters gone (a web page's
+    /// zero-width space or soft hyphen must not make "John 3:16" unreadable), then quotes and
+    /// brackets around the whole, a list's trailing "," or ";" and trailing emoji taken off.
+    static func cleaned(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x00AD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF: continue  // soft hyphen, zero-width characters, BOM
+            case 0xFF10...0xFF19: scalars.append(Unicode.Scalar(scalar.value - 0xFF10 + 0x30)!)  // full-width digits
+            case 0xFF1A: scalars.append(":")
+            case 0xFF0C: scalars.append(",")
+            case 0xFF1B: scalars.append(";")
+            case 0xFF0E: scalars.append(".")
+            // Every dash is a range's dash: hyphen, non-breaking hyphen, figure dash, en and em
+            // dashes, horizontal bar, minus sign, and their small and full-width forms.
+            case 0x2010...0x2015, 0x2212, 0xFE58, 0xFE63, 0xFF0D: scalars.append("-")
+            default:
+                scalars.append(scalar.properties.isWhitespace ? " " : scalar)
+            }
+        }
+        var text = String(scalars).trimmingSpaces
+        while true {
+            let before = text
+            while let last = text.last, isSymbol(last) { text.removeLast(); text = text.trimmingSpaces }
+            if text.last == "," || text.last == ";" { text.removeLast(); text = text.trimmingSpaces }
+            // "(John 3:16)." and "“John 3:16.”": a full stop after the closing mark is the sentence's.
+            if text.hasSuffix("."), let mark = text.dropLast().last, closingMarks.contains(mark) { text.removeLast() }
+            if text.count >= 2, let first = text.first, let last = text.last,
+               (first == "(" && last == ")") || (first == "[" && last == "]") || (quotes.contains(first) && quotes.contains(last)) {
+                text = String(text.dropFirst().dropLast()).trimmingSpaces
+            }
+            if text == before { return text }
+        }
+    }
+
+    private static let quotes: Set<Character> = ["\"", "'", "“", "”", "„", "‘", "’", "‚", "«", "»"]
+    private static let closingMarks: Set<Character> = [")", "]", "\"", "'", "”", "“", "’", "‘", "»"]
+
+    /// An emoji or other symbol (Unicode So and Sk), as a tweet ends: "Phil 4:13 🙏".
+    private static func isSymbol(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first else { return false }
+        switch scalar.properties.generalCategory {
+        case .otherSymbol, .modifierSymbol: return true
+        default: return false
+        }
+    }
+
+    /// A part without the words a footnote or a prayer book puts before the book: "cf. Rom 8:28",
+    /// "See John 3:16", "St. Matthew 5:9", "Saint John 3:16".
+    private static func withoutLeadingWords(_ text: String) -> String {
+        var text = text
+        var changed = true
+        while changed {
+            changed = false
+            for word in ["cf.", "cf", "see", "st.", "st", "saint"] where text.count > word.count {
+                guard text.lowercased().hasPrefix(word) else { continue }
+                let rest = text.dropFirst(word.count)
+                // The word alone, not the start of another ("Stephen", "seed").
+                guard rest.first == " " || (word.hasSuffix(".") && rest.first?.isLetter == true) else { continue }
+                let after = String(rest).trimmingSpaces
+                guard after.first.map({ $0.isLetter || $0.isNumber }) == true else { continue }
+                text = after
+                changed = true
+            }
+        }
+        return text
+    }
+
+    // MARK: Parts and book names
+
     /// The parts a reference lists, each with its book or continuing the one before: split at
-    /// ";", and at a "," that a book name follows ("John 3:16, 1 John 4:8").
+    /// ";", and at a "," that a book name follows ("John 3:16, 1 John 4:8"). "and" is a list's
+    /// comma and "to" or "through" a range's dash ("John 3:16 and 18", "John 3:16 to 18").
     private static func parts(_ text: String) -> [String] {
+        let joined = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            switch word.lowercased() {
+            case "and": return ","
+            case "to", "through", "thru": return "-"
+            default: return String(word)
+            }
+        }.joined(separator: " ")
         var parts: [String] = []
-        for segment in text.split(separator: ";", omittingEmptySubsequences: false) {
+        for segment in joined.split(separator: ";", omittingEmptySubsequences: false) {
             for piece in segment.split(separator: ",", omittingEmptySubsequences: false) {
-                let (bookText, _) = splitBookName(String(piece).trimmingSpaces)
-                let namesBook = !bookText.isEmpty && bookText.contains(where: \.isLetter) && !isVerseWord(bookText)
-                if parts.isEmpty || namesBook || piece.startIndex == segment.startIndex {
+                if parts.isEmpty || piece.startIndex == segment.startIndex || namesBook(String(piece).trimmingSpaces) {
                     parts.append(String(piece))
                 } else {
                     parts[parts.count - 1] += "," + piece
@@ -193,9 +282,65 @@ enum ReferenceParser {
         return parts
     }
 
+    /// Whether `text` starts with a book's name rather than more numbers of the book before: a
+    /// word that is not one written among the numbers ("v.", "ff"), or a number and a name that
+    /// is a book ("1 John"; "29b" is a verse and its part).
+    private static func namesBook(_ text: String) -> Bool {
+        let (name, _) = splitBookName(text)
+        guard let first = name.first else { return false }
+        if first.isLetter {
+            let word = String(name.prefix { $0.isLetter || $0 == "." })
+            return !isVerseWord(word) && !chapterWords.contains(word.lowercased()) && romanNumerals[word.lowercased().filter { $0 != "." }] == nil
+        }
+        return (try? bookName(text, original: text).0) != nil
+    }
+
     /// Words written among the numbers that are not a book: "v.", "vv.", "ff", a verse's part.
     private static func isVerseWord(_ word: String) -> Bool {
-        ["v", "v.", "vv", "vv.", "ver", "ver.", "verse", "verses", "f", "ff", "f.", "ff."].contains(word.lowercased())
+        verseWords.contains(word.lowercased()) || ["f", "ff", "f.", "ff."].contains(word.lowercased())
+    }
+
+    private static let verseWords: Set<String> = ["v", "v.", "vv", "vv.", "ver", "ver.", "verse", "verses", "vs", "vs."]
+    private static let chapterWords: Set<String> = ["chapter", "chap", "chap.", "ch", "ch."]
+
+    /// The book a part names, if it names one, and the rest of the part. The words that follow a
+    /// name in older or spoken styles ("John chapter 3", "Jude v. 3", "John iii. 16") are not
+    /// part of it; they are taken off only when what is left is a book, so "1 Ch" (1 Chronicles)
+    /// keeps its "Ch", and before trying the whole, so "Phil. i. 3" is Philippians 1:3, never
+    /// "Phil. i." read as a prefix of "Philippians".
+    private static func bookName(_ text: String, original: String) throws(ReferenceError) -> (Book?, String) {
+        let (name, rest) = splitBookName(text)
+        guard !name.isEmpty else { return (nil, rest) }
+        // Where each word of the name starts.
+        var starts: [String.Index] = []
+        var index = name.startIndex
+        while index < name.endIndex {
+            if name[index] != " " && (index == name.startIndex || name[name.index(before: index)] == " ") { starts.append(index) }
+            index = name.index(after: index)
+        }
+        var ambiguous: (String, [Book])?
+        for kept in 1...starts.count {
+            let end = kept < starts.count ? starts[kept] : name.endIndex
+            let trailing = name[end...].split(separator: " ")
+            guard trailing.allSatisfy({ isNameFollower(String($0)) }) else { continue }
+            let candidate = String(name[..<end]).trimmingSpaces
+            switch Canon.lookup(candidate) {
+            case .found(let book): return (book, String(name[end...]) + rest)
+            case .ambiguous(let books): if ambiguous == nil { ambiguous = (candidate, books) }
+            case .unknown: break
+            }
+        }
+        if let (candidate, books) = ambiguous { throw .ambiguousBook(candidate, candidates: books.map(\.name)) }
+        if name.contains(where: { $0.isLetter }) { throw .unknownBook(name) }
+        throw .malformed(original)
+    }
+
+    /// A word that may follow a book's name without being part of it: "chapter", "ch.", "v.",
+    /// "vv.", or a chapter in roman numerals ("iii.", and "III" or "iii" to be refused).
+    private static func isNameFollower(_ word: String) -> Bool {
+        let lower = word.lowercased()
+        return verseWords.contains(lower) || chapterWords.contains(lower)
+            || romanNumerals[lower.hasSuffix(".") ? String(lower.dropLast()) : lower] != nil
     }
 
     /// Splits "1 Cor 13:4-7" into ("1 Cor", "13:4-7"): an optional leading number, then
@@ -214,20 +359,130 @@ enum ReferenceParser {
         return (String(characters[..<index]).trimmingSpaces, String(characters[index...]))
     }
 
+    // MARK: Ranges into another book
+
+    /// A range whose end names a book ("50 - Exod 2", "1.1-Exod.1.3", "-John"): the start's
+    /// numbers, the book named and the end's numbers; nil when no dash is followed by a book.
+    private static func rangeIntoBook(_ spec: String, original: String) throws(ReferenceError) -> (String, Book, String)? {
+        var index = spec.startIndex
+        while index < spec.endIndex {
+            defer { index = spec.index(after: index) }
+            guard spec[index] == "-" || spec[index] == "–" || spec[index] == "—" else { continue }
+            let after = String(spec[spec.index(after: index)...]).trimmingSpaces
+            guard namesBook(after) else { continue }
+            let (book, end) = try bookName(withoutLeadingWords(after), original: original)
+            guard let book else { continue }
+            return (String(spec[..<index]), book, end)
+        }
+        return nil
+    }
+
+    /// "Gen 50 - Exod 2", "Gen 50:22-Exod 1:7", "Matthew-John": one range for each book, from
+    /// the start to the end of its book, every book between whole, then the last book from its
+    /// start. Each end is one point, a chapter or a verse, or nothing for the book's edge.
+    private static func acrossBooks(from startSpec: String, in startBook: Book, to endSpec: String, in endBook: Book,
+                                    original: String) throws(ReferenceError) -> [VerseRange] {
+        guard startBook.number < endBook.number else { throw .booksBackwards(original) }
+        func single(_ spec: String, in book: Book) throws(ReferenceError) -> Point? {
+            let text = try readable(spec, in: book, original: original).filter { !$0.isWhitespace }.replacingAll(".", with: ":")
+            if text.isEmpty { return nil }
+            guard !text.contains(","), !text.contains("-") else { throw .malformed(original) }
+            return try point(text, verseContext: nil, book: book, alone: true, original: original)
+        }
+        let first: VerseID
+        switch try single(startSpec, in: startBook) {
+        case nil: first = VerseID(book: startBook.number, chapter: 1, verse: 1)
+        case .chapter(let chapter)?: first = VerseID(book: startBook.number, chapter: chapter, verse: 1)
+        case .verse(let chapter, let verse)?: first = VerseID(book: startBook.number, chapter: chapter, verse: verse)
+        }
+        let last: VerseID
+        switch try single(endSpec, in: endBook) {
+        case nil: last = try lastVerse(ofChapter: endBook.chapterCount, in: endBook)
+        case .chapter(let chapter)?: last = try lastVerse(ofChapter: chapter, in: endBook)
+        case .verse(let chapter, let verse)?: last = VerseID(book: endBook.number, chapter: chapter, verse: verse)
+        }
+        var ranges = [VerseRange(first: first, last: try lastVerse(ofChapter: startBook.chapterCount, in: startBook))]
+        for number in startBook.number + 1..<endBook.number {
+            let book = Canon.books[number - 1]
+            ranges.append(VerseRange(first: VerseID(book: number, chapter: 1, verse: 1), last: try lastVerse(ofChapter: book.chapterCount, in: book)))
+        }
+        ranges.append(VerseRange(first: VerseID(book: endBook.number, chapter: 1, verse: 1), last: last))
+        return ranges
+    }
+
+    // MARK: Numbers
+
     private enum Point {
         case chapter(Int)
         case verse(chapter: Int, verse: Int)
     }
 
-    /// The numbers of a part as people write them, in the form `parseSpec` reads: "3 v. 16" and
-    /// "3 16" are "3:16", "16a" is "16", "16ff" runs to the end of the chapter ("16-$"), "16f"
-    /// takes the next verse too ("16-+1"), a full stop at the end is dropped, and an OSIS range's
-    /// second book ("Gen.1.1-Gen.1.3") is dropped when it is the same book. Two numbers with
-    /// only a space between, anywhere else, are refused: "Gen 1:1 3" could be 1:13 or 1:1-3.
+    /// Roman numerals i to cl, each in its one correct spelling ("iv", never "iiii"): the
+    /// chapters of the longest book.
+    private static let romanNumerals: [String: Int] = {
+        let values = [(100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
+        var table: [String: Int] = [:]
+        for number in 1...150 {
+            var rest = number
+            var spelling = ""
+            for (value, letters) in values {
+                while rest >= value { spelling += letters; rest -= value }
+            }
+            table[spelling] = number
+        }
+        return table
+    }()
+
+    /// A chapter in roman numerals, as nineteenth-century books print it ("John iii. 16",
+    /// "Ps. xxiii.", "Gen. i. 1-ii. 3"), made figures: only in small letters with a full stop
+    /// and where a chapter stands (first, or after a range's dash). Other spellings ("III. 16",
+    /// "iii 16") are refused rather than guessed. In a one-chapter book "v." is "verse".
+    private static func romanChapters(_ spec: String, in book: Book, original: String) throws(ReferenceError) -> String {
+        let characters = Array(spec)
+        var out = ""
+        var index = 0
+        var chapterPlace = true
+        while index < characters.count {
+            let character = characters[index]
+            if character == " " {
+                out.append(character)
+                index += 1
+                continue
+            }
+            if chapterPlace, character.isLetter {
+                var end = index
+                while end < characters.count, characters[end].isLetter { end += 1 }
+                let word = String(characters[index..<end])
+                if let number = romanNumerals[word.lowercased()], !(book.chapterCount == 1 && word.lowercased() == "v") {
+                    guard word == word.lowercased(), end < characters.count, characters[end] == "." else { throw .romanChapter(original) }
+                    out += String(number)
+                    var next = end + 1
+                    while next < characters.count, characters[next] == " " { next += 1 }
+                    // "iii. 16": the chapter, then its verse.
+                    if next < characters.count, characters[next].isNumber { out += ":" }
+                    index = next
+                    chapterPlace = false
+                    continue
+                }
+            }
+            chapterPlace = character == "-"
+            out.append(character)
+            index += 1
+        }
+        return out
+    }
+
+    /// The numbers of a part as people write them, in the form `parseSpec` reads: "3 v. 16",
+    /// "chapter 3 verse 16" and "3 16" are "3:16", "3 16-18" is "3:16-18", "16a" and "1bc" are
+    /// the verse, "16ff" runs to the end of the chapter ("16-$"), "16f" takes the next verse too
+    /// ("16-+1"), a full stop at the end is dropped, and "3,16" is "3:16" in the continental way.
+    /// Two numbers with only a space between, anywhere else, are refused: "Gen 1:1 3" could be
+    /// 1:13 or 1:1-3.
     private static func readable(_ spec: String, in book: Book, original: String) throws(ReferenceError) -> String {
-        var text = spec.trimmingSpaces
+        var text = try romanChapters(spec.trimmingSpaces, in: book, original: original).trimmingSpaces
         if text.hasSuffix("."), text.dropLast().last.map({ $0.isNumber || $0.isLetter }) == true { text.removeLast() }
-        // Words: "v."/"vv." (verse), a part letter, "f"/"ff", the same book again.
+        text = try continental(text, in: book, original: original)
+        // Words: "v."/"vv." (verse), "chapter", a part letter, "f"/"ff".
         var out = ""
         var index = text.startIndex
         while index < text.endIndex {
@@ -239,44 +494,89 @@ enum ReferenceParser {
             }
             var end = index
             while end < text.endIndex, text[end].isLetter { end = text.index(after: end) }
-            let name = String(text[index..<end])
-            var word = name.lowercased()
+            var word = String(text[index..<end]).lowercased()
             if end < text.endIndex, text[end] == "." { end = text.index(after: end); word += "." }
             let afterDigit = out.last?.isNumber == true
+            let afterNumber = out.trimmingSpaces.last?.isNumber == true  // "16 ff"
             switch word {
-            case "v", "v.", "vv", "vv.", "ver", "ver.", "verse", "verses":
-                // "3 v. 16", "3, v 16": the verse of the chapter before.
+            case _ where verseWords.contains(word):
+                // "3 v. 16", "3, v 16": the verse of the chapter before; "Jude v. 3": of the only one.
                 while out.last == " " || out.last == "," { out.removeLast() }
-                out.append(":")
-            case "a", "b", "c", "d", "a.", "b.", "c.", "d." where afterDigit:
-                break
-            case "ff", "ff.": out += afterDigit ? "-$" : word
-            case "f", "f.": out += afterDigit ? "-+1" : word
-            default:
-                // An OSIS range repeats the book: "Gen.1.1-Gen.1.3".
-                guard out.trimmingSpaces.hasSuffix("-") else { throw .malformed(original) }
-                switch Canon.lookup(name) {
-                case .found(let other) where other == book: break
-                case .found: throw .acrossBooks(original)
-                default: throw .malformed(original)
+                if out.isEmpty {
+                    guard book.chapterCount == 1 else { throw .malformed(original) }
+                    out = "1"
                 }
-                if end < text.endIndex, text[end] == "." || text[end] == " " { end = text.index(after: end) }
+                out.append(":")
+            case _ where chapterWords.contains(word):
+                // "chapter 3": the number that follows is the chapter, as it would be anyway.
+                guard out.trimmingSpaces.isEmpty else { throw .malformed(original) }
+            case _ where afterDigit && isVersePart(word):
+                // "16a", "1bc": part of a verse is read as the verse.
+                break
+            case _ where afterNumber && ["f", "f.", "ff", "ff."].contains(word):
+                out = out.trimmingSpaces + (word.hasPrefix("ff") ? "-$" : "-+1")
+            default:
+                throw .malformed(original)
             }
             index = end
         }
-        // Numbers with only spaces between.
+        // Numbers with only spaces between: a chapter, then its verse or verses ("3 16", "3 16-18").
         let words = out.split(whereSeparator: \.isWhitespace)
-        if words.count == 2, words.allSatisfy({ $0.allSatisfy(\.isNumber) }) { return words[0] + ":" + words[1] }
+        if words.count >= 2, words[0].allSatisfy(\.isNumber), words[1].first?.isNumber == true,
+           !hasSpacedNumbers(words.dropFirst().joined(separator: " ")), isVerseOrRange(words.dropFirst().joined()) {
+            return words[0] + ":" + words.dropFirst().joined()
+        }
+        if hasSpacedNumbers(out) { throw .spacedNumbers(original) }
+        return out
+    }
+
+    /// "a", "b", "bc", "ab.": the part of a verse a lectionary names.
+    private static func isVersePart(_ word: String) -> Bool {
+        let letters = word.hasSuffix(".") ? word.dropLast() : Substring(word)
+        return (1...3).contains(letters.count) && letters.allSatisfy { "abcde".contains($0) }
+    }
+
+    /// "16", "16-18", "16-$": one verse or a range within the chapter.
+    private static func isVerseOrRange(_ text: String) -> Bool {
+        let ends = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(ends.count), !ends[0].isEmpty, ends[0].allSatisfy(\.isNumber) else { return false }
+        return ends.count == 1 || ends[1] == "$" || ends[1] == "+1" || (!ends[1].isEmpty && ends[1].allSatisfy(\.isNumber))
+    }
+
+    /// Two numbers with only spaces between ("1 3").
+    private static func hasSpacedNumbers(_ text: String) -> Bool {
         var previous: Character?
         var sawSpace = false
-        for character in out {
+        for character in text {
             if character.isWhitespace {
                 sawSpace = previous != nil
                 continue
             }
-            if sawSpace, character.isNumber, previous?.isNumber == true { throw .spacedNumbers(original) }
+            if sawSpace, character.isNumber, previous?.isNumber == true { return true }
             sawSpace = false
             previous = character
+        }
+        return false
+    }
+
+    /// "Joh 3,16", "Mt 5,3-12", "Mt 5,3-7,2": a comma with no space after it between two numbers,
+    /// in a part with no colon, in a book of several chapters, is the continental way of writing
+    /// chapter and verse. With a space after it ("Ps 23, 91") a comma lists chapters, and in a
+    /// one-chapter book verses ("Jude 1,3"); both kinds in one part are refused as unclear.
+    private static func continental(_ text: String, in book: Book, original: String) throws(ReferenceError) -> String {
+        guard book.chapterCount > 1, !text.contains(":") else { return text }
+        let characters = Array(text)
+        guard let first = characters.firstIndex(of: ","), first > 0, characters[first - 1].isNumber,
+              first + 1 < characters.count, characters[first + 1].isNumber else { return text }
+        var out = ""
+        for (index, character) in characters.enumerated() {
+            guard character == "," else {
+                out.append(character)
+                continue
+            }
+            let between = index > 0 && characters[index - 1].isNumber && index + 1 < characters.count && characters[index + 1].isNumber
+            guard between else { throw .mixedCommas(original) }
+            out.append(":")
         }
         return out
     }
