@@ -269,10 +269,24 @@ extension TextDatabase {
             try scorer.bind(query.rankedExpression, at: 1)
             try scorer.bind(low, at: 2)
             try scorer.bind(high, at: 3)
-            var scored: [(rank: Double, rowid: Int)] = []
-            while try scorer.step() { scored.append((scorer.double(1), scorer.int(0))) }
-            // Best first; equal scores in Bible order.
-            let best = scored.sorted { $0.rank != $1.rank ? $0.rank < $1.rank : $0.rowid < $1.rowid }.prefix(limit)
+            // The best so far, best first (lowest rank), at most `limit`. Rows come in Bible
+            // order, so a row goes after those it ties with: equal scores stay in Bible order.
+            // Most rows are worse than the last kept and cost one comparison.
+            var best: [(rank: Double, rowid: Int)] = []
+            var total = 0
+            while try scorer.step() {
+                total += 1
+                let rank = scorer.double(1)
+                guard best.count < limit || rank < best[best.count - 1].rank else { continue }
+                var low = 0
+                var high = best.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if best[middle].rank <= rank { low = middle + 1 } else { high = middle }
+                }
+                best.insert((rank, scorer.int(0)), at: low)
+                if best.count > limit { best.removeLast() }
+            }
             guard !best.isEmpty else { return 0 }
             let marker = try database.prepare("""
                 SELECT rowid, highlight(\(table), 0, char(1), char(2)) FROM \(table)
@@ -285,7 +299,7 @@ extension TextDatabase {
                 each(SearchHit(id: VerseID(rawValue: hit.rowid), translation: translation.code,
                                snippet: TextDatabase.snippet(marked[hit.rowid] ?? "")))
             }
-            return scored.count
+            return total
         } catch {
             // The expression is built to be valid for any input: a failure that is not a
             // damaged file is Manna's bug.
