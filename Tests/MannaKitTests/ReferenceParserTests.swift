@@ -99,12 +99,15 @@ let acceptedReferences: [(String, String)] = [
     ("(John 3:16).", "John 3:16"), ("cf. Rom 8:28", "Romans 8:28"), ("See John 3:16.", "John 3:16"),
     ("St. Matthew 5:9", "Matthew 5:9"), ("Saint John 3:16", "John 3:16"), ("John 3:16; cf. Rom 8:28", "John 3:16; Romans 8:28"),
     ("John\u{a0}3:16", "John 3:16"), ("John ３：１６", "John 3:16"), ("\u{feff}John 3:16\u{200b}", "John 3:16"),
-    ("Deu\u{ad}teronomy 6:4", "Deuteronomy 6:4"), ("Phil 4:13 🙏", "Philippians 4:13"), ("Phil 4:13 ❤️✨", "Philippians 4:13"),
+    ("Deu\u{ad}teronomy 6:4", "Deuteronomy 6:4"), ("Phil 4:13 🙏", "Philippians 4:13"), ("Phil 4:13 ❤️✨", "Philippians 4:13"), ("🙏 Phil 4:13", "Philippians 4:13"),
+    ("see also Ps 23", "Psalm 23"),
     ("Jgs 6:12", "Judges 6:12"), ("Sg 2:4", "Song of Solomon 2:4"), ("Jms 1:5", "James 1:5"),
     // Chapters in roman numerals, nineteenth-century style.
     ("John iii. 16", "John 3:16"), ("Gen. i. 1", "Genesis 1:1"), ("Ps. xxiii.", "Psalm 23"), ("Matt. v. 3-12", "Matthew 5:3-12"),
     ("Phil. i. 3", "Philippians 1:3"), ("Gen. i. 1-ii. 3", "Genesis 1:1-2:3"), ("Ps. cxix. 105", "Psalm 119:105"),
     ("II Tim. iii. 16", "2 Timothy 3:16"), ("1 Ch 16:34", "1 Chronicles 16:34"),
+    // Names whose letters could be roman numerals are still books.
+    ("John 3:16, Mic 6:8", "John 3:16; Micah 6:8"), ("Jonah 4 - Mic 1", "Jonah 4; Micah 1"), ("Mic. vi. 8", "Micah 6:8"),
 ]
 
 /// What cannot be meant, and the one line that says why.
@@ -144,19 +147,22 @@ let rejectedReferences: [(String, String)] = [
     ("; John 3:16", "cannot read '; John 3:16' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("John 3:16 John", "cannot read 'John 3:16 John' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("4 John 1:1", "no book called '4 John'; did you mean '1 John'?"),
-    ("😀 3:16", "cannot read '😀 3:16' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
+    ("😀 3:16", "'3:16' needs a book name first, like 'John 3:16'"),
+    ("John 😀 3:16", "cannot read 'John 😀 3:16' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("Иоанн 3:16", "no book called 'Иоанн'"),
     ("Exod 2 - Gen 50", "'Exod 2 - Gen 50' runs backwards from one book into an earlier one: put the earlier book first"),
     ("Gen 50 - Hezekiah 2", "no book called 'Hezekiah'"),
     ("Gen 50 - Exod 2, 5", "cannot read 'Gen 50 - Exod 2, 5' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("Joh 3,16, 18", "'Joh 3,16, 18' uses ',' both between chapter and verse and between items: write '3:16, 18' for a list, '3,16' alone for chapter and verse"),
     ("Ps 23,24", "Psalm 23 has only 6 verses"),
-    ("John iii 16", "cannot read the roman chapter number in 'John iii 16': write it in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"),
-    ("John III. 16", "cannot read the roman chapter number in 'John III. 16': write it in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"),
-    ("Phil i 3", "cannot read the roman chapter number in 'Phil i 3': write it in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"),
+    ("John iii 16", "cannot read the roman chapter number in 'John iii 16': write i. to cl. in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"),
+    ("John III. 16", "cannot read the roman chapter number in 'John III. 16': write i. to cl. in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"),
+    ("Phil i 3", "cannot read the roman chapter number in 'Phil i 3': write i. to cl. in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"),
     ("John verse 16", "cannot read 'John verse 16' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("John 3:16 a", "cannot read 'John 3:16 a' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("John 3 16 18", "'John 3 16 18' has numbers with only a space between: write the chapter and verse as '3:16', a range as '16-18'"),
+    ("Ps. cli.", "cannot read the roman chapter number in 'Ps. cli.': write i. to cl. in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"),
+    ("John 3:16 to", "cannot read 'John 3:16 to' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
     ("🙏", "no reference given: write one like 'John 3:16', 'Ps 23' or 'Gen 1:1-2:3'"),
 ]
 

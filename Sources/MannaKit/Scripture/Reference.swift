@@ -134,7 +134,7 @@ public enum ReferenceError: Error, Equatable, Sendable {
         case .booksBackwards(let text):
             return "'\(text)' runs backwards from one book into an earlier one: put the earlier book first"
         case .romanChapter(let text):
-            return "cannot read the roman chapter number in '\(text)': write it in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"
+            return "cannot read the roman chapter number in '\(text)': write i. to cl. in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"
         case .mixedCommas(let text):
             return "'\(text)' uses ',' both between chapter and verse and between items: write '3:16, 18' for a list, '3,16' alone for chapter and verse"
         }
@@ -165,7 +165,7 @@ enum ReferenceParser {
         for segment in parts(trimmed) {
             let segmentText = withoutLeadingWords(segment.trimmingSpaces)
             guard !segmentText.isEmpty else { throw .malformed(trimmed) }
-            let (named, spec) = try bookName(segmentText, original: trimmed)
+            let (named, spec) = try bookName(withWords(segmentText), original: trimmed)
             if let named { book = named }
             guard let current = book else {
                 throw segmentText.first?.isNumber == true ? .missingBook(segmentText) : .malformed(trimmed)
@@ -190,7 +190,7 @@ enum ReferenceParser {
     /// The reference without what surrounds it when it is pasted or quoted: Unicode spaces,
     /// full-width digits and dashes made plain, invisible characters gone (a web page's
     /// zero-width space or soft hyphen must not make "John 3:16" unreadable), then quotes and
-    /// brackets around the whole, a list's trailing "," or ";" and trailing emoji taken off.
+    /// brackets around the whole, a list's trailing "," or ";" and emoji at either end taken off.
     static func cleaned(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -212,6 +212,7 @@ enum ReferenceParser {
         while true {
             let before = text
             while let last = text.last, isSymbol(last) { text.removeLast(); text = text.trimmingSpaces }
+            while let first = text.first, isSymbol(first) { text.removeFirst(); text = text.trimmingSpaces }
             if text.last == "," || text.last == ";" { text.removeLast(); text = text.trimmingSpaces }
             // "(John 3:16)." and "“John 3:16.”": a full stop after the closing mark is the sentence's.
             if text.hasSuffix("."), let mark = text.dropLast().last, closingMarks.contains(mark) { text.removeLast() }
@@ -226,7 +227,7 @@ enum ReferenceParser {
     private static let quotes: Set<Character> = ["\"", "'", "“", "”", "„", "‘", "’", "‚", "«", "»"]
     private static let closingMarks: Set<Character> = [")", "]", "\"", "'", "”", "“", "’", "‘", "»"]
 
-    /// An emoji or other symbol (Unicode So and Sk), as a tweet ends: "Phil 4:13 🙏".
+    /// An emoji or other symbol (Unicode So and Sk), as a tweet ends or starts: "Phil 4:13 🙏".
     private static func isSymbol(_ character: Character) -> Bool {
         guard let scalar = character.unicodeScalars.first else { return false }
         switch scalar.properties.generalCategory {
@@ -236,13 +237,13 @@ enum ReferenceParser {
     }
 
     /// A part without the words a footnote or a prayer book puts before the book: "cf. Rom 8:28",
-    /// "See John 3:16", "St. Matthew 5:9", "Saint John 3:16".
+    /// "See John 3:16", "see also Ps 23", "St. Matthew 5:9", "Saint John 3:16".
     private static func withoutLeadingWords(_ text: String) -> String {
         var text = text
         var changed = true
         while changed {
             changed = false
-            for word in ["cf.", "cf", "see", "st.", "st", "saint"] where text.count > word.count {
+            for word in ["cf.", "cf", "see", "also", "st.", "st", "saint"] where text.count > word.count {
                 guard text.lowercased().hasPrefix(word) else { continue }
                 let rest = text.dropFirst(word.count)
                 // The word alone, not the start of another ("Stephen", "seed").
@@ -259,40 +260,69 @@ enum ReferenceParser {
     // MARK: Parts and book names
 
     /// The parts a reference lists, each with its book or continuing the one before: split at
-    /// ";", and at a "," that a book name follows ("John 3:16, 1 John 4:8"). "and" is a list's
-    /// comma and "to" or "through" a range's dash ("John 3:16 and 18", "John 3:16 to 18").
+    /// ";", and at a "," or "and" that a book name follows ("John 3:16, 1 John 4:8", "John 3:16
+    /// and Rom 8:28"). Each part is as written, for messages; `withWords` reads its words.
     private static func parts(_ text: String) -> [String] {
-        let joined = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
-            switch word.lowercased() {
-            case "and": return ","
-            case "to", "through", "thru": return "-"
-            default: return String(word)
-            }
-        }.joined(separator: " ")
         var parts: [String] = []
-        for segment in joined.split(separator: ";", omittingEmptySubsequences: false) {
-            for piece in segment.split(separator: ",", omittingEmptySubsequences: false) {
-                if parts.isEmpty || piece.startIndex == segment.startIndex || namesBook(String(piece).trimmingSpaces) {
-                    parts.append(String(piece))
+        for segment in text.split(separator: ";", omittingEmptySubsequences: false) {
+            let characters = Array(segment)
+            var pieces: [(separator: String, text: String)] = []
+            var separator = ""
+            var start = 0
+            var index = 0
+            while index < characters.count {
+                var length = 0
+                if characters[index] == "," {
+                    length = 1
+                } else if index + 3 <= characters.count, String(characters[index..<index + 3]).lowercased() == "and",
+                          index == 0 || characters[index - 1] == " ",
+                          index + 3 == characters.count || characters[index + 3] == " " {
+                    length = 3
+                }
+                guard length > 0 else {
+                    index += 1
+                    continue
+                }
+                pieces.append((separator, String(characters[start..<index])))
+                separator = String(characters[index..<index + length])
+                index += length
+                start = index
+            }
+            pieces.append((separator, String(characters[start...])))
+            for (number, piece) in pieces.enumerated() {
+                if parts.isEmpty || number == 0 || namesBook(withWords(piece.text).trimmingSpaces) {
+                    parts.append(piece.text)
                 } else {
-                    parts[parts.count - 1] += "," + piece
+                    parts[parts.count - 1] += piece.separator + piece.text
                 }
             }
         }
         return parts
     }
 
+    /// A part with its words read: "and" is a list's comma, "to", "through" and "thru" a range's
+    /// dash ("John 3:16 and 18", "John 3:16 to 18", "Matthew to John").
+    private static func withWords(_ text: String) -> String {
+        text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            switch word.lowercased() {
+            case "and": return ","
+            case "to", "through", "thru": return "-"
+            default: return String(word)
+            }
+        }.joined(separator: " ")
+    }
+
     /// Whether `text` starts with a book's name rather than more numbers of the book before: a
-    /// word that is not one written among the numbers ("v.", "ff"), or a number and a name that
-    /// is a book ("1 John"; "29b" is a verse and its part).
+    /// book found by its name ("1 John"; "Mic", though its letters could be a roman numeral),
+    /// or a word that is neither written among the numbers ("v.", "ff") nor a roman numeral, so
+    /// that an unknown name is refused as one; "29b" is a verse and its part.
     private static func namesBook(_ text: String) -> Bool {
         let (name, _) = splitBookName(text)
         guard let first = name.first else { return false }
-        if first.isLetter {
-            let word = String(name.prefix { $0.isLetter || $0 == "." })
-            return !isVerseWord(word) && !chapterWords.contains(word.lowercased()) && romanNumerals[word.lowercased().filter { $0 != "." }] == nil
-        }
-        return (try? bookName(text, original: text).0) != nil
+        if (try? bookName(text, original: text).0) != nil { return true }
+        guard first.isLetter else { return false }
+        let word = String(name.prefix { $0.isLetter || $0 == "." })
+        return !isVerseWord(word) && !chapterWords.contains(word.lowercased()) && !looksRoman(word)
     }
 
     /// Words written among the numbers that are not a book: "v.", "vv.", "ff", a verse's part.
@@ -339,8 +369,14 @@ enum ReferenceParser {
     /// "vv.", or a chapter in roman numerals ("iii.", and "III" or "iii" to be refused).
     private static func isNameFollower(_ word: String) -> Bool {
         let lower = word.lowercased()
-        return verseWords.contains(lower) || chapterWords.contains(lower)
-            || romanNumerals[lower.hasSuffix(".") ? String(lower.dropLast()) : lower] != nil
+        return verseWords.contains(lower) || chapterWords.contains(lower) || looksRoman(lower)
+    }
+
+    /// Letters that only a roman numeral is made of ("iii", "xxiii.", and "iiii" or "cli" to be
+    /// refused, not read as part of a book's name).
+    private static func looksRoman(_ word: String) -> Bool {
+        let letters = word.lowercased().hasSuffix(".") ? word.lowercased().dropLast() : Substring(word.lowercased())
+        return !letters.isEmpty && letters.allSatisfy { "ivxlcdm".contains($0) }
     }
 
     /// Splits "1 Cor 13:4-7" into ("1 Cor", "13:4-7"): an optional leading number, then
@@ -453,8 +489,8 @@ enum ReferenceParser {
                 var end = index
                 while end < characters.count, characters[end].isLetter { end += 1 }
                 let word = String(characters[index..<end])
-                if let number = romanNumerals[word.lowercased()], !(book.chapterCount == 1 && word.lowercased() == "v") {
-                    guard word == word.lowercased(), end < characters.count, characters[end] == "." else { throw .romanChapter(original) }
+                if looksRoman(word), !verseWords.contains(word.lowercased()) || (book.chapterCount > 1 && word.lowercased() == "v") {
+                    guard let number = romanNumerals[word], end < characters.count, characters[end] == "." else { throw .romanChapter(original) }
                     out += String(number)
                     var next = end + 1
                     while next < characters.count, characters[next] == " " { next += 1 }
