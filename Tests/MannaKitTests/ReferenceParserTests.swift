@@ -108,6 +108,7 @@ let acceptedReferences: [(String, String)] = [
     ("II Tim. iii. 16", "2 Timothy 3:16"), ("1 Ch 16:34", "1 Chronicles 16:34"),
     // Names whose letters could be roman numerals are still books.
     ("John 3:16, Mic 6:8", "John 3:16; Micah 6:8"), ("Jonah 4 - Mic 1", "Jonah 4; Micah 1"), ("Mic. vi. 8", "Micah 6:8"),
+    ("John iii. 16; iv. 1", "John 3:16; 4:1"), ("Isa. i. 18; John iii. 16", "Isaiah 1:18; John 3:16"), ("Jude i. 3", "Jude 1:3"),
 ]
 
 /// What cannot be meant, and the one line that says why.
@@ -163,6 +164,9 @@ let rejectedReferences: [(String, String)] = [
     ("John 3 16 18", "'John 3 16 18' has numbers with only a space between: write the chapter and verse as '3:16', a range as '16-18'"),
     ("Ps. cli.", "cannot read the roman chapter number in 'Ps. cli.': write i. to cl. in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"),
     ("John 3:16 to", "cannot read 'John 3:16 to' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"),
+    ("i. 5", "'i. 5' needs a book name first, like 'John i. 5'"),
+    ("Jude iii.", "Jude has only 1 chapter"),
+    ("3 v. 3", "no book called '3 v.'; did you mean '3 John'?"),
     ("🙏", "no reference given: write one like 'John 3:16', 'Ps 23' or 'Gen 1:1-2:3'"),
 ]
 

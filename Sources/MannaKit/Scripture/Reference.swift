@@ -165,12 +165,19 @@ enum ReferenceParser {
         for segment in parts(trimmed) {
             let segmentText = withoutLeadingWords(segment.trimmingSpaces)
             guard !segmentText.isEmpty else { throw .malformed(trimmed) }
-            let (named, spec) = try bookName(withWords(segmentText), original: trimmed)
+            // "John iii. 16; iv. 1": a part that starts with a roman chapter continues the book
+            // before ("i." would otherwise be found as the start of "Isaiah"); with none before
+            // it has no book.
+            if book == nil && startsWithRomanChapter(segmentText) { throw .missingBook(segmentText) }
+            let (named, spec) = book != nil && startsWithRomanChapter(segmentText)
+                ? (nil, segmentText) : try bookName(withWords(segmentText), original: trimmed)
             if let named { book = named }
             guard let current = book else {
                 throw segmentText.first?.isNumber == true ? .missingBook(segmentText) : .malformed(trimmed)
             }
             if let (start, other, end) = try rangeIntoBook(spec, original: segmentText) {
+                // "Ps 23; - Rom 1": a range from a whole book names that book in its own part.
+                guard named != nil || !start.trimmingSpaces.isEmpty else { throw .malformed(trimmed) }
                 if other == current {
                     // An OSIS range repeats the book: "Gen.1.1-Gen.1.3", "1Cor.13.4-1Cor.13.7".
                     ranges += try parseSpec(start + "-" + end, in: current, original: segmentText)
@@ -318,7 +325,7 @@ enum ReferenceParser {
     /// that an unknown name is refused as one; "29b" is a verse and its part.
     private static func namesBook(_ text: String) -> Bool {
         let (name, _) = splitBookName(text)
-        guard let first = name.first else { return false }
+        guard let first = name.first, !startsWithRomanChapter(text) else { return false }
         if (try? bookName(text, original: text).0) != nil { return true }
         guard first.isLetter else { return false }
         let word = String(name.prefix { $0.isLetter || $0 == "." })
@@ -354,6 +361,8 @@ enum ReferenceParser {
             let trailing = name[end...].split(separator: " ")
             guard trailing.allSatisfy({ isNameFollower(String($0)) }) else { continue }
             let candidate = String(name[..<end]).trimmingSpaces
+            // "3 v. 3" is no book: a number alone would be found as the start of "3 John".
+            guard candidate.contains(where: \.isLetter) else { continue }
             switch Canon.lookup(candidate) {
             case .found(let book): return (book, String(name[end...]) + rest)
             case .ambiguous(let books): if ambiguous == nil { ambiguous = (candidate, books) }
@@ -370,6 +379,13 @@ enum ReferenceParser {
     private static func isNameFollower(_ word: String) -> Bool {
         let lower = word.lowercased()
         return verseWords.contains(lower) || chapterWords.contains(lower) || looksRoman(lower)
+    }
+
+    /// "iv. 1", "xxiii.": a chapter in roman numerals as the one form read writes it, which is
+    /// never a book's name, though "i" starts "Isaiah" and "lv" is an abbreviation of Leviticus.
+    private static func startsWithRomanChapter(_ text: String) -> Bool {
+        let word = text.prefix { $0.isLetter }
+        return romanNumerals[String(word)] != nil && text.dropFirst(word.count).first == "."
     }
 
     /// Letters that only a roman numeral is made of ("iii", "xxiii.", and "iiii" or "cli" to be
@@ -491,6 +507,8 @@ enum ReferenceParser {
                 let word = String(characters[index..<end])
                 if looksRoman(word), !verseWords.contains(word.lowercased()) || (book.chapterCount > 1 && word.lowercased() == "v") {
                     guard let number = romanNumerals[word], end < characters.count, characters[end] == "." else { throw .romanChapter(original) }
+                    // In a one-chapter book a bare number is a verse: "Jude iii." must not be verse 3.
+                    if book.chapterCount == 1 && number != 1 { throw .noSuchChapter(book: book.name, chapter: number, chapters: 1) }
                     out += String(number)
                     var next = end + 1
                     while next < characters.count, characters[next] == " " { next += 1 }
