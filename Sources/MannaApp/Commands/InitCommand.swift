@@ -21,30 +21,43 @@ enum InitCommand {
         "'" + text.replacingAll("'", with: "'\\''") + "'"
     }
 
-    /// The bash and zsh snippets start no process at a prompt: each finds today's line in the
-    /// prompt lines the timer writes (`PromptLines`), with the shell's own date built-in and
-    /// `read`, keeps it in a variable, and the prompt shows the variable. Only when the file has
-    /// no line for today (nothing has run for a week) do they run `manna prompt`. fish has no
-    /// date built-in, so it runs `manna prompt` at every prompt.
+    /// The bash and zsh snippets start no process at a prompt. Each keeps the line to show and
+    /// the instant it stops being right (the next day's start), and reads the prompt lines the
+    /// timer writes (`PromptLines`) again only after that instant or a minute after the last
+    /// read (so a changed translation or format shows within a minute): a built-in read (bash
+    /// `mapfile`, zsh's `mapfile` module), the last line whose start is not after
+    /// `$EPOCHSECONDS`. Most prompts cost two comparisons. Only when no line covers now
+    /// (nothing has run for a week) do they run `manna prompt`. fish has no clock built-in,
+    /// so it runs `manna prompt`.
     ///
     /// The line is cut to the terminal's width, on its own line, dimmed unless NO_COLOR is set
     /// or the terminal is dumb, and each snippet adds itself only once however often it is
     /// evaluated. The verse is printed, never evaluated: a variable's value in a prompt is not
-    /// expanded again, and zsh gets it with `%` doubled.
+    /// expanded again, zsh gets it with `%` doubled, and a start that is not all digits ends
+    /// the search before it can reach arithmetic.
     static let snippets: [String: String] = [
         "bash": #"""
             # Manna: today's verse above the prompt. Add to ~/.bashrc: eval "$(manna init bash)"
-            __manna_lines=@PROMPT_LINES@
+            __manna_lines=@PROMPT_LINES@ __manna_until=0 __manna_read=0 __manna_text=
             __manna_prompt() {
-              local today day rest line= width=${COLUMNS:-80}
+              local entry start lines line width=${COLUMNS:-80}
               (( width > 0 )) || width=80
-              printf -v today '%(%Y-%m-%d)T' -1
-              if [[ -r $__manna_lines ]]; then
-                while IFS=$'\t' read -r day rest; do
-                  if [[ $day == "$today" ]]; then line=$rest; break; fi
-                done < "$__manna_lines"
+              if (( EPOCHSECONDS >= __manna_until || EPOCHSECONDS >= __manna_read + 60 )); then
+                __manna_read=$EPOCHSECONDS __manna_until=0 __manna_text=
+                if [[ -r $__manna_lines ]] && mapfile -t lines < "$__manna_lines"; then
+                  for entry in "${lines[@]}"; do
+                    start=${entry%%$'\t'*}
+                    [[ -z $start || $start == *[!0-9]* ]] && break
+                    (( start <= EPOCHSECONDS )) || { __manna_until=$start; break; }
+                    __manna_text=${entry#*$'\t'} __manna_until=$(( start + 82800 ))
+                    __manna_text=${__manna_text#*$'\t'}
+                  done
+                fi
+                if [[ -z $__manna_text ]] || (( EPOCHSECONDS >= __manna_until )); then
+                  __manna_text=$(command manna prompt --width "$width" 2>/dev/null) __manna_until=0
+                fi
               fi
-              [[ -n $line ]] || line=$(command manna prompt --width "$width" 2>/dev/null)
+              line=$__manna_text
               (( ${#line} <= width )) || line="${line:0:width-1}…"
               if [[ -n $NO_COLOR || $TERM == dumb ]]; then __manna_line=$line; else __manna_line=$'\001\e[2m\002'"$line"$'\001\e[0m\002'; fi
             }
@@ -60,18 +73,27 @@ enum InitCommand {
             """#,
         "zsh": #"""
             # Manna: today's verse above the prompt. Add to ~/.zshrc: eval "$(manna init zsh)"
-            __manna_lines=@PROMPT_LINES@
-            zmodload zsh/datetime
+            __manna_lines=@PROMPT_LINES@ __manna_until=0 __manna_read=0 __manna_text=
+            zmodload zsh/datetime zsh/mapfile
             __manna_precmd() {
-              local today day rest line= width=${COLUMNS:-80}
+              local entry start line width=${COLUMNS:-80}
               (( width > 0 )) || width=80
-              strftime -s today %Y-%m-%d $EPOCHSECONDS
-              if [[ -r $__manna_lines ]]; then
-                while IFS=$'\t' read -r day rest; do
-                  if [[ $day == $today ]]; then line=$rest; break; fi
-                done < $__manna_lines
+              if (( EPOCHSECONDS >= __manna_until || EPOCHSECONDS >= __manna_read + 60 )); then
+                __manna_read=$EPOCHSECONDS __manna_until=0 __manna_text=
+                if [[ -r $__manna_lines ]]; then
+                  for entry in "${(@f)mapfile[$__manna_lines]}"; do
+                    start=${entry%%$'\t'*}
+                    [[ $start == <-> ]] || break
+                    (( start <= EPOCHSECONDS )) || { __manna_until=$start; break }
+                    __manna_text=${entry#*$'\t'} __manna_until=$(( start + 82800 ))
+                    __manna_text=${__manna_text#*$'\t'}
+                  done
+                fi
+                if [[ -z $__manna_text ]] || (( EPOCHSECONDS >= __manna_until )); then
+                  __manna_text="$(command manna prompt --width "$width" 2>/dev/null)" __manna_until=0
+                fi
               fi
-              [[ -n $line ]] || line="$(command manna prompt --width "$width" 2>/dev/null)"
+              line=$__manna_text
               (( ${#line} <= width )) || line="${line[1,width-1]}…"
               __manna_line="${line//\%/%%}"
               [[ -n $NO_COLOR || $TERM == dumb ]] || __manna_line="%F{8}${__manna_line}%f"

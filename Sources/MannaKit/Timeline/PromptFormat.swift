@@ -70,16 +70,20 @@ public struct PromptFormat: Equatable, Sendable {
 }
 
 /// The file the shell snippets read instead of running `manna prompt`: one line a day of the
-/// timeline, `YYYY-MM-DD<TAB>the prompt line`, already formatted. A shell finds today's line
-/// with its own date built-in (bash `printf '%(%Y-%m-%d)T'`, zsh `strftime`), so a prompt
-/// starts no process and still turns to the next verse at midnight with nothing running.
+/// timeline, `START<TAB>YYYY-MM-DD<TAB>the prompt line`, where START is the day's first instant
+/// in seconds since 1970 (as bash's and zsh's `$EPOCHSECONDS`). A shell shows the last line
+/// whose start has passed, as a widget does with the timeline, with no date arithmetic and no
+/// zone rules of its own: a prompt starts no process, turns to the next verse at the zone's
+/// midnight (DST days too) with nothing running, and agrees with `manna prompt`.
 public enum PromptLines {
-    /// The file's text for `entries`, each rendered with `format` (tabs and line breaks in a
-    /// line become spaces: the format is one line per day).
+    /// The file's text for `entries`, each rendered with `format` (tabs in a line become
+    /// spaces: a line is three fields).
     public static func text(entries: [TimelineEntry], format: PromptFormat) throws(PromptFormat.Problem) -> String {
         var text = ""
         for entry in entries {
-            text += entry.date.description + "\t" + (try format.render(ShownDay(entry))).replacingAll("\t", with: " ") + "\n"
+            guard let start = Moment.parse(entry.start.iso8601, zone: .utc) else { continue }
+            let line = try format.render(ShownDay(entry)).replacingAll("\t", with: " ")
+            text += "\(start)\t\(entry.date)\t\(line)\n"
         }
         return text
     }
