@@ -46,15 +46,9 @@ MODULES = {
     "WEB": ("engWEB2015eb", "sword-text-web"),
 }
 
-# Installed and looked at, but not imported (see curated/README.md).
-DECLINED = {
-    "SPARV": "sword-text-sparv (spaRV1909eb) does not import cleanly: its Spanish "
-             "versification is squeezed into KJV slots (18 empty verses, whole chapters "
-             "shifted, several verses merged into one that cannot be split without "
-             "inventing verse boundaries), psalm titles and Psalm 119 letters are "
-             "unmarked text inside verse 1, and 3,609 verses leak Strong's numbers "
-             "('<G5209>')",
-}
+# Installed and looked at, but not imported (see curated/README.md). None now: the
+# Reina-Valera 1909 (sword-text-sparv) is imported by sparv.py as RV1909.
+DECLINED = {}
 
 # Global options of SWORD 1.9 that must exist and be off.
 OPTIONS_OFF = [
