@@ -324,6 +324,7 @@ public struct Installer {
         // widget must not go on showing a timeline that no longer moves.
         let paths = Paths(environment: environment)
         try remove(paths.timeline)
+        try remove(paths.promptLines)
         try remove(paths.lastTick)
         // Only when empty: with the default prefix, share/manna is also where the journal lives.
         Files.removeDirectoryIfEmpty(Files.parent(of: layout.helper(.notify)))
