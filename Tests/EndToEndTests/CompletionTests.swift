@@ -45,7 +45,7 @@ import Testing
             complete -F _manna manna
             pray
             show
-            KJV|ASV|WBS|WEB
+            KJV|ASV|WBS|WEB|RV1909
             1John
             \(setting.prayer)
             backup.json

@@ -31,7 +31,7 @@ import TestSupport
         (["prompt", "--format", "{verse}"], "manna: unknown prompt token '{verse}'; tokens are {reference}, {translation}, {text}, {text:N}, {plan}, {date}\n"),
         (["config", "set", "notify_at", "7am"], "manna: notify_at must be a time HH:MM (24-hour), like 07:00, or off, not '7am'\n"),
         (["config", "set", "colour", "blue"], "manna: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source\n"),
-        (["config", "set", "translation", "NIV"], "manna: unknown translation 'NIV': choose one of KJV, ASV, WBS or WEB\n"),
+        (["config", "set", "translation", "NIV"], "manna: unknown translation 'NIV': choose one of KJV, ASV, WBS, WEB or RV1909\n"),
     ])
     func badInputGetsOneLine(arguments: [String], message: String) {
         precondition(Manna.textDatabaseReady)

@@ -190,6 +190,7 @@ final class InstallSandbox {
             removed %h/.local/bin/manna
             \(Self.helperLines.removed)removed %h/.local/share/manna/bible.sqlite
             \(Self.documentLines("removed"))removed %h/.cache/manna/timeline.json
+            removed %h/.cache/manna/prompt.tsv
             \(keptLine)
             """, home: sandbox.home))
         #expect(sandbox.calls.suffix(3) == ["systemctl --user disable --now manna.timer", "systemctl --user daemon-reload", "crontab -l"])

@@ -193,7 +193,7 @@ import TestSupport
         (["notify", "today"], [:], 64, "manna: notify takes no arguments; for another day use --date YYYY-MM-DD\n"),
         (["notify"], ["TZ": "Mars/Olympus_Mons"], 64,
          "manna: unknown time zone 'Mars/Olympus_Mons': use a name from /usr/share/zoneinfo, like Europe/London or America/New_York\n"),
-        (["notify", "--date", "2026-12-25", "--translation", "NIV"], [:], 64, "manna: unknown translation 'NIV': choose one of KJV, ASV, WBS or WEB\n"),
+        (["notify", "--date", "2026-12-25", "--translation", "NIV"], [:], 64, "manna: unknown translation 'NIV': choose one of KJV, ASV, WBS, WEB or RV1909\n"),
     ] as [([String], [String: String], Int32, String)])
     func badInputIsAUsageError(arguments: [String], environment: [String: String], status: Int32, message: String) throws {
         precondition(Manna.textDatabaseReady)

@@ -413,3 +413,52 @@ import Testing
         #expect(home.run("read", "Rom 14:30").stderr == "manna: Romans 14 has only 23 verses\n")
     }
 }
+
+/// A second language (issue 14, point 11): the Reina-Valera 1909 with Spanish book names, for
+/// reading, searching and the verse of the day.
+@Suite struct SpanishTests {
+    @Test(arguments: [
+        ("Juan 3:16", "Juan 3:16 (RV1909)\n16 Porque de tal manera amó Dios al mundo, que ha dado á su Hijo unigénito, para que todo aquel que en él cree, no se pierda, mas tenga vida eterna.\n"),
+        ("1 Corintios 13:4", "1 Corintios 13:4 (RV1909)\n4 La caridad es sufrida, es benigna; la caridad no tiene envidia, la caridad no hace sinrazón, no se ensancha;\n"),
+        ("Sal 23:1", "Salmo 23:1 (RV1909)\n  Salmo de David.\n1 JEHOVÁ es mi pastor; nada me faltará.\n"),
+        ("Apocalipsis 22:21", "Apocalipsis 22:21 (RV1909)\n21 La gracia de nuestro Señor Jesucristo sea con todos vosotros. Amén.\n"),
+        ("Exodo 20:3", "Éxodo 20:3 (RV1909)\n3 No tendrás dioses ajenos delante de mí.\n"),
+    ])
+    func spanishReferencesReadInSpanish(reference: String, printed: String) throws {
+        let home = try TestHome()
+        let run = home.run("read", reference, "--translation", "RV1909")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == printed)
+    }
+
+    @Test func spanishNamesAlsoReadOtherTranslations() throws {
+        let home = try TestHome()
+        #expect(home.run("read", "Juan 11:35").stdout == "John 11:35 (KJV)\n35 Jesus wept.\n")
+        #expect(home.run("read", "Apocalipsis 22").stdout.hasPrefix("Revelation 22 (KJV)\n"))
+        // The whole chapter in Spanish, the verses mapped onto the KJV's numbers.
+        let moved = home.run("read", "Números 13:33", "--translation", "RV1909")
+        #expect(moved.stdout == "Números 13:33 (RV1909)\n33 [its text is in Números 13:32]\n")
+    }
+
+    @Test func searchFoldsAccents() throws {
+        let home = try TestHome()
+        let run = home.run("search", "corazon", "--translation", "RV1909", "--json", "-n", "1")
+        let json = try JSON(parsing: run.stdout)
+        #expect((json["total"]?.intValue ?? 0) > 800)
+        #expect(json["hits"]?.arrayValue?.first?["text"]?.stringValue?.contains("corazón") == true)
+        #expect(home.run("search", "Jehova pastor", "--translation", "RV1909", "-n", "1").stdout.hasPrefix("Salmo 23:1"))
+    }
+
+    @Test func theVerseOfTheDayAndItsNotificationAreSpanish() throws {
+        let home = try TestHome(config: "translation = RV1909\n")
+        #expect(home.run("today", "--date", "2026-12-25").stdout.hasPrefix("Lucas 2:10-11 (RV1909)\nMas el ángel les dijo: No temáis;"))
+        #expect(home.run("notify", "--date", "2026-12-25").status == 0)
+        #expect(home.notifier.shown.map(\.summary) == ["Lucas 2:10-11 (RV1909)"])
+        #expect(home.notifier.shown.first?.body.hasPrefix("Mas el ángel les dijo") == true)
+        // The timeline and the prompt lines, which widgets and shells show as they are.
+        #expect(home.run("timeline", "--now", "2026-12-25T08:00").status == 0)
+        let lines = try String(contentsOfFile: home.paths.promptLines, encoding: .utf8)
+        #expect(lines.split(separator: "\n")[0].hasSuffix("\t2026-12-25\tLucas 2:10-11: Mas el ángel les dijo: No temáis; porque he aquí os doy nuevas…"))
+        #expect(try String(contentsOfFile: home.paths.timeline, encoding: .utf8).contains("\"reference\": \"Lucas 2:10-11\""))
+    }
+}

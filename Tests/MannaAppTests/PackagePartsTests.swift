@@ -23,7 +23,7 @@ import Testing
         #expect(offered(home, "pray", "re") == ["reopen", "restore"])
         #expect(offered(home, "read", "--tr") == ["--translation"])
         #expect(offered(home, "read", "-") == ["--json", "--translation", "-j", "-t", "--help", "-h"])
-        #expect(offered(home, "read", "-t", "") == ["KJV", "ASV", "WBS", "WEB"])
+        #expect(offered(home, "read", "-t", "") == ["KJV", "ASV", "WBS", "WEB", "RV1909"])
         #expect(offered(home, "read", "--translation", "w") == ["WBS", "WEB"])
         // Options before the command, with their values, are passed over.
         #expect(offered(home, "--translation", "WEB", "rea") == ["read"])

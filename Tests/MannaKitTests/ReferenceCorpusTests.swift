@@ -35,7 +35,7 @@ struct CorpusLine: Sendable {
         Result { () throws(ReferenceError) in try Reference(parsing: Self.withoutTranslation(input)).description }
     }
 
-    static let translations = ["KJV", "ASV", "WBS", "WEB"]
+    static let translations = ["KJV", "ASV", "WBS", "WEB", "RV1909"]
 
     static func withoutTranslation(_ text: String) -> String {
         var trimmed = text.trimmingSpaces

@@ -4,7 +4,7 @@ import Testing
 @testable import MannaKit
 
 @Suite struct TextDatabaseTests {
-    @Test(arguments: [("KJV", 31_102), ("ASV", 31_086), ("WBS", 31_098), ("WEB", 31_098)])
+    @Test(arguments: [("KJV", 31_102), ("ASV", 31_086), ("WBS", 31_098), ("WEB", 31_098), ("RV1909", 31_080)])
     func everyTranslationHasItsVerses(code: String, verses: Int) throws {
         let database = BuiltTexts.database
         let translation = try database.translation(code: code)
@@ -13,7 +13,8 @@ import Testing
 
     @Test func translationsCarryTheirProvenance() throws {
         let database = BuiltTexts.database
-        #expect(database.translations.map(\.code) == ["KJV", "ASV", "WBS", "WEB"])
+        #expect(database.translations.map(\.code) == ["KJV", "ASV", "WBS", "WEB", "RV1909"])
+        #expect(database.translations.map(\.language) == ["en", "en", "en", "en", "es"])
         let web = try database.translation(code: "web")
         #expect(web.name == "World English Bible")
         #expect(web.licence.lowercased().contains("public domain"))
@@ -34,7 +35,7 @@ import Testing
             #expect(verse.text == fields[4], "\(fields[0]) \(Reference(id))")
             checked[fields[0], default: 0] += 1
         }
-        for code in ["KJV", "ASV", "WBS", "WEB"] { #expect(checked[code, default: 0] >= 10, "\(code) samples") }
+        for code in ["KJV", "ASV", "WBS", "WEB", "RV1909"] { #expect(checked[code, default: 0] >= 10, "\(code) samples") }
     }
 
     /// A verse a translation lacks has no row, so it comes back absent, never as "".

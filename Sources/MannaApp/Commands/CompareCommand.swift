@@ -24,7 +24,7 @@ enum CompareCommand {
                 continue
             }
             if index > 0 { context.stdout.line("") }
-            for line in PassageFormatter.lines(reference: reference, translation: translation.code, verses: verses, width: context.terminalWidth) {
+            for line in PassageFormatter.lines(reference: reference, translation: translation.code, language: translation.language, verses: verses, width: context.terminalWidth) {
                 context.stdout.line(line)
             }
         }

@@ -10,7 +10,7 @@ enum PlanCommand {
             "from": "start: the date of day 1 (default: today)",
             "remind": "start: a daily reminder to read at HH:MM",
             "date": "today: the local date to show (default: today)",
-            "translation": "today --read or --listen: KJV, ASV, WBS or WEB",
+            "translation": "today --read or --listen: KJV, ASV, WBS, WEB or RV1909 (Spanish)",
             "now": "act as if it were this moment (for replaying)",
         ],
         flags: ["read": "today: print the readings' text too", "listen": "today: read the readings aloud (see 'manna listen')",
@@ -142,7 +142,7 @@ enum PlanCommand {
         for reading in step.readings {
             let verses: [PassageVerse] = try database.passage(reading, in: translation, titles: true)
             context.stdout.line("")
-            for line in PassageFormatter.lines(reference: reading, translation: translation.code, verses: verses, width: context.terminalWidth) {
+            for line in PassageFormatter.lines(reference: reading, translation: translation.code, language: translation.language, verses: verses, width: context.terminalWidth) {
                 context.stdout.line(line)
             }
         }

@@ -7,7 +7,7 @@ enum ReadCommand {
         name: "read",
         usage: "manna read REF... [--translation T] [--json]",
         abstract: "Print a passage: manna read John 3:16, manna read Ps 23, manna read Gen 1:1-2:3",
-        valueOptions: ["translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, else KJV)"],
+        valueOptions: ["translation": "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, else KJV)"],
         flags: ["json": "print JSON: reference, translation and verses (id, reference, text or null, highlight, bookmarked, notes)"],
         operands: ["": .reference],
         pages: true,
@@ -45,7 +45,7 @@ enum ReadCommand {
             context.json(.passage(reference, translation: translation, verses: verses, marks: marks))
         } else {
             let color = context.usesColor
-            for line in PassageFormatter.lines(reference: reference, translation: translation.code, verses: verses,
+            for line in PassageFormatter.lines(reference: reference, translation: translation.code, language: translation.language, verses: verses,
                                                width: context.terminalWidth, marks: marks, color: color) {
                 context.stdout.line(line)
             }
@@ -124,7 +124,7 @@ extension JSON {
                 ]
                 if verse.isTitle { fields.append(("title", .bool(true))) }
                 fields.append(("text", .optional(verse.text)))
-                if verse.lostBySource { fields.append(("note", .string(PassageFormatter.lostText))) }
+                if let note = PassageFormatter.note(on: verse) { fields.append(("note", .string(note))) }
                 if let verseMarks = marks?[verse.id] {
                     fields += [
                         ("highlight", .optional(verseMarks.highlight?.rawValue)),

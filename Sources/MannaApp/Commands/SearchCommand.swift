@@ -11,7 +11,7 @@ enum SearchCommand {
         usage: "manna search QUERY [--translation T] [--book B] [--limit N] [--json] | --history [--json]",
         abstract: "Find verses: every word matches as a prefix, \"quoted words\" as a phrase",
         valueOptions: [
-            "translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, else KJV)",
+            "translation": "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, else KJV)",
             "book": "search one book only: --book John, --book \"1 Cor\"",
             "limit": "show the N best verses (default \(defaultLimit)), or all of them: --limit all",
             "now": "act as if it were this moment, like 2026-03-08T07:00 (local): when the search is kept in the history",
@@ -80,14 +80,14 @@ enum SearchCommand {
         var shown = 0
         if limit == nil {
             // Every hit, printed as it is read: the column is as wide as any reference here can be.
-            let width = Reference.longestVerseLabel(in: book.map { [$0] } ?? Canon.books)
+            let width = Reference.longestVerseLabel(in: book.map { [$0] } ?? Canon.books, language: translation.language)
             total = try database.search(query, in: translation, book: book, limit: nil) { hit in
-                show(hit, Reference.label(of: hit.id), width: width)
+                show(hit, Reference.label(of: hit.id, in: translation.language), width: width)
                 shown += 1
             }
         } else {
             let results = try database.search(query, in: translation, book: book, limit: limit)
-            let references = results.hits.map { Reference.label(of: $0.id) }
+            let references = results.hits.map { Reference.label(of: $0.id, in: translation.language) }
             let width = references.map(\.count).max() ?? 0
             for (hit, reference) in zip(results.hits, references) { show(hit, reference, width: width) }
             total = results.total

@@ -8,7 +8,7 @@ enum TodayCommand {
         abstract: "Print the verse of the day (the same on every machine for a date)",
         valueOptions: [
             "date": "the local date to show (default: today)",
-            "translation": "KJV, ASV, WBS or WEB (default: $MANNA_TRANSLATION, the config, else KJV)",
+            "translation": "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, the config, else KJV)",
         ],
         flags: ["json": "print JSON: date, verse (id, reference, translation, text)"],
         run: run)
@@ -29,7 +29,7 @@ enum TodayCommand {
             ]))
             return
         }
-        context.stdout.line("\(verse.reference) (\(verse.translation))")
+        context.stdout.line("\(verse.label) (\(verse.translation))")
         for line in PassageFormatter.wrap(verse.text, firstPrefix: "", prefix: "", width: context.terminalWidth) {
             context.stdout.line(line)
         }

@@ -49,7 +49,7 @@ enum ManPage {
             .SH DESCRIPTION
             Manna shows the verse of the day as a desktop notification, above the shell prompt and in panels, \
             reminds you to pray at the times you choose, follows reading plans, and reads, searches and reads \
-            aloud four public\\-domain translations (KJV, ASV, WBS, WEB) from a local database.
+            aloud five public\\-domain translations (KJV, ASV, WBS, WEB in English, RV1909 in Spanish) from a local database.
             It has no network code: it works offline.
             Your prayers, notes, highlights, bookmarks and plan progress are kept in a journal of your own, \
             which \\fBmanna sync\\fR keeps the same on your devices through a folder they share.

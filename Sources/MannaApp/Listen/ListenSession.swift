@@ -201,7 +201,7 @@ struct ListenSession {
         let (rows, columns) = RawTerminal.size()
         if screen == nil || columns != screenWidth {
             let marks = (try? context.existingJournal()?.marks(on: reference)) ?? nil
-            let layout = PassageFormatter.layout(reference: reference, translation: translation.code, verses: passage, width: columns,
+            let layout = PassageFormatter.layout(reference: reference, translation: translation.code, language: translation.language, verses: passage, width: columns,
                                                  marks: marks ?? PassageMarks(), color: context.colorChoice != .never && context.environment.nonEmpty("NO_COLOR") == nil)
             screen = FollowAlong(lines: layout.lines, verseLines: layout.verseLines)
             screenWidth = columns

@@ -33,7 +33,7 @@ public struct Config: Equatable, Sendable {
 
     /// Every key, its meaning, and what it accepts (the order `config list` prints).
     public static let keys: [(name: String, allowed: String)] = [
-        ("translation", "a translation code: KJV, ASV, WBS or WEB"),
+        ("translation", "a translation code: KJV, ASV, WBS, WEB or RV1909 (Spanish)"),
         ("notify_at", "a time HH:MM (24-hour), like 07:00, or off"),
         ("prompt_format", "a prompt format, like '{reference}: {text:60}'"),
         ("timeline_days", "a whole number of days from 1 to 31"),

@@ -32,7 +32,7 @@ extension TextDatabase {
         if let reference = source.bookmarkedPassage(for: date) {
             let text = try excerpt(of: reference, in: translation, limit: DailySource.excerptLimit)
             if !text.isEmpty {
-                return DailyVerse(date: date, reference: reference, translation: translation.code, text: text)
+                return DailyVerse(date: date, reference: reference, translation: translation.code, text: text, language: translation.language)
             }
         }
         return try dailyVerse(for: date, in: translation)

@@ -7,6 +7,11 @@ public struct DailyVerse: Equatable, Sendable {
     public let translation: String
     /// The passage's verses joined by spaces.
     public let text: String
+    /// The translation's language (BCP 47), for `label`.
+    public var language: String = "en"
+
+    /// The reference as the translation's readers write it: "John 3:16", "Juan 3:16".
+    public var label: String { reference.label(in: language) }
 
     /// The first verse's id, the passage's stable key.
     public var id: VerseID { reference.ranges[0].first }
@@ -30,6 +35,6 @@ extension TextDatabase {
         let verses = try passage(reference, in: translation)
         // The build checks that every daily passage is whole in every translation.
         let text = verses.compactMap(\.text).joined(separator: " ")
-        return DailyVerse(date: date, reference: reference, translation: translation.code, text: text)
+        return DailyVerse(date: date, reference: reference, translation: translation.code, text: text, language: translation.language)
     }
 }

@@ -71,7 +71,7 @@ public struct DesktopNotification: Equatable, Sendable {
 
     /// The verse of the day: "Luke 2:11 (KJV)" over the verse text.
     public init(dailyVerse: DailyVerse) {
-        self.init(summary: "\(dailyVerse.reference) (\(dailyVerse.translation))", body: dailyVerse.text, category: .verse)
+        self.init(summary: "\(dailyVerse.label) (\(dailyVerse.translation))", body: dailyVerse.text, category: .verse)
     }
 }
 

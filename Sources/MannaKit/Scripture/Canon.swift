@@ -21,6 +21,11 @@ public struct Book: Sendable, Hashable {
     }
 
     public var isOldTestament: Bool { number <= 39 }
+
+    /// The name Manna prints in `language` (BCP 47): "Juan" in Spanish, else the English name.
+    public func name(in language: String) -> String {
+        language == "es" ? Canon.spanish[number - 1].name : name
+    }
 }
 
 /// The canon and its lookups.
@@ -137,10 +142,38 @@ public enum Canon {
             return name.hasPrefix(key) && sameNumberPrefix(key, name)
         }
         switch matches.count {
+        case 0: return spanishLookup(key)
+        case 1: return .found(matches[0])
+        default: return .ambiguous(matches)
+        }
+    }
+
+    /// A Spanish name or abbreviation ("Juan", "Sal", "1 Corintios", "Apocalipsis"), with or
+    /// without its accents ("Genesis", "Exodo"), or a prefix of one name: asked only when no
+    /// English name matched, so an English reference never pays for it.
+    /// `tools/check-book-names` checks that no Spanish form names another book in English.
+    private static func spanishLookup(_ key: String) -> Lookup {
+        let folded = withoutAccents(key)
+        for (index, spanish) in Canon.spanish.enumerated()
+        where ([spanish.name] + spanish.abbreviations).contains(where: { withoutAccents(compactKey($0)) == folded }) {
+            return .found(books[index])
+        }
+        let matches = Canon.spanish.indices.filter { index in
+            let name = withoutAccents(compactKey(Canon.spanish[index].name))
+            return name.hasPrefix(folded) && sameNumberPrefix(folded, name)
+        }.map { books[$0] }
+        switch matches.count {
         case 0: return .unknown
         case 1: return .found(matches[0])
         default: return .ambiguous(matches)
         }
+    }
+
+    /// Spanish vowels without their accents, as people type them on an English keyboard.
+    static func withoutAccents(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return text }
+        let plain: [Character: Character] = ["á": "a", "é": "e", "í": "i", "ó": "o", "ú": "u", "ü": "u", "ñ": "n"]
+        return String(text.map { plain[$0] ?? $0 })
     }
 
     /// A key only matches names with the same leading number ("1j" must not match "John").

@@ -67,21 +67,27 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The canonical spelling: "John 3:16, 18", "Genesis 1:1-2:3", "Psalm 23", "Matthew 28:5-6; 24:44".
-    public var description: String { ReferenceFormatter.format(ranges) }
+    public var description: String { ReferenceFormatter.format(ranges, language: "en") }
+
+    /// The reference with the book names of `language` (BCP 47): "Juan 3:16", "Salmo 23" in
+    /// Spanish; `description` in English and any other.
+    public func label(in language: String) -> String { ReferenceFormatter.format(ranges, language: language) }
 
     /// How one verse is named: "John 3:16", and a psalm's title (its verse 0) "Psalm 3 (title)".
-    public static func label(of id: VerseID) -> String {
-        id.verse == 0 ? String(Reference(VerseID(rawValue: id.rawValue + 1)).description.prefix { $0 != ":" }) + " (title)" : Reference(id).description
+    public static func label(of id: VerseID, in language: String = "en") -> String {
+        guard id.verse == 0 else { return Reference(id).label(in: language) }
+        let psalm = String(Reference(VerseID(rawValue: id.rawValue + 1)).label(in: language).prefix { $0 != ":" })
+        return psalm + (language == "es" ? " (título)" : " (title)")
     }
 
     /// The length of the longest one-verse reference in `books` ("Song of Solomon 3:11"): a
     /// column that fits any verse before the verses are known.
-    public static func longestVerseLabel(in books: [Book]) -> Int {
+    public static func longestVerseLabel(in books: [Book], language: String = "en") -> Int {
         var longest = 0
         for book in books {
             for chapter in 1...book.chapterCount {
                 let last = VerseID(book: book.number, chapter: chapter, verse: book.verseCount(chapter: chapter) ?? 1)
-                longest = max(longest, Reference(last).description.count)
+                longest = max(longest, Reference(last).label(in: language).count)
             }
         }
         return longest
@@ -746,7 +752,7 @@ enum ReferenceParser {
 
 /// Prints references in one canonical style.
 enum ReferenceFormatter {
-    static func format(_ ranges: [VerseRange]) -> String {
+    static func format(_ ranges: [VerseRange], language: String) -> String {
         var text = ""
         var previous: VerseRange?
         for range in ranges {
@@ -759,7 +765,7 @@ enum ReferenceFormatter {
                 }
             } else {
                 if previous != nil { text += "; " }
-                text += bookName(for: range)
+                text += bookName(for: range, language: language)
                 if !range.isWholeBook { text += " " + chapterPart(range) }
             }
             previous = range
@@ -767,10 +773,10 @@ enum ReferenceFormatter {
         return text
     }
 
-    /// "Psalm 23" for one psalm, "Psalms 23-25" for several.
-    private static func bookName(for range: VerseRange) -> String {
-        if range.book.osis == "Ps" && range.first.chapter == range.last.chapter { return "Psalm" }
-        return range.book.name
+    /// "Psalm 23" for one psalm, "Psalms 23-25" for several ("Salmo", "Salmos" in Spanish).
+    private static func bookName(for range: VerseRange, language: String) -> String {
+        if range.book.osis == "Ps" && range.first.chapter == range.last.chapter { return language == "es" ? "Salmo" : "Psalm" }
+        return range.book.name(in: language)
     }
 
     private static func chapterPart(_ range: VerseRange) -> String {

@@ -7,8 +7,18 @@ public enum PassageFormatter {
     public static let lostText = "missing from this edition's source"
 
     /// What `verse` shows: its text, or why there is none.
-    public static func text(of verse: PassageVerse, in translation: String) -> String {
-        verse.text ?? (verse.lostBySource ? "[\(lostText)]" : absentText(translation))
+    public static func text(of verse: PassageVerse, in translation: String, language: String = "en") -> String {
+        if let text = verse.text { return text }
+        if let note = note(on: verse, language: language) { return "[\(note)]" }
+        return absentText(translation)
+    }
+
+    /// Why a verse with no text has none, when it is not simply left out by the translation:
+    /// "missing from this edition's source", "its text is in Numbers 13:32".
+    public static func note(on verse: PassageVerse, language: String = "en") -> String? {
+        if verse.lostBySource { return lostText }
+        if let place = verse.textIn { return "its text is in " + Reference(place).label(in: language) }
+        return nil
     }
 
     /// The passage as lines of text.
@@ -20,15 +30,16 @@ public enum PassageFormatter {
     /// the passage after a blank line. A verse with no marks prints as it always has.
     /// - Parameter width: wrap to this many columns; nil leaves lines whole (output to a pipe).
     /// - Parameter color: show highlights as ANSI background colours (a terminal, `NO_COLOR` unset).
-    public static func lines(reference: Reference, translation: String, verses: [PassageVerse], width: Int?,
+    /// - Parameter language: the translation's language, for the book names ("Juan 3:16").
+    public static func lines(reference: Reference, translation: String, language: String = "en", verses: [PassageVerse], width: Int?,
                              marks: PassageMarks = PassageMarks(), color: Bool = false) -> [String] {
-        layout(reference: reference, translation: translation, verses: verses, width: width, marks: marks, color: color).lines
+        layout(reference: reference, translation: translation, language: language, verses: verses, width: width, marks: marks, color: color).lines
     }
 
     /// The passage as `lines` shows it, and the lines each verse takes (for following along).
-    public static func layout(reference: Reference, translation: String, verses: [PassageVerse], width: Int?,
+    public static func layout(reference: Reference, translation: String, language: String = "en", verses: [PassageVerse], width: Int?,
                               marks: PassageMarks = PassageMarks(), color: Bool = false) -> (lines: [String], verseLines: [VerseID: Range<Int>]) {
-        var lines = ["\(reference) (\(translation))"]
+        var lines = ["\(reference.label(in: language)) (\(translation))"]
         var verseLines: [VerseID: Range<Int>] = [:]
         // Numbered by verse; by chapter:verse across chapters; by full reference across books
         // ("John 3:16", "Romans 8:28": "3:16" and "8:28" alone would not say where they are).
@@ -36,7 +47,7 @@ public enum PassageFormatter {
         let spansChapters = Set(verses.map { $0.id.book * 1_000 + $0.id.chapter }).count > 1
         // A psalm's title has no number: it stands before verse 1, in line with the text.
         let labels = verses.map {
-            $0.isTitle ? "" : spansBooks ? Reference($0.id).description : spansChapters ? "\($0.id.chapter):\($0.id.verse)" : "\($0.id.verse)"
+            $0.isTitle ? "" : spansBooks ? Reference($0.id).label(in: language) : spansChapters ? "\($0.id.chapter):\($0.id.verse)" : "\($0.id.verse)"
         }
         let labelWidth = labels.map(\.count).max() ?? 0
         var notes: [Note] = []
@@ -44,7 +55,7 @@ public enum PassageFormatter {
             let padding = String(repeating: " ", count: labelWidth - label.count)
             let padded = (spansBooks ? label + padding : padding + label) + " "
             let indent = String(repeating: " ", count: padded.count)
-            let text = text(of: verse, in: translation)
+            let text = text(of: verse, in: translation, language: language)
             let verseMarks = marks[verse.id]
             let first = lines.count
             defer { verseLines[verse.id] = first..<lines.count }

@@ -26,11 +26,15 @@ public struct PassageVerse: Hashable, Sendable {
     /// True when the verse is the translation's but the only source of it here lost it (the
     /// four Webster verses): not the same as a verse the translation omits.
     public let lostBySource: Bool
+    /// For a verse the translation lacks whose words it prints with another verse (the
+    /// RV1909's Numbers 13:33 is in its 13:32): that verse.
+    public let textIn: VerseID?
 
-    public init(id: VerseID, text: String?, lostBySource: Bool = false) {
+    public init(id: VerseID, text: String?, lostBySource: Bool = false, textIn: VerseID? = nil) {
         self.id = id
         self.text = text
         self.lostBySource = lostBySource
+        self.textIn = textIn
     }
 
     /// True for a psalm's title.
@@ -78,7 +82,7 @@ public final class TextDatabase {
     /// Search's rank function and the verse lengths it reads, made at the first search.
     var searchRanker: SearchRanker?
     var lengthsByTranslation: [String: VerseLengths] = [:]
-    private var lostVerses: [String: Set<Int>] = [:]
+    private var absencesByTranslation: [String: [Int: Int?]] = [:]
 
     public init(path: String) throws(TextDatabaseError) {
         self.path = path
@@ -131,8 +135,10 @@ public final class TextDatabase {
                             verses.append(PassageVerse(id: VerseID(rawValue: id.rawValue - 1), text: title))
                         }
                         let text = found[id.rawValue]
-                        let lost = text == nil ? try lost(in: translation).contains(id.rawValue) : false
-                        verses.append(PassageVerse(id: id, text: text, lostBySource: lost))
+                        // A gap: omitted by the translation, lost by its source (no place), or with another verse.
+                        let gap: Int?? = text == nil ? try absences(in: translation)[id.rawValue] : nil
+                        verses.append(PassageVerse(id: id, text: text, lostBySource: gap == .some(nil),
+                                                   textIn: gap.flatMap { $0 }.map { VerseID(rawValue: $0) }))
                     }
                 }
                 return verses
@@ -142,15 +148,16 @@ public final class TextDatabase {
         }
     }
 
-    /// The verses of `translation` that its source here lost, read at the first gap.
-    private func lost(in translation: Translation) throws(SQLiteError) -> Set<Int> {
-        if let known = lostVerses[translation.code] { return known }
-        let statement = try database.prepare("SELECT asked FROM absences WHERE translation = ?1 AND at IS NULL")
+    /// The verses `translation` lacks where people look, read at its first gap: each one's
+    /// verse id, and where its text is (nil when its source here lost it).
+    private func absences(in translation: Translation) throws(SQLiteError) -> [Int: Int?] {
+        if let known = absencesByTranslation[translation.code] { return known }
+        let statement = try database.prepare("SELECT asked, at FROM absences WHERE translation = ?1")
         try statement.bind(translation.code, at: 1)
-        var ids: Set<Int> = []
-        while try statement.step() { ids.insert(statement.int(0)) }
-        lostVerses[translation.code] = ids
-        return ids
+        var found: [Int: Int?] = [:]
+        while try statement.step() { found[statement.int(0)] = .some(statement.optionalInt(1)) }
+        absencesByTranslation[translation.code] = found
+        return found
     }
 
     /// Where each translation has the text of a verse number other editions use (WEB's Romans

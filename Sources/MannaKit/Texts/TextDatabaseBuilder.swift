@@ -9,7 +9,7 @@ public enum TextDatabaseBuilder {
     /// to any other program that reads the database.
     static let schema = """
         CREATE TABLE translations (
-            code TEXT PRIMARY KEY,          -- KJV, ASV, WBS, WEB
+            code TEXT PRIMARY KEY,          -- KJV, ASV, WBS, WEB, RV1909
             position INTEGER NOT NULL UNIQUE, -- display order, 1-based
             name TEXT NOT NULL,
             year INTEGER NOT NULL,

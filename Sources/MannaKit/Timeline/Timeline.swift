@@ -120,7 +120,7 @@ public enum Timeline {
             ("start", .string(entry.start.iso8601)),
             ("verse", .object([
                 ("id", .int(entry.verse.id.rawValue)),
-                ("reference", .string(entry.verse.reference.description)),
+                ("reference", .string(entry.verse.label)),
                 ("translation", .string(entry.verse.translation)),
                 ("text", .string(entry.verse.text)),
             ])),
@@ -172,7 +172,7 @@ public struct ShownDay: Equatable, Sendable {
     }
 
     public init(_ entry: TimelineEntry) {
-        self.init(date: entry.date.description, reference: entry.verse.reference.description,
+        self.init(date: entry.date.description, reference: entry.verse.label,
                   translation: entry.verse.translation, text: entry.verse.text, plan: entry.plan?.summary)
     }
 
