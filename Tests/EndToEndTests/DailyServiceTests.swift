@@ -115,6 +115,35 @@ import TestSupport
         #expect(polybar.stdout.split(separator: "\n").count == 1)
     }
 
+    /// `--follow`: one process for a panel's session, which prints today's line at once and
+    /// stays, and ends when the panel stops reading (issue 15, point 3).
+    @Test func aFollowingWidgetPrintsAndStays() throws {
+        let home = try TemporaryHome()
+        home.environment["TZ"] = "UTC"
+        #expect(home.run("timeline").status == 0)
+        let today = home.run("widget", "--format", "waybar").stdout
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Manna.binary)
+        process.arguments = ["widget", "--format", "waybar", "--follow"]
+        process.environment = home.environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // The first line comes at once; then the process waits for the next minute.
+        var received = Data()
+        while !received.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received += chunk
+        }
+        #expect(String(decoding: received, as: UTF8.self) == today)
+        #expect(process.isRunning)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(home.run("widget", "--format", "plain", "--follow", "--now", "2026-12-25T08:00").stderr
+            == "manna: --follow follows the clock: it takes no --now\n")
+    }
+
     /// `manna init SHELL` is what the shell itself accepts, checked without running it.
     func checkInitSnippet(_ shell: String, with check: String, _ arguments: String...) throws {
         let run = manna("init", shell)

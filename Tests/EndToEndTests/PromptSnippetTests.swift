@@ -37,7 +37,7 @@ import Glibc
     /// `read -t` (a built-in: the shell waits without `sleep`).
     private func midnightSoon(in home: TemporaryHome) throws {
         let now = Int(Date().timeIntervalSince1970)
-        try "\(now - 100)\t2026-12-24\tDay one\n\(now + 2)\t2026-12-25\tDay two\n"
+        try "\(now - 100)\t2026-12-24\tPsalm 1:1\tDay one\n\(now + 2)\t2026-12-25\tPsalm 2:1\tDay two\n"
             .write(toFile: home.path + "/.cache/manna/prompt.tsv", atomically: true, encoding: .utf8)
         #expect(mkfifo(home.path + "/fifo", 0o600) == 0)
     }

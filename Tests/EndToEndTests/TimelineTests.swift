@@ -105,13 +105,13 @@ import TestSupport
         let lines = try String(contentsOfFile: home.path + "/.cache/manna/prompt.tsv", encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 7)
         // Each day's first instant in seconds since 1970 (midnight in London), its date, its line.
-        #expect(lines[0].hasPrefix("1798070400\t2026-12-24\tIsaiah 9:6: For unto us a child is born"))
-        #expect(lines[1].hasPrefix("1798156800\t2026-12-25\tLuke 2:10-11: And the angel said unto them"))
-        #expect(lines.allSatisfy { $0.split(separator: "\t").count == 3 && $0.count <= 22 + 80 })
+        #expect(lines[0].hasPrefix("1798070400\t2026-12-24\tIsaiah 9:6\tIsaiah 9:6: For unto us a child is born"))
+        #expect(lines[1].hasPrefix("1798156800\t2026-12-25\tLuke 2:10-11\tLuke 2:10-11: And the angel said unto them"))
+        #expect(lines.allSatisfy { $0.split(separator: "\t").count == 4 })
         // The configured format is the one written; a format with an unknown token writes none,
         // so the snippets ask manna prompt, which says what is wrong.
         #expect(manna("config", "set", "prompt_format", "{reference}", environment: environment).status == 0)
         #expect(manna("timeline", "--now", "2026-12-24T08:00", environment: environment).status == 0)
-        #expect(try String(contentsOfFile: home.path + "/.cache/manna/prompt.tsv", encoding: .utf8).hasPrefix("1798070400\t2026-12-24\tIsaiah 9:6\n1798156800\t2026-12-25\tLuke 2:10-11\n"))
+        #expect(try String(contentsOfFile: home.path + "/.cache/manna/prompt.tsv", encoding: .utf8).hasPrefix("1798070400\t2026-12-24\tIsaiah 9:6\tIsaiah 9:6\n1798156800\t2026-12-25\tLuke 2:10-11\tLuke 2:10-11\n"))
     }
 }

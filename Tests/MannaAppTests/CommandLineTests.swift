@@ -458,7 +458,7 @@ import Testing
         // The timeline and the prompt lines, which widgets and shells show as they are.
         #expect(home.run("timeline", "--now", "2026-12-25T08:00").status == 0)
         let lines = try String(contentsOfFile: home.paths.promptLines, encoding: .utf8)
-        #expect(lines.split(separator: "\n")[0].hasSuffix("\t2026-12-25\tLucas 2:10-11: Mas el ángel les dijo: No temáis; porque he aquí os doy nuevas…"))
+        #expect(lines.split(separator: "\n")[0].hasSuffix("\t2026-12-25\tLucas 2:10-11\tLucas 2:10-11: Mas el ángel les dijo: No temáis; porque he aquí os doy nuevas…"))
         #expect(try String(contentsOfFile: home.paths.timeline, encoding: .utf8).contains("\"reference\": \"Lucas 2:10-11\""))
     }
 }

@@ -49,8 +49,7 @@ enum InitCommand {
                     start=${entry%%$'\t'*}
                     [[ -z $start || $start == *[!0-9]* ]] && break
                     (( start <= EPOCHSECONDS )) || { __manna_until=$start; break; }
-                    __manna_text=${entry#*$'\t'} __manna_until=$(( start + 82800 ))
-                    __manna_text=${__manna_text#*$'\t'}
+                    __manna_text=${entry#*$'\t'*$'\t'*$'\t'} __manna_until=$(( start + 82800 ))
                   done
                 fi
                 if [[ -z $__manna_text ]] || (( EPOCHSECONDS >= __manna_until )); then
@@ -85,8 +84,7 @@ enum InitCommand {
                     start=${entry%%$'\t'*}
                     [[ $start == <-> ]] || break
                     (( start <= EPOCHSECONDS )) || { __manna_until=$start; break }
-                    __manna_text=${entry#*$'\t'} __manna_until=$(( start + 82800 ))
-                    __manna_text=${__manna_text#*$'\t'}
+                    __manna_text=${entry#*$'\t'*$'\t'*$'\t'} __manna_until=$(( start + 82800 ))
                   done
                 fi
                 if [[ -z $__manna_text ]] || (( EPOCHSECONDS >= __manna_until )); then

@@ -56,9 +56,10 @@ enum PromptCommand {
 enum WidgetCommand {
     static let spec = CommandSpec(
         name: "widget",
-        usage: "manna widget --format waybar|i3blocks|polybar|plain",
+        usage: "manna widget --format waybar|i3blocks|polybar|plain [--follow]",
         abstract: "Print today's verse for a panel: waybar JSON, i3blocks, polybar or plain text",
         valueOptions: ["format": "waybar, i3blocks, polybar or plain", "now": "act as if it were this moment (for testing)"],
+        flags: ["follow": "keep running: print again when the verse changes (at midnight, or a new timeline), waking once a minute; for waybar's exec without an interval, i3blocks' interval=persist and polybar's tail = true"],
         optionValues: ["format": .words(["waybar", "i3blocks", "polybar", "plain"])],
         run: run)
 
@@ -67,6 +68,37 @@ enum WidgetCommand {
         guard let format = arguments.value("format"), let kind = Widget.Kind(rawValue: format) else {
             throw Failure.usage("widget needs --format waybar, i3blocks, polybar or plain")
         }
-        context.stdout.write(Widget.render(try PromptCommand.shownDay(arguments, context), as: kind))
+        guard arguments.has("follow") else {
+            return context.stdout.write(Widget.render(try PromptCommand.shownDay(arguments, context), as: kind))
+        }
+        guard arguments.value("now") == nil else { throw Failure.usage("--follow follows the clock: it takes no --now") }
+        try follow(kind, arguments, context)
+    }
+
+    /// One process for the panel's whole session instead of one a minute: reads the timeline
+    /// (as `manna widget` does), prints when what it shows changes, and sleeps to the next whole
+    /// minute. Every zone's midnight is a whole minute, so the verse turns on the stroke of it.
+    /// Ends quietly when the panel stops reading.
+    static func follow(_ kind: Widget.Kind, _ arguments: ParsedArguments, _ context: Context) throws {
+        // A panel stops it with SIGTERM or SIGHUP. A parent may have blocked them (the mask is
+        // inherited across exec), and a process meant to run for days must still end on them.
+        var stopping = sigset_t()
+        sigemptyset(&stopping)
+        for signal in [SIGTERM, SIGHUP, SIGINT] { sigaddset(&stopping, signal) }
+        sigprocmask(SIG_UNBLOCK, &stopping, nil)
+        var shown = ""
+        while true {
+            var text = Widget.render(try PromptCommand.shownDay(arguments, context), as: kind)
+            // Persistent i3blocks reads each line as a new full_text: the short text is left out.
+            if kind == .i3blocks { text = String(text.prefix { $0 != "\n" }) + "\n" }
+            if text != shown {
+                context.stdout.write(text)
+                context.stdout.flush()
+                if context.stdout.failure != nil { return }
+                shown = text
+            }
+            let now = context.clock.now()
+            sleep(UInt32(60 - (now % 60 + 60) % 60))
+        }
     }
 }

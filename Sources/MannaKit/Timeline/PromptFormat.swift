@@ -70,20 +70,22 @@ public struct PromptFormat: Equatable, Sendable {
 }
 
 /// The file the shell snippets read instead of running `manna prompt`: one line a day of the
-/// timeline, `START<TAB>YYYY-MM-DD<TAB>the prompt line`, where START is the day's first instant
-/// in seconds since 1970 (as bash's and zsh's `$EPOCHSECONDS`). A shell shows the last line
+/// timeline, `START<TAB>YYYY-MM-DD<TAB>REFERENCE<TAB>the prompt line`, where START is the day's
+/// first instant in seconds since 1970 (as bash's and zsh's `$EPOCHSECONDS`) and REFERENCE
+/// the day's reference, for a panel's short text (`widgets/panel/manna-panel`). A shell shows the last line
 /// whose start has passed, as a widget does with the timeline, with no date arithmetic and no
 /// zone rules of its own: a prompt starts no process, turns to the next verse at the zone's
 /// midnight (DST days too) with nothing running, and agrees with `manna prompt`.
 public enum PromptLines {
-    /// The file's text for `entries`, each rendered with `format` (tabs in a line become
-    /// spaces: a line is three fields).
+    /// The file's text for `entries`, each rendered with `format` (tabs in a field become
+    /// spaces: a line is four fields).
     public static func text(entries: [TimelineEntry], format: PromptFormat) throws(PromptFormat.Problem) -> String {
         var text = ""
         for entry in entries {
             guard let start = Moment.parse(entry.start.iso8601, zone: .utc) else { continue }
-            let line = try format.render(ShownDay(entry)).replacingAll("\t", with: " ")
-            text += "\(start)\t\(entry.date)\t\(line)\n"
+            let day = ShownDay(entry)
+            let line = try format.render(day).replacingAll("\t", with: " ")
+            text += "\(start)\t\(entry.date)\t\(day.reference.singleLine.replacingAll("\t", with: " "))\t\(line)\n"
         }
         return text
     }
