@@ -168,6 +168,17 @@ import Testing
         #expect(home.run("widget", "--format", "waybar", "--now", "2027-06-02T08:00").stdout.utf8.count < 4_000)
     }
 
+    /// A bookmark across psalms: the verse of the day is the verses, never a psalm's title
+    /// (which is verse 0 in the database).
+    @Test func aBookmarkAcrossPsalmsLeavesTheirTitlesOut() throws {
+        let home = try TestHome(config: "notify_at = 07:00\ndaily_source = bookmarks\n")
+        #expect(home.run("bookmark", "add", "Ps 22:31-23:1").status == 0)
+        home.tick("2027-06-02T07:00")
+        let shown = try #require(home.notifier.shown.first)
+        #expect(shown.summary == "Psalms 22:31-23:1 (KJV)")
+        #expect(shown.body == "They shall come, and shall declare his righteousness unto a people that shall be born, that he hath done this. The LORD is my shepherd; I shall not want.")
+    }
+
     /// A backlog left for the next tick because the budget was spent is not a failure: nothing
     /// is said, nothing recorded for `doctor`.
     @Test func aSpentBudgetIsNotReportedAsAFailure() throws {
