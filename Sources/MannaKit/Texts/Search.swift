@@ -239,65 +239,30 @@ extension TextDatabase {
         let (low, high) = book.map { ($0.number * 1_000_000, $0.number * 1_000_000 + 999_999) } ?? (0, 99_999_999)
         let table = translation.searchTable
         do {
+            let total = try count(query.expression, in: table, from: low, to: high)
+            guard total > 0 else { return 0 }
             // bm25 weighs each word by how rare it is in the whole translation.
-            let matching = query.terms.count == 1 ? [] : try query.terms.map { term throws(SQLiteError) in try count(term, in: table) }
+            let matching = query.terms.count == 1 ? [] : try query.terms.map { term throws(SQLiteError) in try count(term, in: table, from: 0, to: 99_999_999) }
             try ranker().prepare(SearchRanking(roles: query.roles, matching: matching,
                                                lengths: try verseLengths(of: translation)))
-            guard let limit else {
-                // Every hit, best first: FTS5 sorts by the rank function (`rank MATCH`), and
-                // highlight() runs as each row is read, so the first lines come at once.
-                let statement = try database.prepare("""
-                    SELECT rowid, highlight(\(table), 0, char(1), char(2)) FROM \(table)
-                    WHERE \(table) MATCH ?1 AND rank MATCH 'manna_rank()' AND rowid BETWEEN ?2 AND ?3
-                    ORDER BY rank
-                    """)
-                try statement.bind(query.rankedExpression, at: 1)
-                try statement.bind(low, at: 2)
-                try statement.bind(high, at: 3)
-                var total = 0
-                while try statement.step() {
-                    each(SearchHit(id: VerseID(rawValue: statement.int(0)), translation: translation.code,
-                                   snippet: TextDatabase.snippet(statement.string(1))))
-                    total += 1
-                }
+            if let limit, total > TextDatabase.sortedBySQLiteLimit {
+                try best(limit, of: query, in: table, from: low, to: high, translation: translation, each: each)
                 return total
             }
-            // The best `limit`: score every match in one pass (which also counts them), keep
-            // the best in Swift, then mark the words in those alone. FTS5's own ORDER BY rank
-            // would sort every match through SQLite's sorter: for "the", 27,500 rows to keep 20.
-            let scorer = try database.prepare("SELECT rowid, manna_rank(\(table)) FROM \(table) WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3")
-            try scorer.bind(query.rankedExpression, at: 1)
-            try scorer.bind(low, at: 2)
-            try scorer.bind(high, at: 3)
-            // The best so far, best first (lowest rank), at most `limit`. Rows come in Bible
-            // order, so a row goes after those it ties with: equal scores stay in Bible order.
-            // Most rows are worse than the last kept and cost one comparison.
-            var best: [(rank: Double, rowid: Int)] = []
-            var total = 0
-            while try scorer.step() {
-                total += 1
-                let rank = scorer.double(1)
-                guard best.count < limit || rank < best[best.count - 1].rank else { continue }
-                var low = 0
-                var high = best.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if best[middle].rank <= rank { low = middle + 1 } else { high = middle }
-                }
-                best.insert((rank, scorer.int(0)), at: low)
-                if best.count > limit { best.removeLast() }
-            }
-            guard !best.isEmpty else { return 0 }
-            let marker = try database.prepare("""
+            // FTS5 sorts by the rank function (`rank MATCH`) and highlight() runs only for the
+            // rows read: one pass, and with --limit all the first lines come at once.
+            let statement = try database.prepare("""
                 SELECT rowid, highlight(\(table), 0, char(1), char(2)) FROM \(table)
-                WHERE \(table) MATCH ?1 AND rowid IN (\(best.map { String($0.rowid) }.joined(separator: ",")))
+                WHERE \(table) MATCH ?1 AND rank MATCH 'manna_rank()' AND rowid BETWEEN ?2 AND ?3
+                ORDER BY rank LIMIT ?4
                 """)
-            try marker.bind(query.rankedExpression, at: 1)
-            var marked: [Int: String] = [:]
-            while try marker.step() { marked[marker.int(0)] = marker.string(1) }
-            for hit in best {
-                each(SearchHit(id: VerseID(rawValue: hit.rowid), translation: translation.code,
-                               snippet: TextDatabase.snippet(marked[hit.rowid] ?? "")))
+            try statement.bind(query.rankedExpression, at: 1)
+            try statement.bind(low, at: 2)
+            try statement.bind(high, at: 3)
+            try statement.bind(limit ?? -1, at: 4)
+            while try statement.step() {
+                each(SearchHit(id: VerseID(rawValue: statement.int(0)), translation: translation.code,
+                               snippet: TextDatabase.snippet(statement.string(1))))
             }
             return total
         } catch {
@@ -307,10 +272,55 @@ extension TextDatabase {
         }
     }
 
-    /// How many verses of the translation match `expression`.
-    private func count(_ expression: String, in table: String) throws(SQLiteError) -> Int {
-        let counter = try database.prepare("SELECT count(*) FROM \(table) WHERE \(table) MATCH ?1")
+    /// Above this many matches a bounded search keeps its best hits itself (`best`): FTS5's
+    /// `ORDER BY rank` sorts every match through SQLite's sorter, which for "the" (27,500) cost
+    /// three times the search. Below it, that one pass is cheaper than `best`'s second query,
+    /// which evaluates the expression again for each hit shown.
+    static let sortedBySQLiteLimit = 5_000
+
+    /// The best `limit` hits of many: one pass scores every match and keeps the best in a
+    /// sorted array (most rows cost one comparison), then highlight() marks those alone.
+    private func best(_ limit: Int, of query: SearchQuery, in table: String, from low: Int, to high: Int,
+                      translation: Translation, each: (SearchHit) -> Void) throws(SQLiteError) {
+        let scorer = try database.prepare("SELECT rowid, manna_rank(\(table)) FROM \(table) WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3")
+        try scorer.bind(query.rankedExpression, at: 1)
+        try scorer.bind(low, at: 2)
+        try scorer.bind(high, at: 3)
+        // Best first (lowest rank). Rows come in Bible order, so a row goes after those it ties
+        // with: equal scores stay in Bible order.
+        var best: [(rank: Double, rowid: Int)] = []
+        while try scorer.step() {
+            let rank = scorer.double(1)
+            guard best.count < limit || rank < best[best.count - 1].rank else { continue }
+            var lower = 0
+            var upper = best.count
+            while lower < upper {
+                let middle = (lower + upper) / 2
+                if best[middle].rank <= rank { lower = middle + 1 } else { upper = middle }
+            }
+            best.insert((rank, scorer.int(0)), at: lower)
+            if best.count > limit { best.removeLast() }
+        }
+        guard !best.isEmpty else { return }
+        let marker = try database.prepare("""
+            SELECT rowid, highlight(\(table), 0, char(1), char(2)) FROM \(table)
+            WHERE \(table) MATCH ?1 AND rowid IN (\(best.map { String($0.rowid) }.joined(separator: ",")))
+            """)
+        try marker.bind(query.rankedExpression, at: 1)
+        var marked: [Int: String] = [:]
+        while try marker.step() { marked[marker.int(0)] = marker.string(1) }
+        for hit in best {
+            each(SearchHit(id: VerseID(rawValue: hit.rowid), translation: translation.code,
+                           snippet: TextDatabase.snippet(marked[hit.rowid] ?? "")))
+        }
+    }
+
+    /// How many verses in the rowid range match `expression`.
+    private func count(_ expression: String, in table: String, from low: Int, to high: Int) throws(SQLiteError) -> Int {
+        let counter = try database.prepare("SELECT count(*) FROM \(table) WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3")
         try counter.bind(expression, at: 1)
+        try counter.bind(low, at: 2)
+        try counter.bind(high, at: 3)
         _ = try counter.step()
         return counter.int(0)
     }
