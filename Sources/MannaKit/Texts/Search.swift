@@ -276,7 +276,7 @@ extension TextDatabase {
     /// `ORDER BY rank` sorts every match through SQLite's sorter, which for "the" (27,500) cost
     /// three times the search. Below it, that one pass is cheaper than `best`'s second query,
     /// which evaluates the expression again for each hit shown.
-    static let sortedBySQLiteLimit = 5_000
+    static let sortedBySQLiteLimit = 500
 
     /// The best `limit` hits of many: one pass scores every match and keeps the best in a
     /// sorted array (most rows cost one comparison), then highlight() marks those alone.
