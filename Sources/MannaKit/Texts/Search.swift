@@ -241,8 +241,11 @@ extension TextDatabase {
         do {
             let total = try count(query.expression, in: table, from: low, to: high)
             guard total > 0 else { return 0 }
-            // bm25 weighs each word by how rare it is in the whole translation.
-            let matching = query.terms.count == 1 ? [] : try query.terms.map { term throws(SQLiteError) in try count(term, in: table, from: 0, to: 99_999_999) }
+            // bm25 weighs each word by how rare it is in the whole translation: a count query a
+            // word, which costs more than ranking a few hundred verses gains from it (they are
+            // ordered by the tiers, then by how often the words occur and how short the verse is).
+            let weighed = query.terms.count > 1 && total > TextDatabase.sortedBySQLiteLimit
+            let matching = !weighed ? [] : try query.terms.map { term throws(SQLiteError) in try count(term, in: table, from: 0, to: 99_999_999) }
             try ranker().prepare(SearchRanking(roles: query.roles, matching: matching,
                                                lengths: try verseLengths(of: translation)))
             if let limit, total > TextDatabase.sortedBySQLiteLimit {
