@@ -239,18 +239,20 @@ extension TextDatabase {
         let (low, high) = book.map { ($0.number * 1_000_000, $0.number * 1_000_000 + 999_999) } ?? (0, 99_999_999)
         let table = translation.searchTable
         do {
-            let total = try count(query.expression, in: table, from: low, to: high)
-            guard total > 0 else { return 0 }
+            // Counted up to one past the limit: that decides how to rank, and the pass that
+            // ranks counts the rest.
+            let many = TextDatabase.sortedBySQLiteLimit
+            let counted = try count(query.expression, in: table, from: low, to: high, atMost: many + 1)
+            guard counted > 0 else { return 0 }
             // bm25 weighs each word by how rare it is in the whole translation: a count query a
             // word, which costs more than ranking a few hundred verses gains from it (they are
             // ordered by the tiers, then by how often the words occur and how short the verse is).
-            let weighed = query.terms.count > 1 && total > TextDatabase.sortedBySQLiteLimit
+            let weighed = query.terms.count > 1 && counted > many
             let matching = !weighed ? [] : try query.terms.map { term throws(SQLiteError) in try count(term, in: table, from: 0, to: 99_999_999) }
             try ranker().prepare(SearchRanking(roles: query.roles, matching: matching,
                                                lengths: try verseLengths(of: translation)))
-            if let limit, total > TextDatabase.sortedBySQLiteLimit {
-                try best(limit, of: query, in: table, from: low, to: high, translation: translation, each: each)
-                return total
+            if let limit, counted > many {
+                return try best(limit, of: query, in: table, from: low, to: high, translation: translation, each: each)
             }
             // FTS5 sorts by the rank function (`rank MATCH`) and highlight() runs only for the
             // rows read: one pass, and with --limit all the first lines come at once.
@@ -263,11 +265,14 @@ extension TextDatabase {
             try statement.bind(low, at: 2)
             try statement.bind(high, at: 3)
             try statement.bind(limit ?? -1, at: 4)
+            var read = 0
             while try statement.step() {
                 each(SearchHit(id: VerseID(rawValue: statement.int(0)), translation: translation.code,
                                snippet: TextDatabase.snippet(statement.string(1))))
+                read += 1
             }
-            return total
+            // Every hit was read (--limit all), or the count was whole (no more than `many`).
+            return limit == nil ? read : counted
         } catch {
             // The expression is built to be valid for any input: a failure that is not a
             // damaged file is Manna's bug.
@@ -283,8 +288,9 @@ extension TextDatabase {
 
     /// The best `limit` hits of many: one pass scores every match and keeps the best in a
     /// sorted array (most rows cost one comparison), then highlight() marks those alone.
+    /// Returns how many matched: the pass visits each once.
     private func best(_ limit: Int, of query: SearchQuery, in table: String, from low: Int, to high: Int,
-                      translation: Translation, each: (SearchHit) -> Void) throws(SQLiteError) {
+                      translation: Translation, each: (SearchHit) -> Void) throws(SQLiteError) -> Int {
         let scorer = try database.prepare("SELECT rowid, manna_rank(\(table)) FROM \(table) WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3")
         try scorer.bind(query.rankedExpression, at: 1)
         try scorer.bind(low, at: 2)
@@ -292,7 +298,9 @@ extension TextDatabase {
         // Best first (lowest rank). Rows come in Bible order, so a row goes after those it ties
         // with: equal scores stay in Bible order.
         var best: [(rank: Double, rowid: Int)] = []
+        var total = 0
         while try scorer.step() {
+            total += 1
             let rank = scorer.double(1)
             guard best.count < limit || rank < best[best.count - 1].rank else { continue }
             var lower = 0
@@ -304,7 +312,7 @@ extension TextDatabase {
             best.insert((rank, scorer.int(0)), at: lower)
             if best.count > limit { best.removeLast() }
         }
-        guard !best.isEmpty else { return }
+        guard !best.isEmpty else { return 0 }
         let marker = try database.prepare("""
             SELECT rowid, highlight(\(table), 0, char(1), char(2)) FROM \(table)
             WHERE \(table) MATCH ?1 AND rowid IN (\(best.map { String($0.rowid) }.joined(separator: ",")))
@@ -316,14 +324,16 @@ extension TextDatabase {
             each(SearchHit(id: VerseID(rawValue: hit.rowid), translation: translation.code,
                            snippet: TextDatabase.snippet(marked[hit.rowid] ?? "")))
         }
+        return total
     }
 
-    /// How many verses in the rowid range match `expression`.
-    private func count(_ expression: String, in table: String, from low: Int, to high: Int) throws(SQLiteError) -> Int {
-        let counter = try database.prepare("SELECT count(*) FROM \(table) WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3")
+    /// How many verses in the rowid range match `expression`, counting no further than `atMost`.
+    private func count(_ expression: String, in table: String, from low: Int, to high: Int, atMost: Int = -1) throws(SQLiteError) -> Int {
+        let counter = try database.prepare("SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(table) MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4)")
         try counter.bind(expression, at: 1)
         try counter.bind(low, at: 2)
         try counter.bind(high, at: 3)
+        try counter.bind(atMost, at: 4)
         _ = try counter.step()
         return counter.int(0)
     }
