@@ -249,8 +249,8 @@ extension TextDatabase {
             // ordered by the tiers, then by how often the words occur and how short the verse is).
             let weighed = query.terms.count > 1 && counted > many
             let matching = !weighed ? [] : try query.terms.map { term throws(SQLiteError) in try count(term, in: table, from: 0, to: 99_999_999) }
-            try ranker().prepare(SearchRanking(roles: query.roles, matching: matching,
-                                               lengths: try verseLengths(of: translation)))
+            try ranker().current = SearchRanking(roles: query.roles, matching: matching,
+                                                 lengths: try verseLengths(of: translation))
             if let limit, counted > many {
                 return try best(limit, of: query, in: table, from: low, to: high, translation: translation, each: each)
             }

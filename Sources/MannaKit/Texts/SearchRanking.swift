@@ -32,8 +32,8 @@ struct SearchRanking {
     /// bm25's weight of each term (its inverse document frequency); all 1 for one term.
     private let weights: [Double]
     private let lengths: VerseLengths
-    /// How many terms must each have a whole match for the second tier.
-    private let wholeTerms: Int
+    /// Whether the query has a second tier (some word was searched as a prefix).
+    private let hasWholeTier: Bool
     /// Per-row scratch: whether each term was found whole, and each term's hit count.
     private var foundWhole: [Bool]
     private var termHits: [Int]
@@ -49,7 +49,7 @@ struct SearchRanking {
             let n = Double(count)
             return max(1e-6, log((rows - n + 0.5) / (n + 0.5)))
         }
-        wholeTerms = roles.contains { if case .whole = $0 { true } else { false } } ? terms : 0
+        hasWholeTier = roles.contains { if case .whole = $0 { true } else { false } }
         foundWhole = Array(repeating: false, count: terms)
         termHits = Array(repeating: 0, count: terms)
     }
@@ -78,7 +78,7 @@ struct SearchRanking {
         // bm25 stays under 1,000: at most 32 terms × weight ≤ 11 × 2.2.
         var tier = 0.0
         if phrase { tier += 2_000 }
-        if wholeTerms > 0, foundWhole.allSatisfy({ $0 }) { tier += 1_000 }
+        if hasWholeTier, foundWhole.allSatisfy({ $0 }) { tier += 1_000 }
         return tier + bm25
     }
 }
@@ -152,8 +152,6 @@ struct VerseLengths: Sendable {
 /// search now running. A connection runs one search at a time.
 final class SearchRanker {
     var current: SearchRanking?
-
-    func prepare(_ ranking: SearchRanking) { current = ranking }
 
     func score(rowid: Int, hits: UnsafeBufferPointer<Int>) -> Double {
         // FTS5 sorts ascending: the best verse has the lowest rank.
