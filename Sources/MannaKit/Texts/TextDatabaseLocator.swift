@@ -55,8 +55,8 @@ public enum TextDatabaseLocator {
     public static func needsBuild(_ location: TextDatabaseLocation) -> Bool {
         guard let curated = location.curatedDirectory else { return false }
         guard let built = modificationTime(location.path) else { return true }
-        // Every source the build reads: translations, the daily list, the plans.
-        for folder in [curated, curated + "/translations", curated + "/plans"] {
+        // Every source the build reads: translations, their psalm titles, the daily list, the plans.
+        for folder in [curated, curated + "/translations", curated + "/translations/titles", curated + "/plans"] {
             for name in Files.list(folder) where name.hasSuffix(".tsv") || name.hasSuffix(".json") {
                 if let changed = modificationTime(folder + "/" + name), changed > built { return true }
             }
