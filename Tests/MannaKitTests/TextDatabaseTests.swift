@@ -116,6 +116,35 @@ import Testing
         #expect(holds == holds.sorted { $0 && !$1 })
     }
 
+    /// A common word's best verses, ranked when the database was built, are the ones ranking
+    /// every match gives: whole Bible and one book, as many as listed and more.
+    @Test(arguments: ["KJV", "ASV", "WBS", "WEB", "RV1909"])
+    func championListsAgreeWithRankingEveryMatch(code: String) throws {
+        let listed = BuiltTexts.database
+        let ranking = try TextDatabase(path: BuiltTexts.path)
+        ranking.usesChampions = false
+        let translation = try listed.translation(code: code)
+        let words = code == "RV1909" ? ["y", "de", "dios", "el"] : ["the", "and", "god", "lord", "of"]
+        for word in words {
+            let query = try SearchQuery(parsing: word)
+            for book in [nil, Canon.books[18]] {
+                let (low, high) = book.map { ($0.number * 1_000_000, $0.number * 1_000_000 + 999_999) } ?? (0, 99_999_999)
+                // The list itself is read (in a book, when enough of it is there), so the
+                // comparison is not of ranking with itself.
+                if book == nil {
+                    #expect(try listed.champions(of: query, in: translation, from: low, to: high, count: 20) != nil, "\(code) \(word)")
+                }
+                for limit in [1, 20, SearchChampions.size + 1] {
+                    let fast = try listed.search(query, in: translation, book: book, limit: limit)
+                    let slow = try ranking.search(query, in: translation, book: book, limit: limit)
+                    #expect(fast.hits.map(\.id) == slow.hits.map(\.id), "\(code) \(word) in \(book?.name ?? "the Bible"), limit \(limit)")
+                    #expect(fast.hits.map(\.snippet) == slow.hits.map(\.snippet))
+                    #expect(fast.total == slow.total)
+                }
+            }
+        }
+    }
+
     @Test func everyHitComesWhenAllAreAskedFor() throws {
         let database = BuiltTexts.database
         let kjv = try database.translation(code: "KJV")

@@ -239,6 +239,12 @@ extension TextDatabase {
         let (low, high) = book.map { ($0.number * 1_000_000, $0.number * 1_000_000 + 999_999) } ?? (0, 99_999_999)
         let table = translation.searchTable
         do {
+            // A common lone word: its best verses were ranked when the database was built.
+            if let limit, let champions = try champions(of: query, in: translation, from: low, to: high, count: limit) {
+                let total = try count(query.expression, in: table, from: low, to: high)
+                try mark(champions, of: query, in: table, translation: translation, each: each)
+                return total
+            }
             // Counted up to one past the limit: that decides how to rank, and the pass that
             // ranks counts the rest.
             let many = TextDatabase.sortedBySQLiteLimit
@@ -312,19 +318,26 @@ extension TextDatabase {
             best.insert((rank, scorer.int(0)), at: lower)
             if best.count > limit { best.removeLast() }
         }
-        guard !best.isEmpty else { return 0 }
+        try mark(best.map(\.rowid), of: query, in: table, translation: translation, each: each)
+        return total
+    }
+
+    /// Hands `each` the verses `rowids`, in that order, with the query's words marked
+    /// (highlight() for those rows alone).
+    private func mark(_ rowids: [Int], of query: SearchQuery, in table: String, translation: Translation,
+                      each: (SearchHit) -> Void) throws(SQLiteError) {
+        guard !rowids.isEmpty else { return }
         let marker = try database.prepare("""
             SELECT rowid, highlight(\(table), 0, char(1), char(2)) FROM \(table)
-            WHERE \(table) MATCH ?1 AND rowid IN (\(best.map { String($0.rowid) }.joined(separator: ",")))
+            WHERE \(table) MATCH ?1 AND rowid IN (\(rowids.map(String.init).joined(separator: ",")))
             """)
         try marker.bind(query.rankedExpression, at: 1)
         var marked: [Int: String] = [:]
         while try marker.step() { marked[marker.int(0)] = marker.string(1) }
-        for hit in best {
-            each(SearchHit(id: VerseID(rawValue: hit.rowid), translation: translation.code,
-                           snippet: TextDatabase.snippet(marked[hit.rowid] ?? "")))
+        for rowid in rowids {
+            each(SearchHit(id: VerseID(rawValue: rowid), translation: translation.code,
+                           snippet: TextDatabase.snippet(marked[rowid] ?? "")))
         }
-        return total
     }
 
     /// How many verses in the rowid range match `expression`, counting no further than `atMost`.

@@ -11,6 +11,11 @@ import Glibc
 /// 2. it has every word whole ("sin", not only "sing"; "ass", not only "Assyria");
 /// 3. it matches only because a word is the start of a longer one.
 ///
+/// In the first two tiers bm25 counts each word whole (how often "sin" occurs, not "sin" and
+/// "sing" together): what put the verse there. That makes a lone word's order in its top
+/// tier a property of the word alone, which the database keeps ready for common words
+/// (`SearchChampions`).
+///
 /// bm25 needs each verse's length in words. FTS5 would read it from its `docsize` table, a
 /// B-tree lookup for every matching row: for `the` (24,000 verses) most of the search. The
 /// lengths are instead one BLOB a translation, read once (`VerseLengths`).
@@ -34,9 +39,11 @@ struct SearchRanking {
     private let lengths: VerseLengths
     /// Whether the query has a second tier (some word was searched as a prefix).
     private let hasWholeTier: Bool
-    /// Per-row scratch: whether each term was found whole, and each term's hit count.
-    private var foundWhole: [Bool]
+    /// Whether each term is also searched whole (an unquoted word); a quoted one is its own whole.
+    private let searchedWhole: [Bool]
+    /// Per-row scratch: each term's hits, as searched and whole.
     private var termHits: [Int]
+    private var wholeHits: [Int]
 
     /// - Parameter matching: how many verses of the translation each term matches, for its
     ///   weight; empty when the query has one term (its weight changes no order).
@@ -49,37 +56,52 @@ struct SearchRanking {
             let n = Double(count)
             return max(1e-6, log((rows - n + 0.5) / (n + 0.5)))
         }
-        hasWholeTier = roles.contains { if case .whole = $0 { true } else { false } }
-        foundWhole = Array(repeating: false, count: terms)
+        var searchedWhole = Array(repeating: false, count: terms)
+        for case .whole(let n) in roles { searchedWhole[n] = true }
+        self.searchedWhole = searchedWhole
+        hasWholeTier = searchedWhole.contains(true)
         termHits = Array(repeating: 0, count: terms)
+        wholeHits = Array(repeating: 0, count: terms)
     }
 
     /// The score of verse `rowid`, given how often each phrase occurs in it.
     mutating func score(rowid: Int, hits: UnsafeBufferPointer<Int>) -> Double {
         for index in termHits.indices {
             termHits[index] = 0
-            foundWhole[index] = false
+            wholeHits[index] = 0
         }
         var phrase = false
         for (role, count) in zip(roles, hits) where count > 0 {
             switch role {
             case .term(let n): termHits[n] += count
-            case .whole(let n): foundWhole[n] = true
+            case .whole(let n): wholeHits[n] += count
             case .phrase: phrase = true
             }
         }
-        let length = Double(lengths.length(of: rowid))
-        let norm = SearchRanking.k1 * (1 - SearchRanking.b + SearchRanking.b * length / lengths.average)
-        var bm25 = 0.0
-        for (n, count) in termHits.enumerated() where count > 0 {
-            let frequency = Double(count)
-            bm25 += weights[n] * frequency * (SearchRanking.k1 + 1) / (frequency + norm)
+        var whole = hasWholeTier
+        if hasWholeTier {
+            for n in termHits.indices {
+                if !searchedWhole[n] { wholeHits[n] = termHits[n] }
+                if wholeHits[n] == 0 { whole = false }
+            }
         }
         // bm25 stays under 1,000: at most 32 terms × weight ≤ 11 × 2.2.
         var tier = 0.0
         if phrase { tier += 2_000 }
-        if hasWholeTier, foundWhole.allSatisfy({ $0 }) { tier += 1_000 }
-        return tier + bm25
+        if whole { tier += 1_000 }
+        return tier + bm25(rowid: rowid, frequencies: whole ? wholeHits : termHits)
+    }
+
+    /// bm25 of a verse in which term N occurs `frequencies[n]` times.
+    private func bm25(rowid: Int, frequencies: [Int]) -> Double {
+        let length = Double(lengths.length(of: rowid))
+        let norm = SearchRanking.k1 * (1 - SearchRanking.b + SearchRanking.b * length / lengths.average)
+        var sum = 0.0
+        for (n, count) in frequencies.enumerated() where count > 0 {
+            let frequency = Double(count)
+            sum += weights[n] * frequency * (SearchRanking.k1 + 1) / (frequency + norm)
+        }
+        return sum
     }
 }
 

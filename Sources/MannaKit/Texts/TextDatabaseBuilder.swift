@@ -48,6 +48,13 @@ public enum TextDatabaseBuilder {
             lengths BLOB NOT NULL           -- words in each verse, a byte a slot: canonical order,
                                             -- verse 0 of each chapter included (search's bm25)
         );
+        CREATE TABLE search_champions (
+            translation TEXT NOT NULL,
+            word TEXT NOT NULL,             -- a token of the index that over 500 verses hold whole
+            verses BLOB NOT NULL,           -- the 100 verses a search for the lone word ranks first,
+                                            -- best first: verse ids, 4-byte little-endian
+            PRIMARY KEY (translation, word)
+        ) WITHOUT ROWID;
         CREATE TABLE plans (
             id TEXT PRIMARY KEY,            -- bible-in-a-year, nt-90, ...
             json TEXT NOT NULL              -- the plan file, format documented in curated/plans/README.md
@@ -190,13 +197,14 @@ public enum TextDatabaseBuilder {
         }
         // Merge the index into one segment: smaller, and faster to query.
         try database.execute("INSERT INTO \(table)(\(table)) VALUES ('optimize')")
-        try insertLengths(code: code, table: table, into: database)
+        let lengths = try insertLengths(code: code, table: table, into: database)
+        try SearchChampions.insert(code: code, table: table, lengths: lengths, into: database)
         return count
     }
 
     /// Keeps the word count FTS5 recorded for each row (its docsize table: one varint a
     /// column) as a byte a verse slot, so that search never looks a row's length up.
-    private static func insertLengths(code: String, table: String, into database: Database) throws {
+    private static func insertLengths(code: String, table: String, into database: Database) throws -> VerseLengths {
         var lengths = [UInt8](repeating: 0, count: VerseLengths.slotCount)
         let sizes = try database.prepare("SELECT id, sz FROM \(table)_docsize")
         while try sizes.step() {
@@ -212,6 +220,7 @@ public enum TextDatabaseBuilder {
         try insert.bind(code, at: 1)
         try insert.bind(lengths, at: 2)
         try insert.run()
+        return VerseLengths(bytes: lengths)
     }
 
     /// The verses a translation does not have where people look: `relocated.tsv` (a number
