@@ -1,5 +1,8 @@
 // A thin, checked wrapper over the SQLite C API: the only file that talks to SQLite.
 // Every return code is checked where the call is made; statements finalize in deinit.
+#if canImport(Glibc)
+import Glibc
+#endif
 import CSQLite
 
 /// A failed SQLite call, with the result code, SQLite's message and the SQL being run.
@@ -167,17 +170,8 @@ public final class Database {
     /// lookup a row, most of a ranked search for a word in 24,000 verses. `score` brings its own.
     /// The `hits` buffer is lent for the call only.
     public func addRankFunction(_ name: String, score: @escaping (_ rowid: Int, _ hits: UnsafeBufferPointer<Int>) -> Double) throws(SQLiteError) {
-        var api: UnsafeMutablePointer<fts5_api>?
-        let statement = try prepare("SELECT fts5(?1)")
-        let rc = withUnsafeMutablePointer(to: &api) { pointer in
-            sqlite3_bind_pointer(statement.handle, 1, pointer, "fts5_api_ptr", nil)
-        }
-        guard rc == SQLITE_OK else { throw connection.error(rc, sql: statement.sql) }
-        statement.markBound(1)
-        _ = try statement.step()
-        guard let api, let create = api.pointee.xCreateFunction else {
-            throw SQLiteError(code: SQLITE_ERROR, message: "this SQLite has no FTS5", sql: statement.sql)
-        }
+        let api = try fts5()
+        guard let create = api.pointee.xCreateFunction else { throw SQLiteError.noFTS5 }
         let box = Unmanaged.passRetained(RankFunction(score)).toOpaque()
         let created = create(api, name, box, { extensionAPI, context, result, _, _ in
             guard let api = extensionAPI?.pointee, let userData = api.xUserData?(context) else { return }
@@ -188,6 +182,39 @@ public final class Database {
             Unmanaged<RankFunction>.fromOpaque(box).release()
             throw connection.error(created, sql: nil)
         }
+    }
+
+    /// FTS5's own tokenizer `name`, made with `arguments` as a table's `tokenize` option
+    /// gives them: what the index makes of text, for text outside the index.
+    public func tokenizer(_ name: String, arguments: [String]) throws(SQLiteError) -> FTS5Tokenizer {
+        let api = try fts5()
+        var userData: UnsafeMutableRawPointer?
+        var methods = fts5_tokenizer()
+        guard let find = api.pointee.xFindTokenizer else { throw SQLiteError.noFTS5 }
+        let found = find(api, name, &userData, &methods)
+        guard found == SQLITE_OK, let create = methods.xCreate else { throw connection.error(found, sql: nil) }
+        var instance: OpaquePointer?
+        var cArguments = arguments.map { strdup($0) }
+        defer { cArguments.forEach { free($0) } }
+        let created = cArguments.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { create(userData, $0.baseAddress, Int32($0.count), &instance) }
+        }
+        guard created == SQLITE_OK, let instance else { throw connection.error(created, sql: nil) }
+        return FTS5Tokenizer(methods: methods, instance: instance)
+    }
+
+    /// The connection's `fts5_api`, which registers functions and lends tokenizers.
+    private func fts5() throws(SQLiteError) -> UnsafeMutablePointer<fts5_api> {
+        var api: UnsafeMutablePointer<fts5_api>?
+        let statement = try prepare("SELECT fts5(?1)")
+        let rc = withUnsafeMutablePointer(to: &api) { pointer in
+            sqlite3_bind_pointer(statement.handle, 1, pointer, "fts5_api_ptr", nil)
+        }
+        guard rc == SQLITE_OK else { throw connection.error(rc, sql: statement.sql) }
+        statement.markBound(1)
+        _ = try statement.step()
+        guard let api else { throw SQLiteError.noFTS5 }
+        return api
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
@@ -417,6 +444,49 @@ public final class Statement {
         let name = sqlite3_bind_parameter_name(handle, index).map { String(cString: $0) }
         let named = name.map { $0 == "?\(index)" ? "" : " (\($0))" } ?? ""
         return SQLiteError(code: SQLITE_MISUSE, message: "parameter \(index)\(named) is not bound", sql: sql)
+    }
+}
+
+extension SQLiteError {
+    static let noFTS5 = SQLiteError(code: SQLITE_ERROR, message: "this SQLite has no FTS5", sql: nil)
+}
+
+/// One of FTS5's tokenizers, made by `Database.tokenizer`; deleted with this object.
+public final class FTS5Tokenizer {
+    /// A token as the index keeps it (folded: lowercase, without diacritics for unicode61) and
+    /// the bytes of the text it came from.
+    public struct Token: Equatable {
+        public let text: String
+        public let bytes: Range<Int>
+    }
+
+    private let methods: fts5_tokenizer
+    private let instance: OpaquePointer
+
+    fileprivate init(methods: fts5_tokenizer, instance: OpaquePointer) {
+        self.methods = methods
+        self.instance = instance
+    }
+
+    deinit { methods.xDelete?(instance) }
+
+    /// The tokens of `text`, in order.
+    public func tokens(of text: String) -> [Token] {
+        var tokens: [Token] = []
+        var text = text
+        text.withUTF8 { utf8 in
+            withUnsafeMutablePointer(to: &tokens) { collected in
+                _ = utf8.withMemoryRebound(to: CChar.self) { bytes in
+                    methods.xTokenize?(instance, collected, FTS5_TOKENIZE_DOCUMENT, bytes.baseAddress, Int32(bytes.count)) { context, _, token, length, start, end in
+                        guard let context, let token else { return SQLITE_OK }
+                        let text = String(decoding: UnsafeRawBufferPointer(start: token, count: Int(length)), as: UTF8.self)
+                        context.assumingMemoryBound(to: [Token].self).pointee.append(Token(text: text, bytes: Int(start)..<Int(end)))
+                        return SQLITE_OK
+                    }
+                }
+            }
+        }
+        return tokens
     }
 }
 

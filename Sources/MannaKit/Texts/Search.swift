@@ -242,7 +242,7 @@ extension TextDatabase {
             // A common lone word: its best verses were ranked when the database was built.
             if let limit, let champions = try champions(of: query, in: translation, from: low, to: high, count: limit) {
                 let total = try count(query.expression, in: table, from: low, to: high)
-                try mark(champions, of: query, in: table, translation: translation, each: each)
+                try markWord(query.words[0], in: champions, translation: translation, each: each)
                 return total
             }
             // Counted up to one past the limit: that decides how to rank, and the pass that
@@ -301,24 +301,13 @@ extension TextDatabase {
         try scorer.bind(query.rankedExpression, at: 1)
         try scorer.bind(low, at: 2)
         try scorer.bind(high, at: 3)
-        // Best first (lowest rank). Rows come in Bible order, so a row goes after those it ties
-        // with: equal scores stay in Bible order.
-        var best: [(rank: Double, rowid: Int)] = []
+        var best = TopRanked(limit)
         var total = 0
         while try scorer.step() {
             total += 1
-            let rank = scorer.double(1)
-            guard best.count < limit || rank < best[best.count - 1].rank else { continue }
-            var lower = 0
-            var upper = best.count
-            while lower < upper {
-                let middle = (lower + upper) / 2
-                if best[middle].rank <= rank { lower = middle + 1 } else { upper = middle }
-            }
-            best.insert((rank, scorer.int(0)), at: lower)
-            if best.count > limit { best.removeLast() }
+            best.offer(rank: scorer.double(1), rowid: scorer.int(0))
         }
-        try mark(best.map(\.rowid), of: query, in: table, translation: translation, each: each)
+        try mark(best.rowids, of: query, in: table, translation: translation, each: each)
         return total
     }
 

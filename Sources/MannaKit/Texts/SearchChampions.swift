@@ -11,6 +11,10 @@
 /// `SearchRanking` that scores a search, ties in Bible order as a search keeps them. The first
 /// N listed verses of a book (or of the whole Bible) are then that search's first N there,
 /// whenever N of them are listed.
+///
+/// The verses shown are marked here too, by FTS5's own tokenizer over their text: asking FTS5
+/// to highlight chosen rows of a common word seeks each in a long doclist, which cost as much
+/// as the rest of the search.
 enum SearchChampions {
     /// Verses listed a word: as many as `--limit` is likely to ask for.
     static let size = 100
@@ -40,10 +44,11 @@ enum SearchChampions {
             // One row an occurrence, verse by verse: a verse's count is its run of rows.
             try instances.reset()
             try instances.bind(word, at: 1)
-            var scored: [(score: Double, rowid: Int)] = []
+            // Ranked as a search ranks (SearchRanker: the negated score), in the order it keeps.
+            var best = TopRanked(size)
             var hits = [0, 0]
             func score(_ rowid: Int) {
-                scored.append((hits.withUnsafeBufferPointer { ranking.score(rowid: rowid, hits: $0) }, rowid))
+                best.offer(rank: -hits.withUnsafeBufferPointer { ranking.score(rowid: rowid, hits: $0) }, rowid: rowid)
             }
             var verse = -1
             while try instances.step() {
@@ -57,11 +62,10 @@ enum SearchChampions {
                 hits[1] += 1
             }
             if verse >= 0 { score(verse) }
-            scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.rowid < $1.rowid }
             try insert.reset()
             try insert.bind(code, at: 1)
             try insert.bind(word, at: 2)
-            try insert.bind(encode(scored.prefix(size).map(\.rowid)), at: 3)
+            try insert.bind(encode(best.rowids), at: 3)
             try insert.run()
         }
         try database.execute("DROP TABLE temp.champion_words; DROP TABLE temp.champion_instances;")
@@ -92,5 +96,40 @@ extension TextDatabase {
         guard try statement.step() else { return nil }
         let listed = SearchChampions.decode(statement.bytes(0)).filter { $0 >= low && $0 <= high }
         return listed.count >= count ? Array(listed.prefix(count)) : nil
+    }
+
+    /// Hands `each` the verses `rowids`, in that order, with every word that `word` starts (or
+    /// is) marked: what highlight() marks for a lone word, found by the index's tokenizer.
+    func markWord(_ word: String, in rowids: [Int], translation: Translation, each: (SearchHit) -> Void) throws(SQLiteError) {
+        let statement = try database.prepare("SELECT id, text FROM verses WHERE translation = ?1 AND id IN (\(rowids.map(String.init).joined(separator: ",")))")
+        try statement.bind(translation.code, at: 1)
+        var texts: [Int: String] = [:]
+        while try statement.step() { texts[statement.int(0)] = statement.string(1) }
+        let tokenizer = try searchTokenizer()
+        for rowid in rowids {
+            let text = texts[rowid] ?? ""
+            let utf8 = Array(text.utf8)
+            var parts: [Snippet.Part] = []
+            var end = 0
+            func part(_ bytes: Range<Int>, isHit: Bool) {
+                guard !bytes.isEmpty else { return }
+                parts.append(Snippet.Part(text: String(decoding: utf8[bytes], as: UTF8.self), isHit: isHit))
+            }
+            for token in tokenizer.tokens(of: text) where token.text.hasPrefix(word) {
+                part(end..<token.bytes.lowerBound, isHit: false)
+                part(token.bytes, isHit: true)
+                end = token.bytes.upperBound
+            }
+            part(end..<utf8.count, isHit: false)
+            each(SearchHit(id: VerseID(rawValue: rowid), translation: translation.code, snippet: Snippet(parts: parts)))
+        }
+    }
+
+    /// The index's tokenizer, made at its first use on this connection.
+    private func searchTokenizer() throws(SQLiteError) -> FTS5Tokenizer {
+        if let tokenizer { return tokenizer }
+        let made = try database.tokenizer(TextDatabaseBuilder.searchTokenizer.name, arguments: TextDatabaseBuilder.searchTokenizer.arguments)
+        tokenizer = made
+        return made
     }
 }

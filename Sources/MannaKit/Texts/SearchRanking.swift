@@ -105,6 +105,30 @@ struct SearchRanking {
     }
 }
 
+/// The best `limit` of many verses offered in Bible order, best (lowest rank, as FTS5 orders)
+/// first. A verse goes after those it ties with, so equal ranks stay in Bible order; most
+/// verses cost one comparison.
+struct TopRanked {
+    let limit: Int
+    private var kept: [(rank: Double, rowid: Int)] = []
+
+    init(_ limit: Int) { self.limit = limit }
+
+    mutating func offer(rank: Double, rowid: Int) {
+        guard kept.count < limit || rank < kept[kept.count - 1].rank else { return }
+        var lower = 0
+        var upper = kept.count
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if kept[middle].rank <= rank { lower = middle + 1 } else { upper = middle }
+        }
+        kept.insert((rank, rowid), at: lower)
+        if kept.count > limit { kept.removeLast() }
+    }
+
+    var rowids: [Int] { kept.map(\.rowid) }
+}
+
 /// Each verse's length in words (tokens, as the index counts them), for bm25: one byte a
 /// verse slot, in canonical order, with a slot for each chapter's verse 0 (a psalm's title).
 struct VerseLengths: Sendable {

@@ -85,6 +85,8 @@ public final class TextDatabase {
     /// Whether a common word's search reads its champion list (`SearchChampions`) rather than
     /// ranking every match; off only in the test that checks the two agree.
     var usesChampions = true
+    /// The index's tokenizer, for marking a common word's verses (`markWord`).
+    var tokenizer: FTS5Tokenizer?
     private var absencesByTranslation: [String: [Int: Int?]] = [:]
 
     public init(path: String) throws(TextDatabaseError) {
