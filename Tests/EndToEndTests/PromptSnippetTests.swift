@@ -48,6 +48,11 @@ import Glibc
         let show = #"eval "$PROMPT_COMMAND"; printf '%s\n' "${PS1@P}""#
         let today = try traced("bash", ["--norc", "--noprofile", "-c"], script: "PS1='$ '; source \"$HOME/snippet.bash\"; " + show, home: home)
         #expect(today == home.run("prompt").stdout + "$ \n")
+        // A narrower terminal: cut as manna prompt cuts, after a whole word.
+        for width in [21, 34, 47] {
+            let narrow = try traced("bash", ["--norc", "--noprofile", "-c"], script: "PS1='$ ' COLUMNS=\(width); source \"$HOME/snippet.bash\"; " + show, home: home)
+            #expect(narrow == home.run("prompt", "--width", "\(width)").stdout + "$ \n")
+        }
         // Midnight passes while the shell waits: the next prompt shows the next day, nothing run.
         try midnightSoon(in: home)
         let flip = try traced("bash", ["--norc", "--noprofile", "-c"],
@@ -62,6 +67,10 @@ import Glibc
         let today = try traced("zsh", ["-f", "-c"], script: "source \"$HOME/snippet.zsh\"; " + show, home: home)
         // The prompt shows the variable (prompt_subst), with % doubled for prompt expansion.
         #expect(today == home.run("prompt").stdout.replacingOccurrences(of: "%", with: "%%"))
+        for width in [21, 34, 47] {
+            let narrow = try traced("zsh", ["-f", "-c"], script: "COLUMNS=\(width); source \"$HOME/snippet.zsh\"; " + show, home: home)
+            #expect(narrow == home.run("prompt", "--width", "\(width)").stdout.replacingOccurrences(of: "%", with: "%%"))
+        }
         try midnightSoon(in: home)
         let flip = try traced("zsh", ["-f", "-c"], script: "source \"$HOME/snippet.zsh\"; \(show); read -t 3 <> \"$HOME/fifo\"; \(show)", home: home)
         #expect(flip == "Day one\nDay two\n")

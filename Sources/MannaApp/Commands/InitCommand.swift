@@ -40,7 +40,7 @@ enum InitCommand {
             # Manna: today's verse above the prompt. Add to ~/.bashrc: eval "$(manna init bash)"
             __manna_lines=@PROMPT_LINES@ __manna_until=0 __manna_read=0 __manna_text=
             __manna_prompt() {
-              local entry start lines line width=${COLUMNS:-80}
+              local entry start lines line head width=${COLUMNS:-80}
               (( width > 0 )) || width=80
               if (( EPOCHSECONDS >= __manna_until || EPOCHSECONDS >= __manna_read + 60 )); then
                 __manna_read=$EPOCHSECONDS __manna_until=0 __manna_text=
@@ -57,7 +57,15 @@ enum InitCommand {
                 fi
               fi
               line=$__manna_text
-              (( ${#line} <= width )) || line="${line:0:width-1}…"
+              if (( ${#line} > width )); then
+                # As manna prompt cuts: after the last whole word that fits, if that keeps half.
+                line=${line:0:width-1} head=${line% *}
+                if [[ $head != "$line" ]] && (( ${#head} >= width / 2 )); then
+                  line=$head
+                  while [[ $line == *[,\;:.] ]]; do line=${line%?}; done
+                fi
+                line+="…"
+              fi
               if [[ -n $NO_COLOR || $TERM == dumb ]]; then __manna_line=$line; else __manna_line=$'\001\e[2m\002'"$line"$'\001\e[0m\002'; fi
             }
             case ";${PROMPT_COMMAND};" in
@@ -75,7 +83,7 @@ enum InitCommand {
             __manna_lines=@PROMPT_LINES@ __manna_until=0 __manna_read=0 __manna_text=
             zmodload zsh/datetime zsh/mapfile
             __manna_precmd() {
-              local entry start line width=${COLUMNS:-80}
+              local entry start line head width=${COLUMNS:-80}
               (( width > 0 )) || width=80
               if (( EPOCHSECONDS >= __manna_until || EPOCHSECONDS >= __manna_read + 60 )); then
                 __manna_read=$EPOCHSECONDS __manna_until=0 __manna_text=
@@ -92,7 +100,15 @@ enum InitCommand {
                 fi
               fi
               line=$__manna_text
-              (( ${#line} <= width )) || line="${line[1,width-1]}…"
+              if (( ${#line} > width )); then
+                # As manna prompt cuts: after the last whole word that fits, if that keeps half.
+                line=${line[1,width-1]} head=${line% *}
+                if [[ $head != "$line" ]] && (( ${#head} >= width / 2 )); then
+                  line=$head
+                  while [[ $line == *[,\;:.] ]]; do line=${line%?}; done
+                fi
+                line+="…"
+              fi
               __manna_line="${line//\%/%%}"
               [[ -n $NO_COLOR || $TERM == dumb ]] || __manna_line="%F{8}${__manna_line}%f"
             }
