@@ -36,8 +36,6 @@ every rule, every mapping and every gap; this module applies them:
 import collections
 import re
 
-import Sword
-
 import canon
 import sword_texts
 
@@ -169,41 +167,29 @@ def _jaccard(a, b):
 
 
 def _slots(library):
-    """{(osis, chapter, verse): (text, raw)} for every KJV slot of the module."""
+    """{(osis, chapter, verse): (text, raw)} for every KJV slot of the module.
+
+    The slots are walked by sword_texts.verse_slots, as the KJV and WEB are; the
+    rendering below (rule 1, rule 2) is the RV1909's own, and MAP applies later.
+    """
     module = library.module(MODULE)
-    key_holder = module.createKey()
-    key = Sword.VerseKey.castTo(key_holder)
-    key.setIntros(False)
     stats = collections.Counter()
     slots = {}
-    for testament in (1, 2):
-        key.setTestament(testament)
-        for book in range(1, key.getBookMax() + 1):
-            key.setBook(book)
-            osis = key.getOSISBookName()
-            if osis not in canon.BOOK_NUMBER:
-                continue
-            for chapter in range(1, key.getChapterMax() + 1):
-                key.setChapter(chapter)
-                for verse in range(1, key.getVerseMax() + 1):
-                    key.setVerse(verse)
-                    ref = (osis, chapter, verse)
-                    if (key.getOSISBookName(), key.getChapter(), key.getVerse()) != ref:
-                        raise RuntimeError(f"RV1909: cannot position at {osis}.{chapter}.{verse}")
-                    module.setKey(key)
-                    raw = module.getRawEntry()
-                    if sword_texts.BOUNDARY in raw or sword_texts.SEAM in raw:
-                        raise RuntimeError("source contains a private marker character")
-                    leaks = len(_LEAK.findall(module.renderText().c_str()))
-                    native = _LEAK.sub("", module.renderText().c_str())
-                    if leaks:
-                        stats["Strong's numbers the module's render leaks, not printed (verses)"] += 1
-                    prepared = _space_seams(_LEMMA.sub("", raw), stats)
-                    text = module.renderText(prepared).c_str()
-                    if "".join(text.split()) != "".join(native.split()):
-                        raise RuntimeError(f"RV1909 {osis} {chapter}:{verse}: render differs "
-                                           f"from the module's own: {text[:80]!r}")
-                    slots[ref] = (" ".join(text.split()), raw)
+    for ref in sword_texts.verse_slots(module, "RV1909"):
+        osis, chapter, verse = ref
+        raw = module.getRawEntry()
+        if sword_texts.BOUNDARY in raw or sword_texts.SEAM in raw:
+            raise RuntimeError("source contains a private marker character")
+        leaks = len(_LEAK.findall(module.renderText().c_str()))
+        native = _LEAK.sub("", module.renderText().c_str())
+        if leaks:
+            stats["Strong's numbers the module's render leaks, not printed (verses)"] += 1
+        prepared = _space_seams(_LEMMA.sub("", raw), stats)
+        text = module.renderText(prepared).c_str()
+        if "".join(text.split()) != "".join(native.split()):
+            raise RuntimeError(f"RV1909 {osis} {chapter}:{verse}: render differs "
+                               f"from the module's own: {text[:80]!r}")
+        slots[ref] = (" ".join(text.split()), raw)
     return slots, stats
 
 

@@ -108,6 +108,48 @@ def kjv_structure():
     return _structure(key)
 
 
+def module_structure(module):
+    """{osis: [verse slots in chapter 1, ...]} of a module's own versification, every
+    book it has (the deuterocanon too), in the order of the walk in `verse_slots`."""
+    key_holder = module.createKey()  # keep: the cast below does not own it
+    return _structure(Sword.VerseKey.castTo(key_holder))
+
+
+def verse_slots(module, label):
+    """Position `module` at each verse slot of its own versification in the 66 canon
+    books, in order, and yield the slot's (osis, chapter, verse) after each setKey.
+
+    The one walk over a SWORD module, shared by `read_translation` (KJV, WEB) and
+    sparv.py (RV1909): what each does with a slot's text, and how its numbering maps
+    onto the KJV's, stays with the caller. Books outside the canon are skipped here;
+    a caller that wants them counted reads `module_structure`.
+
+    The key is set part by part (testament, book, chapter, verse) and read back before
+    every setKey: a VerseKey normalises a part it cannot hold into a neighbouring verse
+    without an error, which would read the wrong text under a right-looking reference.
+    `label` names the translation in that error.
+    """
+    key_holder = module.createKey()  # keep: the cast below does not own it
+    key = Sword.VerseKey.castTo(key_holder)
+    key.setIntros(False)
+    for testament in (1, 2):
+        key.setTestament(testament)
+        for book in range(1, key.getBookMax() + 1):
+            key.setBook(book)
+            osis = key.getOSISBookName()
+            if osis not in canon.BOOK_NUMBER:
+                continue
+            for chapter in range(1, key.getChapterMax() + 1):
+                key.setChapter(chapter)
+                for verse in range(1, key.getVerseMax() + 1):
+                    key.setVerse(verse)
+                    ref = (osis, chapter, verse)
+                    if (key.getOSISBookName(), key.getChapter(), key.getVerse()) != ref:
+                        raise RuntimeError(f"{label}: cannot position at {osis}.{chapter}.{verse}")
+                    module.setKey(key)
+                    yield ref
+
+
 def _structure(key):
     key.setIntros(False)
     books = collections.OrderedDict()
@@ -234,57 +276,41 @@ def read_translation(code, library=None):
     witness = kjv_witness() if code == "KJV" else None
     joins = {"joined": [], "kept": []} if witness is not None else None
 
-    key_holder = module.createKey()  # keep: the cast below does not own it
-    key = Sword.VerseKey.castTo(key_holder)
-    key.setIntros(False)
+    # The module's shape against the KJV's, before its text: every canon book, the
+    # KJV's chapters, and at least the KJV's verse slots in each (a slot the KJV lacks
+    # must be empty, checked in the walk). Its deuterocanon is counted, not read.
+    structure = module_structure(module)
+    for osis in canon.OSIS_IDS:
+        if osis not in structure:
+            raise RuntimeError(f"{code}: module lacks {osis}")
+        if len(structure[osis]) != len(kjv[osis]):
+            raise RuntimeError(f"{code} {osis}: {len(structure[osis])} chapters, "
+                               f"KJV has {len(kjv[osis])}")
+        for chapter, (slots, count) in enumerate(zip(structure[osis], kjv[osis]), start=1):
+            if slots < count:
+                raise RuntimeError(f"{code} {osis} {chapter}: fewer verse slots than KJV")
+    deutero = sum(sum(counts) for osis, counts in structure.items()
+                  if osis not in canon.BOOK_NUMBER)
+
     verses = {}
     absent = []
-    deutero = 0
-    seen = set()
-    for testament in (1, 2):
-        key.setTestament(testament)
-        for book in range(1, key.getBookMax() + 1):
-            key.setBook(book)
-            osis = key.getOSISBookName()
-            seen.add(osis)
-            if osis not in canon.BOOK_NUMBER:
-                for chapter in range(1, key.getChapterMax() + 1):
-                    key.setChapter(chapter)
-                    deutero += key.getVerseMax()
-                continue
-            if key.getChapterMax() != len(kjv[osis]):
-                raise RuntimeError(f"{code} {osis}: {key.getChapterMax()} chapters, "
-                                   f"KJV has {len(kjv[osis])}")
-            for chapter in range(1, key.getChapterMax() + 1):
-                key.setChapter(chapter)
-                for verse in range(1, key.getVerseMax() + 1):
-                    key.setVerse(verse)
-                    ref = (osis, chapter, verse)
-                    if (key.getOSISBookName(), key.getChapter(), key.getVerse()) != ref:
-                        raise RuntimeError(f"{code}: cannot position at {osis}.{chapter}.{verse}")
-                    module.setKey(key)
-                    seen_by_witness = witness.get(ref, "") if witness is not None else None
-                    text = normalise(_render(module, module.getRawEntry(), stats, ref,
-                                             seen_by_witness, joins), stats)
-                    if verse > kjv[osis][chapter - 1]:
-                        if text:
-                            raise RuntimeError(f"{code} {osis} {chapter}:{verse} has text "
-                                               "but no KJV slot")
-                        dropped.append(f"{osis} {chapter}:{verse} (empty, not in KJV numbering)")
-                        continue
-                    if text:
-                        verses[ref] = text
-                    else:
-                        absent.append(ref)
-            for chapter, count in enumerate(kjv[osis], start=1):
-                key.setChapter(chapter)
-                if key.getVerseMax() < count:
-                    raise RuntimeError(f"{code} {osis} {chapter}: fewer verse slots than KJV")
+    for ref in verse_slots(module, code):
+        osis, chapter, verse = ref
+        seen_by_witness = witness.get(ref, "") if witness is not None else None
+        text = normalise(_render(module, module.getRawEntry(), stats, ref,
+                                 seen_by_witness, joins), stats)
+        if verse > kjv[osis][chapter - 1]:
+            if text:
+                raise RuntimeError(f"{code} {osis} {chapter}:{verse} has text "
+                                   "but no KJV slot")
+            dropped.append(f"{osis} {chapter}:{verse} (empty, not in KJV numbering)")
+            continue
+        if text:
+            verses[ref] = text
+        else:
+            absent.append(ref)
     if deutero:
         dropped.append(f"deuterocanon: {deutero} verses")
-    for osis in canon.OSIS_IDS:
-        if osis not in seen:
-            raise RuntimeError(f"{code}: module lacks {osis}")
 
     if code == "WEB":
         _move_romans_doxology(verses, absent, stats)
