@@ -195,7 +195,7 @@ public final class Database {
         guard found == SQLITE_OK, let create = methods.xCreate else { throw connection.error(found, sql: nil) }
         var instance: OpaquePointer?
         var cArguments = arguments.map { strdup($0) }
-        defer { cArguments.forEach { free($0) } }
+        defer { for argument in cArguments { free(argument) } }
         let created = cArguments.withUnsafeMutableBufferPointer { buffer in
             buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { create(userData, $0.baseAddress, Int32($0.count), &instance) }
         }
