@@ -18,6 +18,10 @@ struct CommandSpec: Sendable {
     /// The words that may come first (`pray add`, `pray list`…): did-you-mean, completion and
     /// the man page take them from here.
     var subcommands: [String] = []
+    /// The options each subcommand takes, where not every one takes them all (`--json` goes
+    /// with `list`): any other is refused, never ignored. "" is the command with no subcommand
+    /// word (`highlight John 3:16`).
+    var subcommandOptions: KeyValuePairs<String, [String]> = [:]
     /// What the words after the command (or after each subcommand) are, for completion: a
     /// passage, a prayer's id, a file. The key is the subcommand, or "" for the command itself.
     var operands: [String: Operand] = [:]
@@ -111,6 +115,14 @@ struct ParsedArguments {
                 flags.append(name)
             } else {
                 throw Failure.usage("unknown option '--\(name)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help'")
+            }
+        }
+        // A subcommand's options: the command reports a missing or mistyped subcommand itself.
+        let word = positionals.first.flatMap { spec.subcommands.contains($0) ? $0 : nil } ?? ""
+        if let allowed = spec.subcommandOptions.first(where: { $0.key == word })?.value {
+            for name in values.map(\.0) + flags where !allowed.contains(name) {
+                let command = word.isEmpty ? spec.name : spec.name + " " + word
+                throw Failure.usage("option --\(name) does not apply to '\(command)'; see 'manna \(spec.name) --help'")
             }
         }
     }

@@ -56,7 +56,7 @@ import TestSupport
         (["note"], 64, "manna: note needs 'add REF TEXT', 'list [REF]', 'edit ID TEXT', 'delete ID' or 'restore ID'; see 'manna note --help'\n"),
         (["note", "list", "John 3:99"], 65, "manna: John 3 has only 36 verses\n"),
         (["highlight", "John 3:16", "--color", "red"], 64, "manna: --color must be yellow, green, blue, pink or purple, not 'red'\n"),
-        (["highlight", "list", "--color", "red"], 64, "manna: --color goes with 'manna highlight REF'; see 'manna highlight --help'\n"),
+        (["highlight", "list", "--color", "red"], 64, "manna: option --color does not apply to 'highlight list'; see 'manna highlight --help'\n"),
         (["highlight", "Jude 2:1"], 65, "manna: Jude has only 1 chapter\n"),
         (["highlight"], 64, "manna: highlight needs a reference, like 'manna highlight John 3:16'\n"),
         (["highlight", "delete", "x9"], 65, "manna: no highlight with id 'x9'\n"),

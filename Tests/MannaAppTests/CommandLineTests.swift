@@ -257,6 +257,40 @@ import Testing
     }
 }
 
+/// An option given to a subcommand that does not take it is refused with one line, never
+/// ignored: `note delete ID --json` printed text where JSON was asked for.
+@Suite struct SubcommandOptionTests {
+    @Test(arguments: [
+        (["note", "delete", "k7m2", "--json"], "note delete"),
+        (["note", "add", "John 3:16", "text", "--json"], "note add"),
+        (["highlight", "John 3:16", "--json"], "highlight"),
+        (["highlight", "list", "--color", "green"], "highlight list"),
+        (["bookmark", "add", "Rom 8:28", "--json"], "bookmark add"),
+        (["config", "get", "translation", "--json"], "config get"),
+        (["plan", "start", "nt-90", "--json"], "plan start"),
+        (["plan", "list", "--now", "2026-03-08T07:00"], "plan list"),
+        (["sync", "now", "--json"], "sync now"),
+        (["cues", "check", "x.cues.json", "--from", "webvtt"], "cues check"),
+        (["pray", "list", "--remind", "07:00"], "pray list"),
+    ] as [([String], String)])
+    func isRefusedWithOneLine(arguments: [String], command: String) throws {
+        let home = try TestHome()
+        let run = home.run(arguments)
+        let option = arguments.last { $0.hasPrefix("--") }!
+        #expect(run.status == 64)
+        #expect(run.stderr == "manna: option \(option) does not apply to '\(command)'; see 'manna \(arguments[0]) --help'\n")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func theSubcommandsThatTakeItStillDo() throws {
+        let home = try TestHome()
+        #expect(home.run("note", "add", "John 3:16", "text", "--now", "2026-03-08T07:00").status == 0)
+        #expect(home.run("note", "list", "--json").stdout.hasPrefix("[{"))
+        #expect(home.run("highlight", "John 3:16", "--color", "green").status == 0)
+        #expect(home.run("config", "list", "--json").stdout.hasPrefix("[{"))
+    }
+}
+
 /// --json on everything that lists or reports (issue 13, point 4): one family of shapes, every
 /// record with `id` and `uuid`, references as text and verse ids, RFC 3339 times with the offset.
 @Suite struct JSONEverywhereTests {

@@ -64,11 +64,21 @@ import Testing
         let page = ManPage.manna
         for command in Manna.commands.map({ $0.spec() }) {
             #expect(page.contains(".SS \(command.name)\n"), "\(command.name) is not in manna(1)")
-            for subcommand in command.subcommands { #expect(page.contains("\\fB\(ManPage.escape(subcommand))\\fR"), "\(command.name) \(subcommand)") }
+            for subcommand in command.subcommands {
+                #expect(page.contains("\\fB\(ManPage.escape(subcommand))\\fR"), "\(command.name) \(subcommand)")
+                // Options checked per subcommand are checked for every one.
+                #expect(command.subcommandOptions.isEmpty || command.subcommandOptions.contains { $0.key == subcommand },
+                        "\(command.name) \(subcommand) has no entry in subcommandOptions")
+            }
             for option in command.valueOptions.map(\.key) + command.flags.map(\.key) {
                 #expect(page.contains("\\fB\\-\\-\(ManPage.escape(option))\\fR"), "\(command.name) --\(option) is not in manna(1)")
-                // And the parser takes it.
-                let arguments = command.takesValue(option) ? ["--" + option, "x"] : ["--" + option]
+                // And the parser takes it, after a subcommand that takes it where that matters.
+                var arguments = command.takesValue(option) ? ["--" + option, "x"] : ["--" + option]
+                if !command.subcommandOptions.isEmpty {
+                    let taking = command.subcommandOptions.first { $0.value.contains(option) }
+                    #expect(taking != nil, "no subcommand of \(command.name) takes --\(option)")
+                    if let taking, !taking.key.isEmpty { arguments.insert(taking.key, at: 0) }
+                }
                 #expect(throws: Never.self) { try ParsedArguments(arguments, spec: command) }
             }
         }

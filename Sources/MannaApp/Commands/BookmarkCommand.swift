@@ -9,6 +9,7 @@ enum BookmarkCommand {
         valueOptions: ["now": CommandSpec.nowWhenWritten],
         flags: ["json": "list: print JSON"],
         subcommands: ["add", "list", "delete", "restore"],
+        subcommandOptions: ["add": ["now"], "list": ["json"], "delete": ["now"], "restore": ["now"]],
         operands: ["add": .reference, "list": .reference, "delete": .bookmark, "restore": .bookmark],
         run: run)
 

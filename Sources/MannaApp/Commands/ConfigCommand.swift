@@ -8,12 +8,12 @@ enum ConfigCommand {
         abstract: "Show or change settings (" + Config.keys.map(\.name).joined(separator: ", ") + "); see manna-config(5)",
         flags: ["json": "list: print JSON"],
         subcommands: ["list", "get", "set", "unset"],
+        subcommandOptions: ["list": ["json"], "get": [], "set": [], "unset": []],
         operands: ["get": .configKey, "set": .configKey, "unset": .configKey],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
-        if arguments.has("json") && words.first != "list" { throw Failure.usage("--json goes with 'config list'") }
         switch (words.first, words.count) {
         case ("list", 1):
             try list(json: arguments.has("json"), context)

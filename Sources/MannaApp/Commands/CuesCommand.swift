@@ -15,6 +15,7 @@ enum CuesCommand {
             "translation": "import: the translation read (default: $MANNA_TRANSLATION, else KJV)",
         ],
         subcommands: ["check", "import"],
+        subcommandOptions: ["check": [], "import": ["from", "ref", "audio", "reader", "translation"]],
         operands: ["check": .file, "import": .file],
         optionValues: ["from": .words(["aeneas", "audacity", "webvtt"]), "ref": .reference],
         run: run)

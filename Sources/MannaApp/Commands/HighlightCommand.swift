@@ -12,6 +12,7 @@ enum HighlightCommand {
         ],
         flags: ["json": "list: print JSON"],
         subcommands: ["add", "list", "delete", "restore"],
+        subcommandOptions: ["": ["color", "now"], "add": ["color", "now"], "list": ["json"], "delete": ["now"], "restore": ["now"]],
         operands: ["": .reference, "add": .reference, "list": .reference, "delete": .highlight, "restore": .highlight],
         optionValues: ["color": .words(HighlightColor.allCases.map(\.rawValue))],
         run: run)
@@ -20,9 +21,6 @@ enum HighlightCommand {
         let words = arguments.positionals
         let rest = words.dropFirst()
         let colorOption = arguments.value("color")
-        if colorOption != nil && ["list", "delete", "restore"].contains(words.first ?? "") {
-            throw Failure.usage("--color goes with 'manna highlight REF'; see 'manna highlight --help'")
-        }
         switch words.first {
         case "list":
             let reference = try MarkListing.optionalReference(rest, command: "highlight list")

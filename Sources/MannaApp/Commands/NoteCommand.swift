@@ -9,6 +9,7 @@ enum NoteCommand {
         valueOptions: ["now": CommandSpec.nowWhenWritten],
         flags: ["json": "list: print JSON"],
         subcommands: ["add", "list", "edit", "delete", "restore"],
+        subcommandOptions: ["add": ["now"], "list": ["json"], "edit": ["now"], "delete": ["now"], "restore": ["now"]],
         operands: ["add": .reference, "list": .reference, "edit": .note, "delete": .note, "restore": .note],
         pages: true,
         run: run)

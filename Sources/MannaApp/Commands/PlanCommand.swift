@@ -16,6 +16,11 @@ enum PlanCommand {
         flags: ["read": "today: print the readings' text too", "listen": "today: read the readings aloud (see 'manna listen')",
                 "json": "list, show, today, status: print JSON"],
         subcommands: ["list", "show", "start", "today", "done", "undo", "status", "catch-up", "remind", "stop"],
+        subcommandOptions: [
+            "list": ["json"], "show": ["json"], "start": ["from", "remind", "now"],
+            "today": ["date", "read", "listen", "json", "translation", "now"], "done": ["now"], "undo": ["now"],
+            "status": ["json", "now"], "catch-up": ["now"], "remind": ["now"], "stop": ["now"],
+        ],
         operands: ["show": .plan, "start": .plan, "remind": .words(["off"])],
         pages: true,
         run: run)

@@ -36,32 +36,29 @@ enum PrayCommand {
             "no-remind": "edit: remove every reminder",
             "json": "list, show, today: print JSON",
         ],
-        subcommands: options.map(\.subcommand),
+        subcommands: options.map(\.key),
+        subcommandOptions: options,
         operands: ["show": .prayer, "edit": .prayer, "answered": .prayer, "reopen": .prayer, "delete": .prayer, "restore": .prayer, "prayed": .prayer, "snooze": .prayer],
         run: run)
 
     /// The options each subcommand takes: anything else is a usage error.
-    static let options: [(subcommand: String, options: [String])] = [
-        ("add", ["body", "tag", "remind", "now"]),
-        ("list", ["answered", "deleted", "tag", "json"]),
-        ("show", ["json", "now"]),
-        ("edit", ["title", "body", "tag", "no-tag", "remind", "no-remind", "now"]),
-        ("answered", ["note", "now"]),
-        ("reopen", ["now"]),
-        ("delete", ["now"]),
-        ("restore", ["now"]),
-        ("today", ["date", "json"]),
-        ("prayed", ["now"]),
-        ("snooze", ["minutes", "now"]),
+    static let options: KeyValuePairs<String, [String]> = [
+        "add": ["body", "tag", "remind", "now"],
+        "list": ["answered", "deleted", "tag", "json"],
+        "show": ["json", "now"],
+        "edit": ["title", "body", "tag", "no-tag", "remind", "no-remind", "now"],
+        "answered": ["note", "now"],
+        "reopen": ["now"],
+        "delete": ["now"],
+        "restore": ["now"],
+        "today": ["date", "json"],
+        "prayed": ["now"],
+        "snooze": ["minutes", "now"],
     ]
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        let names = options.map(\.subcommand)
-        guard let subcommand = arguments.positionals.first, let allowed = options.first(where: { $0.subcommand == subcommand })?.options else {
-            throw spec.subcommandFailure(arguments.positionals.first, usage: "pray needs one of \(names.joined(separator: ", ")); see 'manna pray --help'")
-        }
-        for name in arguments.values.map(\.0) + arguments.flags where !allowed.contains(name) {
-            throw Failure.usage("option --\(name) does not apply to 'pray \(subcommand)'; see 'manna pray --help'")
+        guard let subcommand = arguments.positionals.first, spec.subcommands.contains(subcommand) else {
+            throw spec.subcommandFailure(arguments.positionals.first, usage: "pray needs one of \(spec.subcommands.joined(separator: ", ")); see 'manna pray --help'")
         }
         let words = Array(arguments.positionals.dropFirst())
         if subcommand == "add" {

@@ -14,6 +14,7 @@ enum SyncCommand {
         valueOptions: ["name": "what this device is called in 'sync status' on the others (init; the host name if not given)"],
         flags: ["json": "status as JSON", "searches": "sync the search history too (init; give it on every device)"],
         subcommands: ["init", "status", "now", "leave"],
+        subcommandOptions: ["init": ["name", "searches"], "status": ["json"], "now": [], "leave": []],
         operands: ["init": .directory],
         run: run)
 
