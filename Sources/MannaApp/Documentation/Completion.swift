@@ -90,6 +90,11 @@ enum Completion {
             where command.takesValue(long) || command.flags.contains(where: { $0.key == long }) {
                 options.append((short, options.first { $0.0 == "--" + long }?.1 ?? ""))
             }
+            // After a subcommand, only what it takes (`note delete` takes --now, not --json).
+            let word = subcommand.flatMap { command.subcommands.contains($0) ? $0 : nil } ?? ""
+            if let allowed = command.subcommandOptions.first(where: { $0.key == word })?.value {
+                options.removeAll { !allowed.contains(longName($0.0)) }
+            }
             return .words(filter(options.sorted { $0.0 < $1.0 } + global, current))
         }
         if !command.subcommands.isEmpty && subcommand == nil {
