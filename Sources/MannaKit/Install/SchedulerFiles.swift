@@ -13,8 +13,10 @@ public enum SchedulerFiles {
         return """
             # Manna's scheduler: one tick (`manna tick`) shows what is due and rewrites the timeline.
             # manna.timer starts it every minute. `manna install` puts both in ~/.config/systemd/user/
-            # and enables the timer; `manna uninstall` takes them out. A tick is idempotent, so this
-            # timer and the crontab line in cron/manna may both run: nothing is ever shown twice.
+            # and enables the timer (`manna uninstall` takes them out); the package puts them in
+            # /usr/lib/systemd/user/ for each user to enable: systemctl --user enable --now manna.timer.
+            # A tick is idempotent, so this timer and the crontab line in cron/manna may both run:
+            # nothing is ever shown twice.
 
             [Unit]
             Description=Manna scheduler tick: verse of the day, prayer reminders, timeline
@@ -50,8 +52,8 @@ public enum SchedulerFiles {
     /// The timer unit: every minute on the wall clock, caught up after power-off and suspend.
     public static let timer = """
         # Starts manna.service (one scheduler tick) at the start of every minute.
-        # `manna install` puts it in ~/.config/systemd/user/ and runs
-        # `systemctl --user enable --now manna.timer`.
+        # `manna install` puts it in ~/.config/systemd/user/ and enables it; from the package
+        # (/usr/lib/systemd/user/), each user enables it: systemctl --user enable --now manna.timer.
 
         [Unit]
         Description=Manna scheduler, every minute
