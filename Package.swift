@@ -30,11 +30,11 @@ let package = Package(
         // JavaScript stays in widgets/gnome-shell/, its only copy (docs/ARCHITECTURE.md).
         .target(
             name: "GnomeShellExtension", path: "widgets/gnome-shell",
-            exclude: ["tests", "gnome45", "build-gnome45"],
+            exclude: ["tests"],
             sources: ["GnomeShellExtension.swift"],
             resources: ["metadata.json", "extension.js", "indicator.js", "timeline.js", "stylesheet.css"].map {
                 .embedInCode("manna@manna.invalid/" + $0)
-            }),
+            } + [.embedInCode("gnome45/extension45.js")]),
 
         // Everything Manna knows, independent of the command line. Only Storage/ imports CSQLite;
         // nothing imports CLibnotify but manna-notify, nor the audio libraries but manna-play.
@@ -64,7 +64,7 @@ let package = Package(
 
         // The text database the test targets share, built once per test run.
         .target(name: "TestSupport", dependencies: ["MannaKit"], path: "Tests/TestSupport"),
-        .testTarget(name: "MannaKitTests", dependencies: ["MannaKit", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MannaKitTests", dependencies: ["MannaKit", "GnomeShellExtension", "TestSupport"], resources: [.copy("Fixtures")]),
         // The commands and the tick in-process: a temporary home, a fixed clock, captured
         // output and a recording notifier; no bus, no root, milliseconds each.
         .testTarget(name: "MannaAppTests", dependencies: ["MannaApp", "MannaKit", "TestSupport"]),

@@ -26,7 +26,7 @@ extension Prerequisite {
         let fixtures = try Scratch("fixtures")
         let made = Manna.run([Manna.binary, fixtures.path], executable: Self.folder + "/tests/make-fixtures")
         #expect(made.status == 0, "\(made.stderr)")
-        let run = Manna.run([fixtures.path], executable: Self.folder + "/tests/run-unit")
+        let run = Manna.run([fixtures.path], environment: ["MANNA": Manna.binary], executable: Self.folder + "/tests/run-unit")
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         // Both ways GNOME Shell loads it: the legacy importer (43-44) and ES modules (45+).
         #expect(run.stdout.contains("\nlegacy: ") && run.stdout.contains("\nmodule: "), "\(run.stdout)")

@@ -62,6 +62,15 @@ import Testing
         #expect(wrong.stderr == "manna: completions needs one shell: bash, zsh or fish, not 'bsh'; did you mean 'bash'?\n")
     }
 
+    @Test func aGnomeShellVersionIsANumber() throws {
+        let home = try TestHome()
+        for given in ["forty", "46-beta", "3"] {
+            let run = home.run("install", "--gnome-shell", given, "--prefix", "/usr", "--destdir", home.url.path + "/root")
+            #expect(run.status == 64)
+            #expect(run.stderr == "manna: --gnome-shell must be a GNOME Shell version, like 43 or 46, not '\(given)'\n")
+        }
+    }
+
     /// Every command, subcommand and option is in manna(1), every key in manna-config(5), and
     /// every exit status in the table; groff reads both pages without a warning.
     @Test func theManPagesDocumentWhatTheParserAccepts() throws {

@@ -274,7 +274,7 @@ final class Sandbox {
         #expect(try text(layout.fishCompletion) == CommandLineFiles.sample.fishCompletion)
         #expect(try text(layout.desktopEntry) == DesktopFiles.entry)
         #expect(try text(layout.icon) == DesktopFiles.icon)
-        for (path, contents) in layout.gnomeShellExtensionFiles {
+        for (path, contents) in layout.gnomeShellExtensionFiles(forShell: installer.gnomeShell) {
             #expect(try text(path) == contents, "\(path)")
         }
         #expect(output.lines.contains("installed \(layout.desktopEntry)"))

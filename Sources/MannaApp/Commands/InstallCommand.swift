@@ -7,12 +7,14 @@ import MannaKit
 enum InstallCommand {
     static let spec = CommandSpec(
         name: "install",
-        usage: "manna install [--cron] [--prefix DIR] [--destdir DIR]",
+        usage: "manna install [--cron] [--prefix DIR] [--destdir DIR] [--gnome-shell VERSION]",
         abstract: "Install manna in ~/.local and run its scheduler every minute (systemd timer or cron)",
         valueOptions: [
             "prefix": "install in DIR/bin, DIR/libexec/manna and DIR/share (default ~/.local)",
             "destdir": "for a package: write the files under DIR (DIR/PREFIX/bin/manna, the units in DIR/PREFIX/lib/systemd/user) "
                 + "and set nothing up",
+            "gnome-shell": "make the top-bar extension for this GNOME Shell version, like 46 (default: the GNOME Shell installed here; "
+                + "43-44's without one)",
         ],
         flags: ["cron": "add a line to your crontab instead of the systemd user timer"],
         run: run)
@@ -25,7 +27,7 @@ enum InstallCommand {
             guard arguments.value("prefix") != nil else { throw Failure.usage("--destdir needs --prefix, the folder the package installs to (like /usr)") }
             guard !arguments.has("cron") else { throw Failure.usage("--destdir writes files for a package, which adds no crontab line: leave out --cron") }
         }
-        let installer = try installer(arguments, context)
+        let installer = try installer(arguments, context, gnomeShell: try gnomeShell(arguments, context))
         // In a checkout the text database is a build product: this makes sure it is built and sound.
         _ = try context.openTextDatabase()
         let textDatabase = try context.textDatabaseLocation().path
@@ -48,12 +50,25 @@ enum InstallCommand {
                          zshCompletion: CompletionScripts.zsh, fishCompletion: CompletionScripts.fish)
     }
 
-    /// The installer for `--prefix` (default ~/.local) and `--destdir`, running real programs and reporting on stdout.
-    static func installer(_ arguments: ParsedArguments, _ context: Context) throws -> Installer {
+    /// The installer for `--prefix` (default ~/.local) and `--destdir`, running real programs and
+    /// reporting on stdout; `gnomeShell` as `Installer` takes it.
+    static func installer(_ arguments: ParsedArguments, _ context: Context, gnomeShell: Int? = nil) throws -> Installer {
         let layout: InstallLayout = try InstallLayout(prefix: arguments.value("prefix"), environment: context.environment,
                                                       destination: arguments.value("destdir"))
         let stdout = context.stdout
         return Installer(layout: layout, environment: context.environment, runner: Subprocess.runner(environment: context.environment),
-                         report: { stdout.line($0) })
+                         report: { stdout.line($0) }, gnomeShell: gnomeShell)
+    }
+
+    /// The GNOME Shell to make the extension for: `--gnome-shell`, else the one installed here.
+    static func gnomeShell(_ arguments: ParsedArguments, _ context: Context) throws -> Int? {
+        guard let given = arguments.value("gnome-shell") else {
+            return Installer.gnomeShellVersion(runner: Subprocess.runner(environment: context.environment))
+        }
+        // "46" or "46.2": the major version is what an extension is made for.
+        guard given.allSatisfy({ $0.isNumber || $0 == "." }), let major = Int(given.prefix { $0 != "." }), (40...99).contains(major) else {
+            throw Failure.usage("--gnome-shell must be a GNOME Shell version, like 43 or 46, not '\(given)'")
+        }
+        return major
     }
 }

@@ -91,10 +91,12 @@ public struct InstallLayout: Equatable, Sendable {
     /// GNOME Shell loads a user's extensions from XDG_DATA_HOME (~/.local/share) and a package's
     /// from /usr/share, each from gnome-shell/extensions/<uuid>.
     public var gnomeShellExtension: String { prefix + "/share/gnome-shell/extensions/" + GnomeShellExtension.uuid }
-    /// The extension's files, each with its text, where they go.
-    public var gnomeShellExtensionFiles: [(path: String, text: String)] {
-        GnomeShellExtension.files.map { (gnomeShellExtension + "/" + $0.name, $0.text) }
+    /// The extension's files made for GNOME Shell `major`, each with its text, where they go.
+    public func gnomeShellExtensionFiles(forShell major: Int) -> [(path: String, text: String)] {
+        GnomeShellExtension.files(forShell: major).map { (gnomeShellExtension + "/" + $0.name, $0.text) }
     }
+    /// Where the extension's files go, whichever Shell they were made for (the names are the same).
+    public var gnomeShellExtensionPaths: [String] { GnomeShellExtension.legacyFiles.map { gnomeShellExtension + "/" + $0.name } }
     public var manual: String { prefix + "/share/man/man1/manna.1" }
     public var configManual: String { prefix + "/share/man/man5/manna-config.5" }
     public var bashCompletion: String { prefix + "/share/bash-completion/completions/manna" }
@@ -144,6 +146,8 @@ public struct Installer {
     private let run: ProcessRunner
     private let report: (String) -> Void
     private let processRoot: String
+    /// The GNOME Shell the extension is made for: its major version.
+    public let gnomeShell: Int
 
     /// - Parameters:
     ///   - environment: for `XDG_RUNTIME_DIR` (is systemd running?), `PATH` (a hint) and the
@@ -151,13 +155,25 @@ public struct Installer {
     ///   - runner: runs systemctl and crontab.
     ///   - report: gets one line per step done.
     ///   - processRoot: where the running processes are listed (`/proc`), to see whether a cron daemon runs.
+    ///   - gnomeShell: the GNOME Shell version to make the extension for (see `gnomeShellVersion`);
+    ///     nil: 43-44, whose extension also does no harm where there is no GNOME.
     public init(layout: InstallLayout, environment: Environment, runner: @escaping ProcessRunner, report: @escaping (String) -> Void,
-                processRoot: String = "/proc") {
+                processRoot: String = "/proc", gnomeShell: Int? = nil) {
         self.layout = layout
         self.environment = environment
         self.run = runner
         self.report = report
         self.processRoot = processRoot
+        self.gnomeShell = gnomeShell ?? GnomeShellExtension.firstModuleShell - 1
+    }
+
+    /// The major version of the GNOME Shell installed here ("GNOME Shell 46.2" gives 46), or nil
+    /// when there is none (or it says something else).
+    public static func gnomeShellVersion(runner: ProcessRunner) -> Int? {
+        guard let result = try? runner("gnome-shell", ["--version"], nil), result.status == 0 else { return nil }
+        let words = result.output.split(whereSeparator: \.isWhitespace)
+        guard words.count == 3, words[0] == "GNOME", words[1] == "Shell" else { return nil }
+        return Int(words[2].prefix { $0.isNumber })
     }
 
     /// True when a systemd user manager runs for this user: its private socket exists.
@@ -271,7 +287,7 @@ public struct Installer {
             (layout.fishCompletion, documents.fishCompletion),
             (layout.desktopEntry, DesktopFiles.entry), (layout.icon, DesktopFiles.icon),
         ]
-        files += (texts + layout.gnomeShellExtensionFiles).map { PlacedFile(destination: $0.0, source: .text($0.1), mode: 0o644) }
+        files += (texts + layout.gnomeShellExtensionFiles(forShell: gnomeShell)).map { PlacedFile(destination: $0.0, source: .text($0.1), mode: 0o644) }
         if units {
             files.append(PlacedFile(destination: layout.service, source: .text(SchedulerFiles.service(program: layout.program, home: layout.home)), mode: 0o644))
             files.append(PlacedFile(destination: layout.timer, source: .text(SchedulerFiles.timer), mode: 0o644))
@@ -316,7 +332,7 @@ public struct Installer {
         for helper in HelperProgram.allCases { try remove(layout.helper(helper)) }
         try remove(layout.textDatabase)
         for file in [layout.manual, layout.configManual, layout.bashCompletion, layout.zshCompletion, layout.fishCompletion,
-                     layout.desktopEntry, layout.icon] + layout.gnomeShellExtensionFiles.map(\.path) {
+                     layout.desktopEntry, layout.icon] + layout.gnomeShellExtensionPaths {
             try remove(file)
         }
         Files.removeDirectoryIfEmpty(layout.gnomeShellExtension)

@@ -1,6 +1,6 @@
 // Manna's GNOME Shell extension, the entry point for GNOME Shell 43 and 44: legacy imports.
-// gnome45/extension.js is the one for 45 and later (ES modules; build-gnome45 makes that
-// folder). Both only import; what the extension does is indicator.js and timeline.js.
+// gnome45/extension45.js is the one for 45 and later (ES modules; manna install makes that
+// folder for the Shell it finds). Both only import; what the extension does is indicator.js and timeline.js.
 /* exported init */
 'use strict';
 

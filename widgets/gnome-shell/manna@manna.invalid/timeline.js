@@ -1,12 +1,12 @@
 // What the extension shows, decided from manna's timeline file (docs/timeline.schema.json) and a
 // clock: which day's entry is in force, when to look again, and the quiet state that says what
 // to run when there is nothing sound to show. Shared by both entry points (extension.js for
-// GNOME Shell 43-44, gnome45/extension.js for 45+) and run under plain gjs by tests/unit.js.
+// GNOME Shell 43-44, gnome45/extension45.js for 45+) and run under plain gjs by tests/unit.js.
 //
 // It imports nothing: callers hand in GLib and Gio (a legacy `imports.gi` module or an ES
-// module's `gi://` import), so the one file serves both module systems. For 45+ the build step
-// (build-gnome45) appends an `export` of the top-level names below; for 43-44 the legacy
-// importer exposes them as they are, which is why they are `function` and `var` declarations.
+// module's `gi://` import), so the one file serves both module systems. For 45+ manna install
+// appends an `export` of the top-level names below (GnomeShellExtension.swift); for 43-44 the
+// legacy importer exposes them as they are, which is why they are `function` and `var` declarations.
 /* exported TIMELINE_VERSION, RUN_HINT, MAX_TIMELINE_BYTES, timelinePath, parseTimeline,
    parseInstant, chooseEntry, describe, planSummary, reminderSummary, startOfDayAfter, TimelineSource */
 'use strict';

@@ -3,8 +3,8 @@
 //   gjs -m unit.js legacy|module EXTENSION_DIR FIXTURES_DIR
 //
 // `legacy` loads EXTENSION_DIR/timeline.js through GJS's legacy importer, as GNOME Shell 43-44
-// do; `module` imports it as an ES module, as 45+ do (the folder build-gnome45 makes). run-unit
-// runs both. Prints a line per test and exits 1 if any failed.
+// do; `module` imports it as an ES module, as 45+ do (the folder `manna install --gnome-shell 45`
+// writes). run-unit runs both. Prints a line per test and exits 1 if any failed.
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
 import System from 'system';

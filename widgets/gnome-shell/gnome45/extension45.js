@@ -1,7 +1,7 @@
 // Manna's GNOME Shell extension, the entry point for GNOME Shell 45 and later: ES modules.
-// build-gnome45 puts it in a folder with timeline.js and indicator.js made modules (an export
-// line added); manna@manna.invalid/extension.js is the entry point for 43 and 44. Both only
-// import; what the extension does is indicator.js and timeline.js.
+// manna install writes it as extension.js, beside timeline.js and indicator.js made modules (an
+// export line added: GnomeShellExtension.swift); manna@manna.invalid/extension.js is the entry
+// point for 43 and 44. Both only import; what the extension does is indicator.js and timeline.js.
 import Clutter from 'gi://Clutter';
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
