@@ -343,20 +343,20 @@ extension TextDatabase {
     /// Splits highlight() output at its hit markers, char(1) and char(2): control characters
     /// that no verse text contains. The whole verse is the snippet: verses are short, and
     /// highlight() costs half of what snippet()'s search for the best window does.
+    ///
+    /// Split as UTF-8 bytes: each marker is one byte that no other character's encoding holds,
+    /// and going Character by Character cost an eighth of a whole search.
     private static func snippet(_ marked: String) -> Snippet {
         var parts: [Snippet.Part] = []
-        var current = ""
+        let bytes = marked.utf8
+        var start = bytes.startIndex
         var inHit = false
-        for character in marked {
-            if character == "\u{1}" || character == "\u{2}" {
-                if !current.isEmpty { parts.append(Snippet.Part(text: current, isHit: inHit)) }
-                current = ""
-                inHit = character == "\u{1}"
-            } else {
-                current.append(character)
-            }
+        for index in bytes.indices where bytes[index] == 1 || bytes[index] == 2 {
+            if start < index { parts.append(Snippet.Part(text: String(Substring(bytes[start..<index])), isHit: inHit)) }
+            inHit = bytes[index] == 1
+            start = bytes.index(after: index)
         }
-        if !current.isEmpty { parts.append(Snippet.Part(text: current, isHit: inHit)) }
+        if start < bytes.endIndex { parts.append(Snippet.Part(text: String(Substring(bytes[start...])), isHit: inHit)) }
         return Snippet(parts: parts)
     }
 }
