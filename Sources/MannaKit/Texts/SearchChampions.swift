@@ -115,7 +115,8 @@ extension TextDatabase {
                 guard !bytes.isEmpty else { return }
                 parts.append(Snippet.Part(text: String(decoding: utf8[bytes], as: UTF8.self), isHit: isHit))
             }
-            for token in tokenizer.tokens(of: text) where token.text.hasPrefix(word) {
+            // Byte by byte, as FTS5 compares a prefix (String.hasPrefix compares Characters).
+            for token in tokenizer.tokens(of: text) where token.text.utf8.starts(with: word.utf8) {
                 part(end..<token.bytes.lowerBound, isHit: false)
                 part(token.bytes, isHit: true)
                 end = token.bytes.upperBound
