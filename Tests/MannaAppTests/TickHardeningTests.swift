@@ -153,13 +153,19 @@ import Testing
             "FAIL  last tick: the last tick ran at 2027-06-02T07:00:00+00:00, 120 minutes ago: nothing runs 'manna tick' now"))
     }
 
+    /// The verse of the day's notification at 07:00 in a home whose only bookmark is `reference`
+    /// and whose verses of the day come from bookmarks.
+    private func verseOfTheDay(bookmarking reference: String) throws -> (TestHome, DesktopNotification) {
+        let home = try TestHome(config: "notify_at = 07:00\ndaily_source = bookmarks\n")
+        #expect(home.run("bookmark", "add", reference).status == 0)
+        home.tick("2027-06-02T07:00")
+        return (home, try #require(home.notifier.shown.first))
+    }
+
     /// A bookmarked whole book as the verse of the day: an excerpt under the full reference in
     /// the notification, the timeline and the prompt, and a timeline of kilobytes.
     @Test func aBookmarkedBookIsAnExcerpt() throws {
-        let home = try TestHome(config: "notify_at = 07:00\ndaily_source = bookmarks\n")
-        #expect(home.run("bookmark", "add", "Genesis").status == 0)
-        home.tick("2027-06-02T07:00")
-        let shown = try #require(home.notifier.shown.first)
+        let (home, shown) = try verseOfTheDay(bookmarking: "Genesis")
         #expect(shown.summary == "Genesis (KJV)")
         #expect(shown.body.hasPrefix("In the beginning God created the heaven and the earth."))
         #expect(shown.body.count <= DailySource.excerptLimit && shown.body.hasSuffix("…"))
@@ -171,10 +177,7 @@ import Testing
     /// A bookmark across psalms: the verse of the day is the verses, never a psalm's title
     /// (which is verse 0 in the database).
     @Test func aBookmarkAcrossPsalmsLeavesTheirTitlesOut() throws {
-        let home = try TestHome(config: "notify_at = 07:00\ndaily_source = bookmarks\n")
-        #expect(home.run("bookmark", "add", "Ps 22:31-23:1").status == 0)
-        home.tick("2027-06-02T07:00")
-        let shown = try #require(home.notifier.shown.first)
+        let (_, shown) = try verseOfTheDay(bookmarking: "Ps 22:31-23:1")
         #expect(shown.summary == "Psalms 22:31-23:1 (KJV)")
         #expect(shown.body == "They shall come, and shall declare his righteousness unto a people that shall be born, that he hath done this. The LORD is my shepherd; I shall not want.")
     }
