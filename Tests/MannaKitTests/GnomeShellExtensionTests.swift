@@ -40,7 +40,8 @@ import Testing
                 #expect(!names.isEmpty, "\(script) has no /* exported */ comment")
                 // Each name is declared at the top level, so the module can export it.
                 for name in names {
-                    #expect(text.contains("\nfunction \(name)(") || text.contains("\nvar \(name) "), "\(script) exports \(name) but does not declare it")
+                    let declared = ["\nfunction \(name)(", "\nasync function \(name)(", "\nvar \(name) "].contains { text.contains($0) }
+                    #expect(declared, "\(script) exports \(name) but does not declare it")
                 }
                 #expect(files[script] == text + "\nexport {\(names.joined(separator: ", "))};\n")
             }

@@ -90,7 +90,7 @@ let indicatorClass = null;
 function defineIndicator(shell) {
     if (indicatorClass)
         return indicatorClass;
-    const {GObject, GLib, Gio, St, Clutter, Pango, Main, PanelMenu, PopupMenu, Timeline} = shell;
+    const {GObject, GLib, Gio, St, Clutter, Pango, Main, PanelMenu, PopupMenu} = shell;
 
     /**
      * A menu line that is read, not clicked: wrapped, never cut off with an ellipsis. `prominent`
@@ -107,6 +107,9 @@ function defineIndicator(shell) {
         }
         item.label.add_style_class_name(styleClass);
         const text = item.label.clutter_text;
+        // Text, never Pango markup (ClutterText's default, said here because the lines come
+        // from a file: `<b>` in a verse shows as written).
+        text.use_markup = false;
         text.line_wrap = true;
         text.line_wrap_mode = Pango.WrapMode.WORD_CHAR;
         text.ellipsize = Pango.EllipsizeMode.NONE;
@@ -117,6 +120,7 @@ function defineIndicator(shell) {
         _init() {
             super._init(0.5, 'Manna');
             this._label = new St.Label({text: 'Manna', y_align: Clutter.ActorAlign.CENTER, style_class: 'manna-panel-label'});
+            this._label.clutter_text.use_markup = false;
             this.add_child(this._label);
             // Screen readers read the reference, not only the name the button was made with.
             this.label_actor = this._label;
@@ -133,24 +137,22 @@ function defineIndicator(shell) {
             this._entry = null;
         }
 
-        /** Shows a state from TimelineSource. */
+        /** Shows a state from TimelineSource: its lines, each made fit to show by shownLines. */
         show(state) {
             const entry = state.quiet ? null : state.entry;
+            const {lines} = state;
             this._entry = entry;
-            this._label.text = state.label;
-            if (entry) {
+            this._label.text = lines.panel;
+            if (entry)
                 this._label.remove_style_class_name('manna-quiet');
-                this._heading.label.text = `${entry.reference} (${entry.translation})`;
-                this._verse.label.text = entry.text;
-                this._plan.label.text = entry.plan ? Timeline.planSummary(entry.plan) : '';
-                this._reminders.label.text = `Reminders: ${Timeline.reminderSummary(entry.reminders)}`;
-            } else {
+            else
                 this._label.add_style_class_name('manna-quiet');
-                this._heading.label.text = state.why;
-                this._verse.label.text = state.hint;
-            }
-            this._plan.visible = Boolean(entry?.plan);
-            this._reminders.visible = entry !== null && entry.reminders.length > 0;
+            this._heading.label.text = lines.heading;
+            this._verse.label.text = lines.verse;
+            this._plan.label.text = lines.plan ?? '';
+            this._reminders.label.text = lines.reminders ?? '';
+            this._plan.visible = lines.plan !== null;
+            this._reminders.visible = lines.reminders !== null;
             this._separator.visible = this._read.visible = entry !== null;
         }
 

@@ -7,8 +7,9 @@
 // module's `gi://` import), so the one file serves both module systems. For 45+ manna install
 // appends an `export` of the top-level names below (GnomeShellExtension.swift); for 43-44 the
 // legacy importer exposes them as they are, which is why they are `function` and `var` declarations.
-/* exported TIMELINE_VERSION, RUN_HINT, MAX_TIMELINE_BYTES, timelinePath, parseTimeline,
-   parseInstant, chooseEntry, describe, planSummary, reminderSummary, startOfDayAfter, TimelineSource */
+/* exported TIMELINE_VERSION, RUN_HINT, MAX_TIMELINE_BYTES, LINE_LIMITS, timelinePath, parseTimeline,
+   parseInstant, chooseEntry, describe, planSummary, reminderSummary, startOfDayAfter, shownText,
+   excerpt, shownLines, gioCall, readCapped, readTimelineFile, TimelineSource */
 'use strict';
 
 /** The only format version this reads; manna writes it. */
@@ -19,6 +20,13 @@ var RUN_HINT = 'Run: manna timeline';
 
 /** A timeline of 31 days is about 20 kB: anything past this is not one, and is not read. */
 var MAX_TIMELINE_BYTES = 1024 * 1024;
+
+/**
+ * The most each line shows, in characters (code points): past it, an excerpt and "…". The
+ * verse's is above manna's own excerpt of a long passage (500, DailySource.excerptLimit), so a
+ * verse manna wrote is shown whole; the others are far above any real reference or plan step.
+ */
+var LINE_LIMITS = {panel: 40, reference: 80, translation: 20, verse: 600, plan: 200, reminders: 200, why: 300};
 
 /**
  * Where manna writes the timeline: `$XDG_CACHE_HOME/manna/timeline.json`, else
@@ -189,6 +197,65 @@ function chooseEntry(timeline, now) {
     return chosen;
 }
 
+// C0 and C1 controls, line and paragraph separators, and the bidi embeddings, overrides and
+// isolates: what manna's own String.isTerminalControl drops. Each would change how a line
+// looks (a line break in the panel, text drawn right to left) rather than what it says.
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
+
+/**
+ * `value` as one line the panel or menu may show: every run of control characters a space,
+ * then at most `limit` characters (an excerpt with "…"). St labels are set as text, never as
+ * Pango markup, so `<b>` or `&amp;` show as written and need no escaping here.
+ *
+ * @param {string} value - text from the timeline (or an error message naming its path)
+ * @param {number} limit - in characters (code points), at least 2
+ * @returns {string}
+ */
+function shownText(value, limit) {
+    return excerpt(String(value).replace(CONTROLS, ' '), limit);
+}
+
+/**
+ * `text` in at most `width` characters: cut after the last whole word that fits (when that
+ * keeps at least half), its trailing punctuation dropped, then "…". As manna's
+ * PromptFormat.cut, counted in code points, so a surrogate pair is never split.
+ *
+ * @returns {string}
+ */
+function excerpt(text, width) {
+    if (text.length <= width)  // UTF-16 units: never fewer than code points
+        return text;
+    const characters = Array.from(text);
+    if (characters.length <= width)
+        return text;
+    const head = characters.slice(0, width - 1);
+    const space = head.lastIndexOf(' ');
+    if (space >= Math.floor(width / 2))
+        return `${head.slice(0, space).join('').replace(/[,;:.]+$/u, '')}…`;
+    return `${head.join('')}…`;
+}
+
+/**
+ * What the panel and each line of the menu show for a state, each through shownText: the one
+ * place text from the file becomes text on screen. A null line is hidden.
+ *
+ * @returns {{panel: string, heading: string, verse: string, plan: ?string, reminders: ?string}}
+ */
+function shownLines(state) {
+    const L = LINE_LIMITS;
+    if (state.quiet)
+        return {panel: 'Manna', heading: shownText(state.why, L.why), verse: state.hint, plan: null, reminders: null};
+    const {entry} = state;
+    const reminders = reminderSummary(entry.reminders);
+    return {
+        panel: shownText(entry.reference, L.panel),
+        heading: `${shownText(entry.reference, L.reference)} (${shownText(entry.translation, L.translation)})`,
+        verse: shownText(entry.text, L.verse),
+        plan: entry.plan ? shownText(planSummary(entry.plan), L.plan) : null,
+        reminders: reminders === null ? null : shownText(`Reminders: ${reminders}`, L.reminders),
+    };
+}
+
 /** "Bible in a Year · Day 12 of 365: Genesis 34-36; Matthew 10", as `manna plan today` words it. */
 function planSummary(plan) {
     return `${plan.name} · Day ${plan.day} of ${plan.days}: ${plan.readings.join('; ')}`;
@@ -210,12 +277,20 @@ function reminderSummary(reminders) {
  *   {text: 'the contents'}
  * @param {number} now - ms since the epoch
  * @param {function(string, string, number): number} dayAfter - startOfDayAfter bound to GLib
- * @returns {object} `{quiet: false, entry, label, refreshAt}` with the entry in force, or
- *   `{quiet: true, label: 'Manna', why, hint, refreshAt}` saying what is wrong and what to run.
- *   refreshAt is the instant (ms) the choice changes, or null when only a new file can change it.
+ * @returns {object} `{quiet: false, entry, label, lines, refreshAt}` with the entry in force, or
+ *   `{quiet: true, label: 'Manna', why, hint, lines, refreshAt}` saying what is wrong and what to
+ *   run. `lines` are what the panel and menu show (shownLines), `label` the panel's. refreshAt is
+ *   the instant (ms) the choice changes, or null when only a new file can change it.
  */
 function describe(read, now, dayAfter) {
-    const quiet = (why, hint = RUN_HINT, refreshAt = null) => ({quiet: true, label: 'Manna', why, hint, refreshAt});
+    const state = decide(read, now, dayAfter);
+    state.lines = shownLines(state);
+    state.label = state.lines.panel;
+    return state;
+}
+
+function decide(read, now, dayAfter) {
+    const quiet = (why, hint = RUN_HINT, refreshAt = null) => ({quiet: true, why, hint, refreshAt});
     if (read.missing)
         return quiet('No timeline yet.');
     if (read.error !== undefined)
@@ -243,13 +318,147 @@ function describe(read, now, dayAfter) {
     let refreshAt = next ? next.start : end;
     if (timeline.after > now && timeline.after < refreshAt)
         refreshAt = timeline.after;
-    return {quiet: false, entry, label: entry.reference, refreshAt};
+    return {quiet: false, entry, refreshAt};
+}
+
+// What is asked of the path before it is opened (lstat: never blocks, never follows the link)
+// and of the file once open (fstat of the descriptor, for a file replaced in between).
+const PATH_ATTRIBUTES = 'standard::type,standard::size,standard::is-symlink,unix::mode';
+const OPEN_ATTRIBUTES = 'standard::type,standard::size,unix::mode';
+
+// The file types (st_mode & S_IFMT) Gio calls SPECIAL, in words.
+const SPECIAL_KINDS = {0o010000: 'a named pipe (FIFO)', 0o020000: 'a device', 0o060000: 'a device', 0o140000: 'a socket'};
+
+/**
+ * Why a file, as Gio describes it, is not one to read as a timeline, or null when it is: a
+ * regular file of at most `cap` bytes. manna renames a regular file into place, so a link (to
+ * /dev/zero or to a timeline elsewhere) is not its file either.
+ *
+ * @returns {?string}
+ */
+function notATimeline(Gio, info, cap) {
+    if (info.get_is_symlink())
+        return 'it is a symbolic link, not the file manna writes';
+    switch (info.get_file_type()) {
+    case Gio.FileType.REGULAR:
+        break;
+    case Gio.FileType.DIRECTORY:
+        return 'it is a folder, not a file';
+    case Gio.FileType.SPECIAL:
+        return `it is ${SPECIAL_KINDS[info.get_attribute_uint32('unix::mode') & 0o170000] ?? 'a special file'}, not a file`;
+    default:
+        return 'it is not a regular file';
+    }
+    const size = info.get_size();
+    return size > cap ? `it is ${size} bytes, too big to be one` : null;
 }
 
 /**
- * Keeps what to show current: reads the timeline with Gio (asynchronously, never running
- * manna), reads it again when it changes on disk and when the day in force ends, and hands
- * each new state to `onChange`. Its idle cost is one file monitor and one timeout.
+ * Gio's `NAME_async`/`NAME_finish` pairs as promises, at the default priority and under
+ * `cancellable`: `call(file, 'read')` is a promise of what read_finish gives.
+ *
+ * @returns {function(object, string, ...*): Promise}
+ */
+function gioCall(GLib, cancellable) {
+    return (object, name, ...args) => new Promise((resolve, reject) => {
+        object[`${name}_async`](...args, GLib.PRIORITY_DEFAULT, cancellable, (source, result) => {
+            try {
+                resolve(source[`${name}_finish`](result));
+            } catch (e) {
+                reject(e);
+            }
+        });
+    });
+}
+
+/**
+ * Reads what is left of `stream`, at most `cap` + 1 bytes whatever the file claims (a file in
+ * /proc says 0 and has more; a file may grow while it is read), in reads of what is still
+ * allowed.
+ *
+ * @param {function(object, string, ...*): Promise} call - gioCall's
+ * @returns {Promise<{bytes: ?Uint8Array, tooBig: boolean}>}
+ */
+async function readCapped(call, stream, cap) {
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+        const bytes = await call(stream, 'read_bytes', cap + 1 - total);
+        const size = bytes.get_size();
+        if (size === 0)
+            break;
+        total += size;
+        if (total > cap)
+            return {bytes: null, tooBig: true};
+        chunks.push(bytes.toArray());
+    }
+    const all = new Uint8Array(total);
+    let at = 0;
+    for (const chunk of chunks) {
+        all.set(chunk, at);
+        at += chunk.length;
+    }
+    return {bytes: all, tooBig: false};
+}
+
+/**
+ * Reads the timeline file asynchronously, never blocking the caller's main loop nor holding
+ * more than `cap` + 1 bytes: asks what the path is first (without following a link), opens
+ * only a regular file of at most `cap` bytes (so a FIFO is never opened, and a huge file never
+ * read), asks the open file again, then reads it with readCapped. Never rejects.
+ *
+ * @param {object} params
+ * @param {object} params.Gio - the Gio module
+ * @param {object} params.GLib - the GLib module
+ * @param {object} params.file - a Gio.File
+ * @param {number} params.cap - the most bytes a timeline may have
+ * @param {object} params.cancellable - a Gio.Cancellable: cancelled, it ends what is under way
+ * @returns {Promise<object>} what describe() takes: {missing: true}, {error} or {text}
+ */
+async function readTimelineFile({Gio, GLib, file, cap, cancellable}) {
+    const call = gioCall(GLib, cancellable);
+    let stream = null;
+    try {
+        const wrong = notATimeline(Gio, await call(file, 'query_info', PATH_ATTRIBUTES, Gio.FileQueryInfoFlags.NOFOLLOW_SYMLINKS), cap);
+        if (wrong)
+            return {error: wrong};
+        // Opening follows a link and waits for a FIFO's writer (Gio has no O_NONBLOCK): the
+        // path was a regular file an instant ago, and what was opened is checked again before
+        // a byte is read. A FIFO renamed into place in that instant holds one of Gio's worker
+        // threads until something writes to it, never the main loop.
+        stream = await call(file, 'read');
+        const replaced = notATimeline(Gio, await call(stream, 'query_info', OPEN_ATTRIBUTES), cap);
+        if (replaced)
+            return {error: replaced};
+        const {bytes, tooBig} = await readCapped(call, stream, cap);
+        if (tooBig)
+            return {error: `it is more than ${cap} bytes, too big to be one`};
+        try {
+            return {text: new TextDecoder('utf-8', {fatal: true}).decode(bytes)};
+        } catch (e) {
+            return {error: 'it is not UTF-8 text'};
+        }
+    } catch (e) {
+        if (e.matches?.(Gio.IOErrorEnum, Gio.IOErrorEnum.NOT_FOUND))
+            return {missing: true};
+        return {error: e.message ?? String(e)};
+    } finally {
+        // Closed even when cancelled: a read that was cancelled still holds its descriptor.
+        stream?.close_async(GLib.PRIORITY_DEFAULT, null, (source, result) => {
+            try {
+                source.close_finish(result);
+            } catch (e) {
+                // Nothing to do about a close that fails: the read's outcome is already known.
+            }
+        });
+    }
+}
+
+/**
+ * Keeps what to show current: reads the timeline with Gio (readTimelineFile: asynchronously,
+ * capped, only a regular file; never running manna), reads it again when it changes on disk
+ * and when the day in force ends, and hands each new state to `onChange`. Its idle cost is one
+ * file monitor and one timeout.
  */
 var TimelineSource = class TimelineSource {
     /**
@@ -258,13 +467,15 @@ var TimelineSource = class TimelineSource {
      * @param {object} params.GLib - the GLib module
      * @param {string} params.path - the timeline file
      * @param {function(): number} [params.now] - the clock, ms since the epoch
+     * @param {number} [params.cap] - the most bytes read (MAX_TIMELINE_BYTES; a test's smaller)
      * @param {function(object)} params.onChange - gets every state `describe` returns
      */
-    constructor({Gio, GLib, path, now = () => Date.now(), onChange}) {
+    constructor({Gio, GLib, path, now = () => Date.now(), cap = MAX_TIMELINE_BYTES, onChange}) {
         this._Gio = Gio;
         this._GLib = GLib;
         this._file = Gio.File.new_for_path(path);
         this._now = now;
+        this._cap = cap;
         this._onChange = onChange;
         this._dayAfter = (zone, date, start) => startOfDayAfter(GLib, zone, date, start);
         this._monitor = null;
@@ -309,30 +520,12 @@ var TimelineSource = class TimelineSource {
         this._cancellable?.cancel();
         const cancellable = new this._Gio.Cancellable();
         this._cancellable = cancellable;
-        this._file.load_contents_async(cancellable, (file, result) => {
+        readTimelineFile({Gio: this._Gio, GLib: this._GLib, file: this._file, cap: this._cap, cancellable}).then(read => {
             if (cancellable.is_cancelled())
                 return;
             this._cancellable = null;
-            this._show(describe(this._finishRead(file, result), this._now(), this._dayAfter));
-        });
-    }
-
-    _finishRead(file, result) {
-        let bytes;
-        try {
-            [, bytes] = file.load_contents_finish(result);
-        } catch (e) {
-            if (e.matches?.(this._Gio.IOErrorEnum, this._Gio.IOErrorEnum.NOT_FOUND))
-                return {missing: true};
-            return {error: e.message};
-        }
-        if (bytes.length > MAX_TIMELINE_BYTES)
-            return {error: `it is ${bytes.length} bytes, too big to be one`};
-        try {
-            return {text: new TextDecoder('utf-8', {fatal: true}).decode(bytes)};
-        } catch (e) {
-            return {error: 'it is not UTF-8 text'};
-        }
+            this._show(describe(read, this._now(), this._dayAfter));
+        }).catch(e => logError(e, 'Manna could not show the timeline'));
     }
 
     _show(state) {

@@ -219,6 +219,66 @@ test('the plan step and the reminders, worded for the menu', () => {
     equal(stateAt('utc-december.json', '2026-12-01T10:00:00Z').entry.plan, null, 'no plan');
 });
 
+test('every line shown is one line of text, without controls, and bounded with "…"', () => {
+    const cases = [
+        ['Psalm 23:1', 10, 'Psalm 23:1'],
+        ['Psalm\u001b]0;owned\u0007 23\r\n:1', 40, 'Psalm ]0;owned  23 :1'],  // a run of controls: one space
+        ['\u202eJohn 3:16\u2066x\u2069', 40, ' John 3:16 x '],
+        ['a\u2028b\u0085c\u007fd\u0000e\tf', 40, 'a b c d e f'],
+        // Markup is text: St labels are set with set_text (use_markup false), so it shows as written.
+        ['<b>John</b> &amp; <span foreground="red">3</span>', 100, '<b>John</b> &amp; <span foreground="red">3</span>'],
+        ['In the beginning God created the heaven and the earth.', 30, 'In the beginning God created…'],
+        ['In the beginning, God created', 20, 'In the beginning…'],
+        ['Abcdefghijklmnopqrstuvwxyz', 10, 'Abcdefghi…'],
+        ['😀'.repeat(50), 5, `${'😀'.repeat(4)}…`],
+        ['é'.repeat(10), 10, 'é'.repeat(10)],
+    ];
+    for (const [text, limit, expected] of cases)
+        equal(T.shownText(text, limit), expected, `shownText(${JSON.stringify(text)}, ${limit})`);
+});
+
+test('a hostile timeline: the panel and every line of the menu bounded, without controls; Read in terminal gets the reference as written', () => {
+    const raw = JSON.parse(fixture('new-york-march.json'));
+    const day = raw.entries.find(e => e.date === '2026-03-09');
+    const long = word => Array(20000).fill(word).join(' ');
+    day.verse.reference = `\u001b[2J\u001b]0;owned\u0007${long('Ps')}`;
+    day.verse.translation = `KJV\n${long('x')}`;
+    day.verse.text = `<i>${long('word\u202e')}</i>`;
+    day.plan.name = long('plan');
+    day.plan.readings = Array(5000).fill('Gen 1\r\n');
+    day.reminders = Array(5000).fill({time: '21:00', kind: 'prayer\u0007'});
+    const state = T.describe({text: JSON.stringify(raw)}, ms('2026-03-09T12:00:00-04:00'), dayAfter);
+    check(!state.quiet, `quiet: ${state.why}`);
+    const L = T.LINE_LIMITS;
+    const limits = {panel: L.panel, heading: L.reference + L.translation + 3, verse: L.verse, plan: L.plan, reminders: L.reminders};
+    for (const [name, limit] of Object.entries(limits)) {
+        const line = state.lines[name];
+        check(typeof line === 'string', `${name}: ${line}`);
+        check(Array.from(line).length <= limit, `${name}: ${Array.from(line).length} characters, more than ${limit}`);
+        check(line.includes('…'), `${name} is an excerpt: ${line.slice(-20)}`);
+        check(!/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u.test(line), `${name} holds a control character`);
+    }
+    equal(state.label, state.lines.panel, "the panel's label");
+    equal(state.entry.reference, day.verse.reference, 'the reference Read in terminal passes to manna read, as written');
+    // A quiet state's reason (an error message naming the path) is bounded and cleaned too.
+    const quiet = T.describe({error: `Error opening file /home/\u001b[31m${'x'.repeat(5000)}`}, ms('2026-12-01T10:00:00Z'), dayAfter);
+    check(Array.from(quiet.lines.heading).length <= L.why && !quiet.lines.heading.includes('\u001b'), `the quiet heading: ${quiet.lines.heading.slice(0, 80)}`);
+    equal([quiet.lines.panel, quiet.lines.verse, quiet.lines.plan, quiet.lines.reminders], ['Manna', T.RUN_HINT, null, null], 'the quiet lines');
+});
+
+test('a sound day: the lines are what manna wrote, whole', () => {
+    const state = stateAt('new-york-march.json', '2026-03-09T12:00:00-04:00');
+    const raw = entryFor('new-york-march.json', '2026-03-09');
+    equal(state.lines, {
+        panel: raw.verse.reference,
+        heading: `${raw.verse.reference} (${raw.verse.translation})`,
+        verse: raw.verse.text,
+        plan: T.planSummary(state.entry.plan),
+        reminders: `Reminders: ${T.reminderSummary(state.entry.reminders)}`,
+    }, 'the lines');
+    equal(stateAt('utc-december.json', '2026-12-01T10:00:00Z').lines.plan, null, 'no plan: no plan line');
+});
+
 test("the timeline's path follows XDG_CACHE_HOME, a relative one ignored", () => {
     equal(T.timelinePath(() => '/x/cache', '/home/a'), '/x/cache/manna/timeline.json', 'XDG_CACHE_HOME');
     equal(T.timelinePath(() => null, '/home/a'), '/home/a/.cache/manna/timeline.json', 'unset');
@@ -254,17 +314,24 @@ if (mode === 'module') {
 
 const loop = new GLib.MainLoop(null, false);
 
-/** Runs the loop until `predicate` holds, or fails after `seconds`. */
+/**
+ * Runs the loop until `predicate` holds, or fails after `seconds`. Returns the longest the
+ * loop went without running its 5 ms poll, in ms: how long something held the main loop.
+ */
 function waitFor(what, predicate, seconds = 5) {
     if (predicate())
-        return;
+        return 0;
     let timedOut = false;
     const deadline = GLib.timeout_add(GLib.PRIORITY_DEFAULT, seconds * 1000, () => {
         timedOut = true;
         loop.quit();
         return GLib.SOURCE_REMOVE;
     });
+    let last = GLib.get_monotonic_time(), longest = 0;
     const poll = GLib.timeout_add(GLib.PRIORITY_DEFAULT, 5, () => {
+        const now = GLib.get_monotonic_time();
+        longest = Math.max(longest, (now - last) / 1000);
+        last = now;
         if (!predicate())
             return GLib.SOURCE_CONTINUE;
         loop.quit();
@@ -276,6 +343,7 @@ function waitFor(what, predicate, seconds = 5) {
     else
         GLib.source_remove(deadline);
     check(!timedOut, `waited ${seconds} s for ${what}`);
+    return longest;
 }
 
 /** Lets the loop run for `msToWait`, for what must not happen. */
@@ -390,6 +458,142 @@ test('a file that is not UTF-8, or far too big, is a quiet state', () => {
     });
 });
 
+// MARK: - Files that are not a timeline manna wrote
+
+/** This process's peak resident memory (VmHWM), in bytes. */
+function peakMemory() {
+    const [, bytes] = GLib.file_get_contents('/proc/self/status');
+    const kB = /^VmHWM:\s+(\d+) kB$/m.exec(new TextDecoder().decode(bytes));
+    check(kB, 'no VmHWM in /proc/self/status');
+    return Number(kB[1]) * 1024;
+}
+
+function run(...argv) {
+    const [, , stderr, status] = GLib.spawn_sync(null, argv, null, GLib.SpawnFlags.SEARCH_PATH, null);
+    check(status === 0, `${argv.join(' ')}: ${new TextDecoder().decode(stderr)}`);
+}
+
+const MB = 1024 * 1024;
+
+test('a FIFO, /dev/zero through a link, a folder, a huge file, an unreadable one, a link elsewhere: each quiet within a second, memory bounded, the loop free', () => {
+    const cases = [
+        ['a FIFO', path => run('mkfifo', path), 'it is a named pipe (FIFO), not a file'],
+        ['a symbolic link to /dev/zero', path => run('ln', '-s', '/dev/zero', path), 'it is a symbolic link'],
+        ['/dev/zero itself', null, 'it is a device, not a file', '/dev/zero'],
+        ['a folder', path => GLib.mkdir_with_parents(path, 0o700), 'it is a folder'],
+        ['a 150 MB sparse file', path => run('truncate', '-s', '150M', path), 'it is 157286400 bytes, too big'],
+        ['a file one byte over the limit', path => run('truncate', '-s', `${T.MAX_TIMELINE_BYTES + 1}`, path), 'too big'],
+        ['an unreadable file', path => {
+            GLib.file_set_contents(path, fixture('utc-december.json'));
+            run('chmod', '000', path);
+            // Root reads a mode 000 file (CAP_DAC_OVERRIDE): run-unit drops that capability.
+            let readable = true;
+            try {
+                GLib.file_get_contents(path);
+            } catch (e) {
+                readable = false;
+            }
+            check(!readable, 'this process reads a mode 000 file: run it through run-unit, which drops CAP_DAC_OVERRIDE');
+        }, 'Permission denied'],
+        ['a symbolic link to a sound timeline elsewhere', path => {
+            GLib.file_set_contents(`${path}.elsewhere`, fixture('utc-december.json'));
+            run('ln', '-s', `${path}.elsewhere`, path);
+        }, 'it is a symbolic link'],
+        ['a path under a file', path => GLib.file_set_contents(path, ''), 'Not a directory', '/timeline.json'],
+    ];
+    const failures = [];
+    for (const [what, make, why, where] of cases) {
+        try {
+            badFileCase(what, make, why, where);
+        } catch (e) {
+            failures.push(e instanceof Failure ? e.message : `${what}: ${e}`);
+        }
+    }
+    check(failures.length === 0, `${failures.length} of ${cases.length}:\n    ${failures.join('\n    ')}`);
+});
+
+/** One case of the table above: the file made, the source started, its one state checked. */
+function badFileCase(what, make, why, where) {
+    const folder = scratchFolder();
+    let path = `${folder}/timeline.json`;
+    if (make)
+        make(path);
+    if (where)
+        path = where.startsWith('/dev/') ? where : `${path}${where}`;
+    const before = peakMemory();
+    withSource(path, () => ms('2026-12-01T10:00:00Z'), (source, states) => {
+        let held;
+        try {
+            held = waitFor('the quiet state', () => states.length > 0, 1);
+        } catch (e) {
+            throw new Failure(`${what}: ${e.message} (memory grew by ${Math.round((peakMemory() - before) / MB)} MB)`);
+        }
+        check(states.length === 1, `${what}: ${states.length} states`);
+        check(states[0].quiet && states[0].why.includes(why), `${what}: expected a quiet state saying "${why}", got "${states[0].why ?? states[0].label}"`);
+        expectQuiet(states[0], why);
+        check(states[0].why.startsWith('The timeline cannot be read: '), `${what}: ${states[0].why}`);
+        const grown = peakMemory() - before;
+        check(grown < 16 * MB, `${what}: memory grew by ${Math.round(grown / MB)} MB`);
+        check(held < 250, `${what}: the main loop was held for ${held} ms`);
+    });
+}
+
+test('a file that claims 0 bytes and holds more (as /proc\'s do) is read only to the cap', () => {
+    // /proc/self/maps: a regular file whose size says 0; this process's map is kilobytes.
+    const states = [];
+    const source = new T.TimelineSource({Gio, GLib, path: '/proc/self/maps', cap: 100, now: () => ms('2026-12-01T10:00:00Z'),
+        onChange: s => states.push(s)});
+    source.start();
+    try {
+        waitFor('the read', () => states.length > 0, 1);
+        expectQuiet(states[0], 'it is more than 100 bytes, too big');
+    } finally {
+        source.stop();
+    }
+});
+
+test('readCapped reads at most the cap and one byte more, whatever the stream holds', () => {
+    const read = (size, cap) => {
+        const stream = Gio.MemoryInputStream.new_from_bytes(new GLib.Bytes(new Uint8Array(size).fill(0x61)));
+        let result = null;
+        T.readCapped(T.gioCall(GLib, null), stream, cap).then(r => (result = r), e => (result = {e}));
+        waitFor('readCapped', () => result !== null, 1);
+        check(!result.e, `readCapped threw ${result.e}`);
+        return [result.tooBig, result.bytes?.length ?? null, stream.tell()];
+    };
+    equal(read(10 * 1024 * 1024, 1000), [true, null, 1001], 'a stream of 10 MB, a cap of 1000');
+    equal(read(1001, 1000), [true, null, 1001], 'one byte over');
+    equal(read(1000, 1000), [false, 1000, 1000], 'exactly the cap');
+    equal(read(0, 1000), [false, 0, 0], 'empty');
+});
+
+test('reads stopped at any step close the file, and report nothing after stop()', () => {
+    const folder = scratchFolder();
+    const path = `${folder}/timeline.json`;
+    writeAtomically(path, fixture('utc-december.json'));
+    const openFiles = () => {
+        const children = Gio.File.new_for_path('/proc/self/fd').enumerate_children('standard::name', Gio.FileQueryInfoFlags.NONE, null);
+        let count = 0;
+        while (children.next_file(null))
+            count++;
+        children.close(null);
+        return count;
+    };
+    const before = openFiles();
+    for (let i = 0; i < 20; i++) {
+        const states = [];
+        const source = new T.TimelineSource({Gio, GLib, path, onChange: s => states.push(s)});
+        source.start();
+        idle(i % 5);  // stopped before the first step, or after a few
+        source.stop();
+        const shown = states.length;
+        idle(20);
+        equal(states.length, shown, 'states after stop()');
+    }
+    idle(100);
+    equal(openFiles(), before, 'open descriptors after 20 reads stopped at various steps');
+});
+
 test('a cache folder that does not exist yet: the timeline is found once manna writes it', () => {
     const folder = scratchFolder();
     const path = `${folder}/manna/timeline.json`;
@@ -403,15 +607,26 @@ test('a cache folder that does not exist yet: the timeline is found once manna w
     });
 });
 
-let failed = 0;
-for (const {name, body} of tests) {
-    try {
-        body();
-        print(`ok: ${name}`);
-    } catch (e) {
-        failed++;
-        print(`FAILED: ${name}: ${e instanceof Failure ? e.message : `${e}\n${e.stack}`}`);
+function runTests() {
+    let failed = 0;
+    for (const {name, body} of tests) {
+        try {
+            body();
+            print(`ok: ${name}`);
+        } catch (e) {
+            failed++;
+            print(`FAILED: ${name}: ${e instanceof Failure ? e.message : `${e}\n${e.stack}`}`);
+        }
     }
+    return failed;
 }
+
+// After an `await` (module mode's imports) the rest of this module runs as a promise job, and
+// GJS runs no other job until it ends: a promise the extension awaits would never settle in
+// the main loop a test spins. So the tests run from an idle callback, outside any job.
+const failed = await new Promise(resolve => GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
+    resolve(runTests());
+    return GLib.SOURCE_REMOVE;
+}));
 print(`${mode}: ${tests.length - failed} passed, ${failed} failed`);
 System.exit(failed ? 1 : 0);
