@@ -541,6 +541,26 @@ function badFileCase(what, path, why) {
     });
 }
 
+test('a file replaced between the question and the open: what was opened is asked again, before a byte is read', () => {
+    const folder = scratchFolder();
+    const sound = `${folder}/timeline.json`;
+    GLib.file_set_contents(sound, fixture('utc-december.json'));
+    run('truncate', '-s', '150M', `${folder}/huge`);
+    // The path answers as the sound file, and opening it gives another: the race, made certain.
+    const swapped = opened => ({
+        query_info_async: (...args) => Gio.File.new_for_path(sound).query_info_async(...args),
+        read_async: (...args) => Gio.File.new_for_path(opened).read_async(...args),
+    });
+    for (const [opened, why] of [['/dev/zero', 'it is a device, not a file'], [`${folder}/huge`, 'it is 157286400 bytes, too big']]) {
+        let read = null;
+        T.readTimelineFile({Gio, GLib, file: swapped(opened), cap: T.MAX_TIMELINE_BYTES, cancellable: new Gio.Cancellable()})
+            .then(r => (read = r));
+        waitFor(`the read of ${opened}`, () => read !== null, 1);
+        check(read.error?.includes(why), `${opened} opened in its place: ${JSON.stringify(read)}`);
+    }
+    run('rm', '-rf', folder);
+});
+
 test('a file that claims 0 bytes and holds more (as /proc\'s do) is read only to the cap', () => {
     // /proc/self/maps: a regular file whose size says 0; this process's map is kilobytes.
     const states = [];
