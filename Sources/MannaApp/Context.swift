@@ -128,13 +128,13 @@ public final class Context {
         let config = try config()
         let translation = try translation(nil, in: database)
         // A plan that cannot be loaded leaves the rest of the timeline as it is.
-        var plan: (Plan, PlanRun)?
-        if case .loaded(let loaded, let run) = try runningPlan(database: database) { plan = (loaded, run) }
+        var plans: [(plan: Plan, run: PlanRun)] = []
+        for case .loaded(let plan, let run) in try runningPlans(database: database) { plans.append((plan, run)) }
         var prayerReminders: [ReminderSpec] = []
         if let journal = try existingJournal() {
             prayerReminders = try journal.activeReminders().map(\.spec)
         }
-        return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plan: plan,
+        return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plans: plans,
                               daily: try dailySource(), prayerReminders: prayerReminders)
     }
 
@@ -166,20 +166,23 @@ public final class Context {
         }
     }
 
-    /// The running plan and its progress; nil when none runs. No journal is created for it,
-    /// unless an older config file names a plan: then the journal is made to take it in. A
-    /// plan that cannot be loaded (its file deleted or broken, or an imported journal running a
-    /// plan this machine lacks) is `.broken`, not an error: the verse, the reminders and the
-    /// timeline go on without it, and `plan stop` still stops it.
-    func runningPlan(database: TextDatabase) throws -> RunningPlan? {
+    /// The running plans and their progress, in the order they were started; none when no
+    /// journal exists (none is created for this), unless an older config file names a plan:
+    /// then the journal is made to take it in. A plan that cannot be loaded (its file deleted
+    /// or broken, or an imported journal running a plan this machine lacks) is `.broken`, not
+    /// an error: the verse, the reminders, the timeline and the other plans go on without it,
+    /// and `plan stop` still stops it.
+    func runningPlans(database: TextDatabase) throws -> [RunningPlan] {
         // A config file that cannot be read names no old plan here: its own check says why.
-        guard Files.exists(paths.journal) || (try? config())?.plan != nil else { return nil }
-        guard let run = try journal().runningPlan() else { return nil }
-        let stop = "; stop it with 'manna plan stop'"
-        switch try PlanLibrary(database: database, userDirectory: paths.userPlans).plan(id: run.planID) {
-        case .success(let plan): return .loaded(plan, run)
-        case .failure(let problem): return .broken(run, reason: problem.message + stop)
-        case .none: return .broken(run, reason: "the running plan '\(run.planID)' is not a known plan any more (see 'manna plan list')" + stop)
+        guard Files.exists(paths.journal) || (try? config())?.plan != nil else { return [] }
+        let library = PlanLibrary(database: database, userDirectory: paths.userPlans)
+        return try journal().runningPlans().map { run throws -> RunningPlan in
+            let stop = "; stop it with 'manna plan stop \(run.planID)'"
+            switch try library.plan(id: run.planID) {
+            case .success(let plan): return .loaded(plan, run)
+            case .failure(let problem): return .broken(run, reason: problem.message + stop)
+            case .none: return .broken(run, reason: "the running plan '\(run.planID)' is not a known plan any more (see 'manna plan list')" + stop)
+            }
         }
     }
 
@@ -264,10 +267,16 @@ func monotonicSeconds() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-/// The running plan as the journal names it: loaded, or a run whose plan cannot be loaded.
+/// A running plan as the journal names it: loaded, or a run whose plan cannot be loaded.
 enum RunningPlan {
     case loaded(Plan, PlanRun)
     case broken(PlanRun, reason: String)
+
+    var run: PlanRun {
+        switch self {
+        case .loaded(_, let run), .broken(let run, _): run
+        }
+    }
 }
 
 /// `--color`: colour and bold on a terminal (auto), always, or never.

@@ -1,5 +1,5 @@
-// The tick as one use case: at a moment, decide what is due (the morning verse, the plan
-// reminder, prayer reminders and snoozes), claim each in the journal's ledger, show it, and
+// The tick as one use case: at a moment, decide what is due (the morning verse, the plans'
+// reminders, prayer reminders and snoozes), claim each in the journal's ledger, show it, and
 // record what was handled. `manna tick` runs it every minute; tests run it in-process with a
 // recording notifier at any instant. The rules are in docs/ARCHITECTURE.md, "The journal and
 // the ledger" and "Prayer reminders in the tick".
@@ -8,7 +8,7 @@ import MannaKit
 struct Tick {
     let journal: Journal
     let database: TextDatabase
-    /// The zone, translation, notification time, daily source and running plan.
+    /// The zone, translation, notification time, daily source and running plans.
     let inputs: TimelineInputs
     let notifier: any Notifier
     /// The `manna` a notification's buttons run (`pray prayed UUID`), by absolute path.
@@ -35,7 +35,9 @@ struct Tick {
         if let notifyAt = inputs.notifyAt, let verse = Scheduler.morningVerse(now: now, zone: zone, at: notifyAt) {
             outcomes += try Scheduler.deliver([verse], journal: journal, now: now) { session.show(notification(verseOf: $0)) }
         }
-        if let (plan, run) = inputs.plan, let reading = Scheduler.planReminder(now: now, zone: zone, run: run, plan: plan) {
+        // Each running plan has its own reminder (its occurrence is keyed by the run).
+        for (plan, run) in inputs.plans {
+            guard let reading = Scheduler.planReminder(now: now, zone: zone, run: run, plan: plan) else { continue }
             outcomes += try Scheduler.deliver([reading], journal: journal, now: now) { item in
                 // No step left on that date (the plan is read to its end): nothing to show.
                 notification(planReminder: item, plan: plan, run: run).map(session.show) ?? .shown

@@ -53,7 +53,7 @@ import TestSupport
         for text in savedNotes { #expect(notes.contains(text), "note '\(text)' was reported saved and is missing") }
         let list = Manna.run(["pray", "list"], environment: ["HOME": home.path, "TZ": "UTC"]).stdout
         for title in savedPrayers { #expect(list.contains("  \(title)\n") || list.contains("  \(title)  "), "'\(title)' was reported saved and is missing") }
-        let run = try #require(try journal.runningPlan())
+        let run = try #require(try journal.runningPlans().first)
         #expect(run.daysRead.count >= daysDone, "\(daysDone) days were reported read, \(run.daysRead.count) are")
     }
 

@@ -26,7 +26,7 @@ import Testing
             (["read", "Jude 2:1"], 65, "manna: " + ReferenceError.noSuchChapter(book: "Jude", chapter: 2, chapters: 1).message + "\n"),
             (["read", "John 3:16", "--translation", "NIV"], 64, ""),
             (["pray", "show", "zzzz"], 65, "manna: no prayer with id 'zzzz': see 'manna pray list'\n"),
-            (["plan", "status"], 64, "manna: " + PlanProgressError.noRunningPlan.message + "\n"),
+            (["plan", "done"], 65, "manna: " + PlanProgressError.noRunningPlan.message + "\n"),
             (["search", "\"\""], 65, "manna: '\"\"' has no letters or digits to search for\n"),
             (["search", ""], 64, ""),
         ]
@@ -245,7 +245,7 @@ import Testing
         #expect(home.run("plan", "show", "nt90").stderr == "manna: no plan called 'nt90'; did you mean 'nt-90'?\n")
         // A day marked read by mistake is undone.
         #expect(home.run("plan", "start", "nt-90", "--from", "2026-11-30").status == 0)
-        #expect(home.run("plan", "done").stdout.hasPrefix("day 1 of 90 read"))
+        #expect(home.run("plan", "done").stdout.hasPrefix("The New Testament in 90 Days: day 1 of 90 read"))
         #expect(home.run("plan", "undo", "1").stdout == "The New Testament in 90 Days: day 1 of 90 is unread again\n")
         #expect(home.run("plan", "status").stdout.hasPrefix("The New Testament in 90 Days: day 1 of 90, 0 read"))
         #expect(home.run("plan", "undo", "1").stdout == "The New Testament in 90 Days: day 1 is not marked read\n")
@@ -316,10 +316,13 @@ import Testing
         #expect(bookmark["updated_at"] as? String == "2026-07-01T09:32:00+02:00")
 
         _ = home.run("plan", "start", "nt-90", "--from", "2026-12-01")
-        let today = try #require(try JSONSerialization.jsonObject(with: Data(home.run("plan", "today", "--json").stdout.utf8)) as? [String: Any])
-        #expect(today["day"] as? Int == 1 && today["readings"] as? [String] == ["Matthew 1-4"])
-        let status = try #require(try JSONSerialization.jsonObject(with: Data(home.run("plan", "status", "--json").stdout.utf8)) as? [String: Any])
-        #expect(status["next"] as? Int == 1 && status["days"] as? Int == 90 && status["remind_at"] is NSNull)
+        // A list, one per running plan; the plan named, one object.
+        let today = try objects(home.run("plan", "today", "--json"))
+        #expect(today.count == 1 && today[0]["day"] as? Int == 1 && today[0]["readings"] as? [String] == ["Matthew 1-4"])
+        let status = try objects(home.run("plan", "status", "--json"))
+        #expect(status.count == 1 && status[0]["next"] as? Int == 1 && status[0]["days"] as? Int == 90 && status[0]["remind_at"] is NSNull)
+        let named = try #require(try JSONSerialization.jsonObject(with: Data(home.run("plan", "status", "nt-90", "--json").stdout.utf8)) as? [String: Any])
+        #expect(named["plan"] as? String == "nt-90")
 
         _ = home.run("pray", "add", "Anna")
         let prayer = try #require(try objects(home.run("pray", "list", "--json")).first)

@@ -15,7 +15,7 @@ import Testing
     static func tick(_ journal: Journal, zone: Zone, plan: (Plan, PlanRun)? = nil, notifier: RecordingNotifier) throws -> Tick {
         let database = try TextDatabase(path: BuiltTexts.path)
         let inputs = TimelineInputs(zone: zone, translation: try database.translation(code: "KJV"),
-                                    notifyAt: LocalTime(hour: 7, minute: 0), days: 1, plan: plan)
+                                    notifyAt: LocalTime(hour: 7, minute: 0), days: 1, plans: plan.map { [$0] } ?? [])
         return Tick(journal: journal, database: database, inputs: inputs, notifier: notifier, manna: TestHome.manna)
     }
 
@@ -33,7 +33,7 @@ import Testing
         let zone = try Zone(identifier: zoneName)
         let journal = try home.journal()
         let first = LocalDate(parsing: firstDay)!
-        let run = try journal.startPlan("p", from: first, today: first, remindAt: LocalTime(hour: 2, minute: 30), now: 0)
+        let run = try #require(try journal.startPlan("p", from: first, today: first, remindAt: LocalTime(hour: 2, minute: 30), now: 0))
         var shown: [(Due, Instant)] = []
         let tick = try Self.tick(journal, zone: zone, plan: (Self.plan, run), notifier: home.notifier)
         var now = zone.startOfDay(first)

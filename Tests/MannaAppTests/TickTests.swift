@@ -89,7 +89,7 @@ import Testing
                 do {
                     let database = try TextDatabase(path: BuiltTexts.path)
                     let inputs = TimelineInputs(zone: zone, translation: try database.translation(code: "KJV"),
-                                                notifyAt: LocalTime(hour: 7, minute: 30), days: 1, plan: nil)
+                                                notifyAt: LocalTime(hour: 7, minute: 30), days: 1)
                     let tick = Tick(journal: try home.journal(), database: database, inputs: inputs, notifier: home.notifier, manna: TestHome.manna)
                     for case .failed(_, let reason) in try tick.run(at: now) { throw Failure.unavailable(reason) }
                 } catch {

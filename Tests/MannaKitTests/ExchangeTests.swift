@@ -84,7 +84,8 @@ import TestSupport
     }
 
     /// Two highlights of one verse made on two machines: the newest stays, the other becomes a
-    /// tombstone; both notes stay; the newer bookmark stays. Both machines end the same.
+    /// tombstone; both notes stay; the newer bookmark stays; one plan started on both runs once
+    /// (the newer run), beside another plan. Both machines end the same.
     @Test func twoMachinesMarkingTheSameVerseConverge() throws {
         let scratch = try Scratch()
         let a = try scratch.journal("a"), b = try scratch.journal("b")
@@ -100,7 +101,9 @@ import TestSupport
             """)
         try b.database.execute("""
             INSERT INTO plan_runs (uuid, plan_id, started_on, schedule_start, created_at, updated_at)
-                VALUES ('55555555-2fa1-4d2b-883f-0016d3cca427', 'psalms-proverbs-month', '2026-02-01', '2026-02-01', 400, 400)
+                VALUES ('55555555-2fa1-4d2b-883f-0016d3cca427', 'psalms-proverbs-month', '2026-02-01', '2026-02-01', 400, 400);
+            INSERT INTO plan_runs (uuid, plan_id, started_on, schedule_start, created_at, updated_at)
+                VALUES ('77777777-2fa1-4d2b-883f-0016d3cca427', 'nt-90', '2026-01-05', '2026-01-05', 300, 300)
             """)
         let fromA = try a.export(), fromB = try b.export()
         let intoA = try importing(fromB, into: a)
@@ -112,9 +115,12 @@ import TestSupport
             #expect(try journal.highlights(in: nil).map(\.color) == [.pink])
             #expect(try journal.notes(in: nil).map(\.text) == ["from a", "from b"])
             #expect(try journal.bookmarks(in: nil).map(\.reference) == [ref("John 3:16")])
-            let running = try journal.database.prepare("SELECT plan_id FROM plan_runs WHERE stopped_at IS NULL AND deleted_at IS NULL")
-            #expect(try running.step() && running.string(0) == "psalms-proverbs-month")
-            #expect(try !running.step())
+            let running = try journal.database.prepare("SELECT uuid FROM plan_runs WHERE stopped_at IS NULL AND deleted_at IS NULL ORDER BY uuid")
+            var uuids: [String] = []
+            while try running.step() { uuids.append(try running.string(0)) }
+            #expect(uuids == ["55555555-2fa1-4d2b-883f-0016d3cca427", "77777777-2fa1-4d2b-883f-0016d3cca427"])
+            let stopped = try journal.database.prepare("SELECT stopped_at, updated_at FROM plan_runs WHERE uuid = '\(Self.run)'")
+            #expect(try stopped.step() && stopped.int(0) == 300 && stopped.int(1) == 300)
         }
         #expect(withoutShortIDs(try a.export()) == withoutShortIDs(try b.export()))
         // And they stay so: each other's merged exports change nothing.

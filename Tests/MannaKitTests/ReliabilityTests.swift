@@ -16,7 +16,7 @@ import Testing
         let database = BuiltTexts.database
         let zone = try Zone(identifier: "Europe/London")
         let inputs = TimelineInputs(zone: zone, translation: try database.translation(code: "KJV"),
-                                    notifyAt: LocalTime(hour: 7, minute: 0), days: 7, plan: nil)
+                                    notifyAt: LocalTime(hour: 7, minute: 0), days: 7)
         // Two different timelines to alternate between, so every write changes the file.
         let start = Moment.parse("2026-03-28T12:00:00Z", zone: .utc)!
         let versions = try [0, 1].map { try Timeline.entries(now: start + $0 * 86_400, inputs: inputs, database: database) }

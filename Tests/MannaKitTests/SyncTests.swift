@@ -48,16 +48,16 @@ final class TestDevice {
         let scratch = try Scratch("sync")
         let (laptop, desktop) = try pair(scratch)
         let today = LocalDate(parsing: "2027-01-01")!
-        let run = try laptop.journal.startPlan("nt-90", from: today, today: today, remindAt: nil, now: laptop.now)
+        let run = try #require(try laptop.journal.startPlan("nt-90", from: today, today: today, remindAt: nil, now: laptop.now))
         try laptop.journal.markRead(day: 1, of: run, today: today, now: laptop.now)
         try laptop.sync()
         try desktop.sync()
-        #expect(try desktop.journal.runningPlan()?.daysRead.keys.sorted() == [1])
+        #expect(try desktop.journal.runningPlans().first?.daysRead.keys.sorted() == [1])
         laptop.now += 60
-        #expect(try laptop.journal.markUnread(day: 1, of: try #require(try laptop.journal.runningPlan()), now: laptop.now))
+        #expect(try laptop.journal.markUnread(day: 1, of: try #require(try laptop.journal.runningPlans().first), now: laptop.now))
         try laptop.sync()
         try desktop.sync()
-        #expect(try desktop.journal.runningPlan()?.daysRead.isEmpty == true)
+        #expect(try desktop.journal.runningPlans().first?.daysRead.isEmpty == true)
         #expect(try desktop.export() == laptop.export())
     }
 

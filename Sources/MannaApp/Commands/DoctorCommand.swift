@@ -89,11 +89,14 @@ enum DoctorCommand {
             return "at \(when)"
         }
         check("reading plan") {
-            switch try context.runningPlan(database: context.openTextDatabase()) {
-            case .none: return "none running"
-            case .broken(_, let reason): throw Failure.data(reason)
-            case .loaded(let plan, _): return "\(plan.name) (\(plan.id))"
+            var names: [String] = []
+            for running in try context.runningPlans(database: context.openTextDatabase()) {
+                switch running {
+                case .broken(_, let reason): throw Failure.data(reason)
+                case .loaded(let plan, _): names.append("\(plan.name) (\(plan.id))")
+                }
             }
+            return names.isEmpty ? "none running" : names.joined(separator: ", ")
         }
         check("notifications") {
             guard let journal = try context.existingJournal(), let (instant, reason) = try journal.notifyFailure() else {

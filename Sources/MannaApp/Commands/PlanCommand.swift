@@ -1,11 +1,13 @@
-// manna plan list | show | start | today | done | undo | status | catch-up | remind | stop: reading plans and progress.
+// manna plan list | show | start | today | done | undo | status | catch-up | remind | stop: reading
+// plans and progress. Several plans can run at once, each with its own day and reminder: a
+// command that acts on one takes its id when more than one runs.
 import MannaKit
 
 enum PlanCommand {
     static let spec = CommandSpec(
         name: "plan",
-        usage: "manna plan list [--json] | show PLAN [--json] | start PLAN [--from DATE] [--remind HH:MM] | today [--read|--listen|--json] | done [DAY] | undo DAY | status [--json] | catch-up | remind HH:MM|off | stop",
-        abstract: "Reading plans: choose one, see today's readings, mark them read, catch up",
+        usage: "manna plan list [--json] | show PLAN [--json] | start PLAN [--from DATE] [--remind HH:MM] | today [PLAN] [--read|--listen|--json] | done [PLAN] [DAY] | undo [PLAN] DAY | status [PLAN] [--json] | catch-up [PLAN] | remind [PLAN] HH:MM|off | stop [PLAN]",
+        abstract: "Reading plans, several at once: see each day's readings, mark them read, catch up",
         valueOptions: [
             "from": "start: the date of day 1 (default: today)",
             "remind": "start: a daily reminder to read at HH:MM",
@@ -14,32 +16,36 @@ enum PlanCommand {
             "now": "act as if it were this moment (for replaying)",
         ],
         flags: ["read": "today: print the readings' text too", "listen": "today: read the readings aloud (see 'manna listen')",
-                "json": "list, show, today, status: print JSON"],
+                "json": "list, show, today, status: print JSON (today and status: a list, one per running plan, or the PLAN named)"],
         subcommands: ["list", "show", "start", "today", "done", "undo", "status", "catch-up", "remind", "stop"],
         subcommandOptions: [
             "list": ["json"], "show": ["json"], "start": ["from", "remind", "now"],
             "today": ["date", "read", "listen", "json", "translation", "now"], "done": ["now"], "undo": ["now"],
             "status": ["json", "now"], "catch-up": ["now"], "remind": ["now"], "stop": ["now"],
         ],
-        operands: ["show": .plan, "start": .plan, "remind": .words(["off"])],
+        operands: [
+            "show": .plan, "start": .plan, "today": .runningPlan(or: []), "done": .runningPlan(or: []), "undo": .runningPlan(or: []),
+            "status": .runningPlan(or: []), "catch-up": .runningPlan(or: []), "remind": .runningPlan(or: ["off"]), "stop": .runningPlan(or: []),
+        ],
         pages: true,
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
-        switch (words.first, words.count) {
-        case ("list", 1): try list(json: arguments.has("json"), context)
-        case ("show", 2): try show(words[1], json: arguments.has("json"), context)
-        case ("start", 2): try start(words[1], arguments, context)
-        case ("today", 1): try today(arguments, context)
-        case ("done", 1), ("done", 2): try done(words.count == 2 ? words[1] : nil, arguments, context)
-        case ("undo", 2): try undo(words[1], arguments, context)
-        case ("status", 1): try status(arguments, context)
-        case ("catch-up", 1): try catchUp(arguments, context)
-        case ("remind", 2): try remind(words[1], arguments, context)
-        case ("stop", 1): try stop(arguments, context)
+        let rest = Array(words.dropFirst())
+        switch (words.first, rest.count) {
+        case ("list", 0): try list(json: arguments.has("json"), context)
+        case ("show", 1): try show(rest[0], json: arguments.has("json"), context)
+        case ("start", 1): try start(rest[0], arguments, context)
+        case ("today", 0), ("today", 1): try today(rest.first, arguments, context)
+        case ("done", 0...2): try done(rest, arguments, context)
+        case ("undo", 1), ("undo", 2): try undo(rest, arguments, context)
+        case ("status", 0), ("status", 1): try status(rest.first, arguments, context)
+        case ("catch-up", 0), ("catch-up", 1): try catchUp(rest.first, arguments, context)
+        case ("remind", 1), ("remind", 2): try remind(rest, arguments, context)
+        case ("stop", 0), ("stop", 1): try stop(rest.first, arguments, context)
         default:
-            throw spec.subcommandFailure(words.first, usage: "plan needs one of: list, show PLAN, start PLAN, today, done [DAY], undo DAY, status, catch-up, remind HH:MM|off, stop; see 'manna plan --help'")
+            throw spec.subcommandFailure(words.first, usage: "plan needs one of: list, show PLAN, start PLAN, today [PLAN], done [PLAN] [DAY], undo [PLAN] DAY, status [PLAN], catch-up [PLAN], remind [PLAN] HH:MM|off, stop [PLAN]; see 'manna plan --help'")
         }
     }
 
@@ -81,22 +87,57 @@ enum PlanCommand {
         }
     }
 
-    /// Now, today, and the running plan (an error when none runs).
-    static func current(_ arguments: ParsedArguments, _ context: Context) throws -> (now: Instant, today: LocalDate, plan: Plan, run: PlanRun) {
-        let zone = try context.zone()
-        let now = try context.now(arguments.value("now"), zone: zone)
-        let today = zone.local(now).date
-        switch try context.runningPlan(database: context.openTextDatabase()) {
-        case .none: throw PlanProgressError.noRunningPlan
+    /// The running plan a command acts on: the one named, or else the only one running. With
+    /// several running and none named, the command line is incomplete: one line lists them,
+    /// with `example` (the command for a plan's id) showing how to name one.
+    static func choose(_ name: String?, among running: [RunningPlan], example: (String) -> String) throws -> RunningPlan {
+        let ids = running.map(\.run.planID)
+        if let name {
+            guard let chosen = running.first(where: { $0.run.planID == name }) else { throw PlanProgressError.notRunning(name, running: ids) }
+            return chosen
+        }
+        guard let only = running.first else { throw PlanProgressError.noRunningPlan }
+        guard running.count == 1 else {
+            throw PlanProgressError.whichPlan(running: ids, example: example(ids[0]))
+        }
+        return only
+    }
+
+    /// Now, today, and the running plan named (or the only one), loaded: an error when none
+    /// runs, when it is ambiguous, or when its plan cannot be loaded.
+    static func current(_ name: String?, example: (String) -> String, _ arguments: ParsedArguments, _ context: Context)
+        throws -> (now: Instant, today: LocalDate, plan: Plan, run: PlanRun) {
+        let (now, today) = try moment(arguments, context)
+        switch try choose(name, among: context.runningPlans(database: context.openTextDatabase()), example: example) {
         case .broken(_, let reason): throw Failure.data(reason)
         case .loaded(let plan, let run): return (now, today, plan, run)
         }
     }
 
-    static func start(_ id: String, _ arguments: ParsedArguments, _ context: Context) throws {
+    /// The moment the command acts at (`--now`, else the clock) and its local date.
+    static func moment(_ arguments: ParsedArguments, _ context: Context) throws -> (now: Instant, today: LocalDate) {
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
-        let today = zone.local(now).date
+        return (now, zone.local(now).date)
+    }
+
+    /// The running plans to show (`today`, `status`): the one named, or every one. A plan that
+    /// cannot be loaded stops the command with its reason, after the others are shown.
+    static func shown(_ name: String?, _ context: Context, show: (Plan, PlanRun) throws -> Void) throws {
+        let running = try context.runningPlans(database: context.openTextDatabase())
+        let chosen = try name.map { [try choose($0, among: running) { $0 }] } ?? running
+        var broken: String?
+        for plan in chosen {
+            switch plan {
+            case .loaded(let plan, let run): try show(plan, run)
+            case .broken(_, let reason): broken = broken ?? reason
+            }
+        }
+        if let broken { throw Failure.data(broken) }
+    }
+
+    static func start(_ id: String, _ arguments: ParsedArguments, _ context: Context) throws {
+        let (now, today) = try moment(arguments, context)
         let database = try context.openTextDatabase()
         guard let plan = try context.plan(id: id, database: database) else {
             let ids = (try? PlanLibrary(database: database, userDirectory: context.paths.userPlans).all().plans.map(\.id)) ?? []
@@ -109,8 +150,17 @@ enum PlanCommand {
         }
         let remindAt = try reminderTime(arguments.value("remind"))
         let journal = try context.journal()
-        try journal.startPlan(plan.id, from: from, today: today, remindAt: remindAt, now: now)
-        context.stdout.line("started \(plan.name) (\(plan.days.count) days), day 1 on \(from)" + (remindAt.map { ", reminder at \($0)" } ?? ""))
+        guard try journal.startPlan(plan.id, from: from, today: today, remindAt: remindAt, now: now) != nil else {
+            let running = try journal.runningPlans().first { $0.planID == plan.id }
+            throw PlanProgressError.alreadyRunning(plan.id, name: plan.name, startedOn: running?.startedOn ?? today)
+        }
+        try refreshTimeline(now: now, context)
+        let others = try context.runningPlans(database: database).filter { $0.run.planID != plan.id }.map { running -> String in
+            if case .loaded(let other, _) = running { return other.name }
+            return running.run.planID
+        }
+        context.stdout.line("started \(plan.name) (\(plan.days.count) days), day 1 on \(from)" + (remindAt.map { ", reminder at \($0)" } ?? "")
+            + (others.isEmpty ? "" : "; also running: " + others.joined(separator: ", ")))
     }
 
     static func reminderTime(_ text: String?) throws -> LocalTime? {
@@ -119,20 +169,43 @@ enum PlanCommand {
         return time
     }
 
-    static func today(_ arguments: ParsedArguments, _ context: Context) throws {
-        let (_, today, plan, run) = try current(arguments, context)
+    static func today(_ name: String?, _ arguments: ParsedArguments, _ context: Context) throws {
+        let (_, today) = try moment(arguments, context)
         let date = arguments.value("date") == nil ? today : try context.date(arguments.value("date"))
-        let step = run.step(for: date, today: today, plan: plan)
-        if arguments.has("json") {
-            return context.json(.object([
-                ("plan", .string(plan.id)), ("name", .string(plan.name)), ("date", .string(date.description)),
-                ("day", step.map { .int($0.day) } ?? .null), ("days", .int(plan.days.count)),
-                ("readings", .array((step?.readings ?? []).map { .string($0.description) })),
-            ]))
+        let json = arguments.has("json")
+        // The text or the voice is of one plan's readings: which one, when several run?
+        if arguments.has("read") || arguments.has("listen") {
+            let flag = arguments.has("read") ? "read" : "listen"
+            let (_, _, plan, run) = try current(name, example: { "manna plan today \($0) --\(flag)" }, arguments, context)
+            return try showToday(plan, run, date: date, today: today, arguments, context)
         }
-        guard let step else {
-            context.stdout.line(date < today ? "\(plan.name): only today and later dates have readings to show"
-                : "\(plan.name): every day is read. Well done!")
+        var objects: [JSON] = []
+        var any = false
+        try shown(name, context) { plan, run in
+            any = true
+            if json { objects.append(todayJSON(plan, run, date: date, today: today)) } else { try showToday(plan, run, date: date, today: today, arguments, context) }
+        }
+        if json { return context.json(name == nil ? .array(objects) : objects[0]) }
+        if !any { context.stdout.line(PlanProgressError.noRunningPlan.message) }
+    }
+
+    static func todayJSON(_ plan: Plan, _ run: PlanRun, date: LocalDate, today: LocalDate) -> JSON {
+        let step = run.step(for: date, today: today, plan: plan)
+        return .object([
+            ("plan", .string(plan.id)), ("name", .string(plan.name)), ("date", .string(date.description)),
+            ("day", step.map { .int($0.day) } ?? .null), ("days", .int(plan.days.count)),
+            ("readings", .array((step?.readings ?? []).map { .string($0.description) })),
+        ])
+    }
+
+    /// One plan's line for `date`, and with `--read` or `--listen` its readings.
+    static func showToday(_ plan: Plan, _ run: PlanRun, date: LocalDate, today: LocalDate, _ arguments: ParsedArguments, _ context: Context) throws {
+        guard let step = run.step(for: date, today: today, plan: plan) else {
+            let next = run.status(days: plan.days.count, today: today).nextUnread
+            context.stdout.line("\(plan.name): " + (date < today ? "only today and later dates have readings to show"
+                : next == nil ? "every day is read. Well done!"
+                : date < run.scheduleStart ? "day 1 is on \(run.scheduleStart)"
+                : "no reading on \(date): at one day a day, the plan ends before then"))
             return
         }
         context.stdout.line("\(plan.name), \(step.summary)")
@@ -153,9 +226,17 @@ enum PlanCommand {
         }
     }
 
-    static func done(_ dayText: String?, _ arguments: ParsedArguments, _ context: Context) throws {
-        let (now, today, plan, run) = try current(arguments, context)
-        let status = run.status(days: plan.days.count, today: today)
+    /// `done [PLAN] [DAY]`: a word that is a number is the day, unless it is a running plan's id.
+    static func done(_ words: [String], _ arguments: ParsedArguments, _ context: Context) throws {
+        var name: String?
+        var dayText: String?
+        if words.count == 2 {
+            (name, dayText) = (words[0], words[1])
+        } else if let word = words.first {
+            let ids = try context.runningPlans(database: context.openTextDatabase()).map(\.run.planID)
+            if Int(word) != nil && !ids.contains(word) { dayText = word } else { name = word }
+        }
+        let (now, today, plan, run) = try current(name, example: { "manna plan done \($0)" + (dayText.map { " " + $0 } ?? "") }, arguments, context)
         var day: Int
         if let dayText {
             guard let number = Int(dayText) else { throw Failure.usage("done takes a day number, like 'manna plan done 12', not '\(dayText)'") }
@@ -164,7 +245,7 @@ enum PlanCommand {
             }
             day = number
         } else {
-            guard let next = status.nextUnread else {
+            guard let next = run.status(days: plan.days.count, today: today).nextUnread else {
                 context.stdout.line("\(plan.name): every day is already read")
                 return
             }
@@ -173,14 +254,14 @@ enum PlanCommand {
         let journal = try context.journal()
         try journal.markRead(day: day, of: run, today: today, now: now)
         try refreshTimeline(now: now, context)
-        let after = try current(arguments, context)
-        let newStatus = after.run.status(days: plan.days.count, today: today)
-        context.stdout.line("day \(day) of \(plan.days.count) read; streak \(newStatus.streak) day\(newStatus.streak == 1 ? "" : "s")")
+        let streak = try journal.runningPlans().first { $0.uuid == run.uuid }?.status(days: plan.days.count, today: today).streak ?? 0
+        context.stdout.line("\(plan.name): day \(day) of \(plan.days.count) read; streak \(streak) day\(streak == 1 ? "" : "s")")
     }
 
-    /// Marks a day read by mistake unread again.
-    static func undo(_ dayText: String, _ arguments: ParsedArguments, _ context: Context) throws {
-        let (now, _, plan, run) = try current(arguments, context)
+    /// `undo [PLAN] DAY`: marks a day read by mistake unread again.
+    static func undo(_ words: [String], _ arguments: ParsedArguments, _ context: Context) throws {
+        let dayText = words[words.count - 1]
+        let (now, _, plan, run) = try current(words.count == 2 ? words[0] : nil, example: { "manna plan undo \($0) \(dayText)" }, arguments, context)
         guard let day = Int(dayText) else { throw Failure.usage("undo takes a day number, like 'manna plan undo 12', not '\(dayText)'") }
         guard day >= 1 && day <= plan.days.count else { throw PlanProgressError.noSuchDay(day, days: plan.days.count) }
         guard try context.journal().markUnread(day: day, of: run, now: now) else {
@@ -191,61 +272,79 @@ enum PlanCommand {
         context.stdout.line("\(plan.name): day \(day) of \(plan.days.count) is unread again")
     }
 
-    static func status(_ arguments: ParsedArguments, _ context: Context) throws {
-        let (_, today, plan, run) = try current(arguments, context)
-        let status = run.status(days: plan.days.count, today: today)
-        let position = status.nextUnread.map { "day \($0) of \(status.days)" } ?? "all \(status.days) days read"
-        if arguments.has("json") {
-            return context.json(.object([
-                ("plan", .string(plan.id)), ("name", .string(plan.name)), ("uuid", .string(run.uuid)), ("days", .int(status.days)),
-                ("read", .int(status.daysRead)), ("next", status.nextUnread.map { .int($0) } ?? .null), ("behind", .int(status.behind)),
-                ("streak", .int(status.streak)), ("started_on", .string(run.startedOn.description)),
-                ("schedule_start", .string(run.scheduleStart.description)), ("remind_at", run.remindAt.map { .string($0.description) } ?? .null),
-            ]))
+    /// Each running plan's status (or the one named); with none running, how to start one.
+    static func status(_ name: String?, _ arguments: ParsedArguments, _ context: Context) throws {
+        let (_, today) = try moment(arguments, context)
+        let json = arguments.has("json")
+        let running = try context.existingJournal()?.runningPlans().count ?? 0
+        let several = name == nil && running > 1
+        var objects: [JSON] = []
+        try shown(name, context) { plan, run in
+            let status = run.status(days: plan.days.count, today: today)
+            if json {
+                objects.append(.object([
+                    ("plan", .string(plan.id)), ("name", .string(plan.name)), ("uuid", .string(run.uuid)), ("days", .int(status.days)),
+                    ("read", .int(status.daysRead)), ("next", status.nextUnread.map { .int($0) } ?? .null), ("behind", .int(status.behind)),
+                    ("streak", .int(status.streak)), ("started_on", .string(run.startedOn.description)),
+                    ("schedule_start", .string(run.scheduleStart.description)), ("remind_at", run.remindAt.map { .string($0.description) } ?? .null),
+                ]))
+                return
+            }
+            if several && !objects.isEmpty { context.stdout.line("") }
+            objects.append(.null)
+            let position = status.nextUnread.map { "day \($0) of \(status.days)" } ?? "all \(status.days) days read"
+            let pace = status.scheduledDay < 1 ? "begins on \(run.scheduleStart)"
+                : status.behind == 0 ? "on schedule" : "\(status.behind) day\(status.behind == 1 ? "" : "s") behind"
+            context.stdout.line("\(plan.name)\(several ? " (\(plan.id))" : ""): \(position), \(status.daysRead) read (\(status.percentRead)), \(pace), streak \(status.streak) day\(status.streak == 1 ? "" : "s")")
+            context.stdout.line("started \(run.startedOn); day 1 scheduled on \(run.scheduleStart)" + (run.remindAt.map { "; reminder at \($0)" } ?? ""))
         }
-        let behind = status.behind == 0 ? "on schedule" : "\(status.behind) day\(status.behind == 1 ? "" : "s") behind"
-        context.stdout.line("\(plan.name): \(position), \(status.daysRead) read (\(status.percent)%), \(behind), streak \(status.streak) day\(status.streak == 1 ? "" : "s")")
-        context.stdout.line("started \(run.startedOn); day 1 scheduled on \(run.scheduleStart)" + (run.remindAt.map { "; reminder at \($0)" } ?? ""))
+        if json { return context.json(name == nil ? .array(objects) : objects[0]) }
+        if objects.isEmpty { context.stdout.line(PlanProgressError.noRunningPlan.message) }
     }
 
-    static func catchUp(_ arguments: ParsedArguments, _ context: Context) throws {
-        let (now, today, plan, run) = try current(arguments, context)
-        guard let next = run.status(days: plan.days.count, today: today).nextUnread else {
+    /// Moves the schedule of a plan that is behind so that its next unread day is today; a plan
+    /// on schedule, not begun yet, or read to its end is left as the user set it.
+    static func catchUp(_ name: String?, _ arguments: ParsedArguments, _ context: Context) throws {
+        let (now, today, plan, run) = try current(name, example: { "manna plan catch-up \($0)" }, arguments, context)
+        let status = run.status(days: plan.days.count, today: today)
+        guard let next = status.nextUnread else {
             context.stdout.line("\(plan.name): every day is read; nothing to catch up")
+            return
+        }
+        guard status.behind > 0 else {
+            context.stdout.line("\(plan.name): nothing to catch up: " + (status.scheduledDay < 1 ? "day 1 is on \(run.scheduleStart)" : "it is on schedule"))
             return
         }
         let journal = try context.journal()
         try journal.catchUp(run, nextUnread: next, today: today, now: now)
         try refreshTimeline(now: now, context)
-        context.stdout.line("\(plan.name): day \(next) is today's reading now; the rest follow one a day")
+        let moved = today.adding(days: 1 - next).dayNumber - run.scheduleStart.dayNumber
+        context.stdout.line("\(plan.name): day \(next) is today's reading now; the rest follow one a day (the schedule moved \(moved) day\(moved == 1 ? "" : "s") later)")
     }
 
-    static func remind(_ time: String, _ arguments: ParsedArguments, _ context: Context) throws {
-        let (now, _, plan, run) = try current(arguments, context)
+    /// `remind [PLAN] HH:MM|off`.
+    static func remind(_ words: [String], _ arguments: ParsedArguments, _ context: Context) throws {
+        let time = words[words.count - 1]
+        let (now, _, plan, run) = try current(words.count == 2 ? words[0] : nil, example: { "manna plan remind \($0) \(time)" }, arguments, context)
         let remindAt = try reminderTime(time)
         let journal = try context.journal()
         try journal.setPlanReminder(run, at: remindAt, now: now)
+        try refreshTimeline(now: now, context)
         context.stdout.line(remindAt.map { "\(plan.name): reminder at \($0) on days with an unread reading" } ?? "\(plan.name): no reminder")
     }
 
-    /// Stops the running plan, even one whose plan can no longer be loaded.
-    static func stop(_ arguments: ParsedArguments, _ context: Context) throws {
-        let zone = try context.zone()
-        let now = try context.now(arguments.value("now"), zone: zone)
-        let running = try context.runningPlan(database: context.openTextDatabase())
-        let (plan, run): (Plan?, PlanRun)
-        switch running {
-        case .none: throw PlanProgressError.noRunningPlan
-        case .broken(let broken, _): (plan, run) = (nil, broken)
-        case .loaded(let loaded, let loadedRun): (plan, run) = (loaded, loadedRun)
-        }
+    /// Stops a running plan, even one whose plan can no longer be loaded.
+    static func stop(_ name: String?, _ arguments: ParsedArguments, _ context: Context) throws {
+        let (now, today) = try moment(arguments, context)
+        let running = try choose(name, among: context.runningPlans(database: context.openTextDatabase()), example: { "manna plan stop \($0)" })
+        let run = running.run
         try context.journal().stopPlan(run, now: now)
         try refreshTimeline(now: now, context)
-        guard let plan else {
+        guard case .loaded(let plan, _) = running else {
             context.stdout.line("stopped \(run.planID) with \(run.daysRead.count) days read; its progress stays in the journal")
             return
         }
-        let status = run.status(days: plan.days.count, today: zone.local(now).date)
+        let status = run.status(days: plan.days.count, today: today)
         context.stdout.line("stopped \(plan.name) with \(status.daysRead) of \(status.days) days read; its progress stays in the journal")
     }
 

@@ -47,7 +47,7 @@ enum PromptCommand {
         context.configOrDefaults()
         let database = try context.openTextDatabase()
         var inputs = try context.timelineInputs(database: database, zone: zone, now: now)
-        inputs = TimelineInputs(zone: zone, translation: inputs.translation, notifyAt: inputs.notifyAt, days: 1, plan: inputs.plan,
+        inputs = TimelineInputs(zone: zone, translation: inputs.translation, notifyAt: inputs.notifyAt, days: 1, plans: inputs.plans,
                                 daily: inputs.daily, prayerReminders: inputs.prayerReminders)
         return ShownDay(try Timeline.entries(now: now, inputs: inputs, database: database)[0])
     }

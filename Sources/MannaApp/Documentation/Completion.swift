@@ -10,6 +10,8 @@ enum Operand: Equatable, Sendable {
     case reference
     case translation
     case plan
+    /// A running plan's id (the plans this journal runs), or one of these words.
+    case runningPlan(or: [String])
     case prayer
     case note
     case highlight
@@ -141,6 +143,10 @@ enum Completion {
             guard let database = try? context.openTextDatabase(),
                   let all = try? PlanLibrary(database: database, userDirectory: context.paths.userPlans).all() else { return [] }
             return all.plans.map { ($0.id, $0.name) }
+        case .runningPlan(let words):
+            // Completion never makes a journal: none yet, no plan runs.
+            let running = (try? context.existingJournal()?.runningPlans()) ?? []
+            return running.map { ($0.planID, "") } + words.map { ($0, "") }
         case .configKey:
             return Config.keys.map { ($0.name, $0.allowed) }
         case .words(let words):

@@ -3,8 +3,8 @@
 // Records with a uuid merge by it and the newest `updated_at` wins (a deletion is an update: a
 // tombstone). Facts without one (days read, searches) are added when missing. Then the rules
 // that hold for one machine are restored for the merge of two: one live highlight and one live
-// bookmark per verse, one running plan, the newest winning and the others becoming tombstones
-// (stopped, for plans). Notes are all kept: they are text the user wrote.
+// bookmark per verse, one running run per plan, the newest winning and the others becoming
+// tombstones (stopped, for plan runs). Notes are all kept: they are text the user wrote.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -159,8 +159,8 @@ public struct ImportSummary: Equatable, Sendable {
         public var added = 0
         /// Records the file had a newer version of.
         public var updated = 0
-        /// Records made tombstones (or stopped plans) because a newer one for the same verse (or
-        /// the newer running plan) came in.
+        /// Records made tombstones (or stopped plan runs) because a newer one for the same verse
+        /// (or a newer running run of the same plan) came in.
         public var superseded = 0
         /// Searches dropped to keep the newest 100.
         public var removed = 0
@@ -313,8 +313,9 @@ extension Journal {
     }
 
     /// Restores the rules a merge of two journals can break, for `table` (nil: every table):
-    /// one live highlight and one live bookmark per verse, one running plan. Returns how many
-    /// records were superseded.
+    /// one live highlight and one live bookmark per verse, one running run per plan (plans run
+    /// side by side; one plan started on two machines runs once). Returns how many records
+    /// were superseded.
     @discardableResult
     func supersedeAfterMerge(_ table: ExportTable? = nil) throws -> Int {
         var superseded = 0
@@ -325,44 +326,37 @@ extension Journal {
             superseded += try supersede(ExportTable.bookmarks.name, live: "deleted_at IS NULL", groupedBy: "verse_id", set: "deleted_at = ?2, updated_at = ?2")
         }
         if table == nil || table?.name == ExportTable.planRuns.name {
-            superseded += try supersede(ExportTable.planRuns.name, live: "stopped_at IS NULL AND deleted_at IS NULL", groupedBy: nil,
+            superseded += try supersede(ExportTable.planRuns.name, live: "stopped_at IS NULL AND deleted_at IS NULL", groupedBy: "plan_id",
                                         set: "stopped_at = ?2, updated_at = ?2")
         }
         return superseded
     }
 
-    /// Where a table allows one live record per `groupedBy` value (or one in all), keeps the
-    /// newest (then the greatest uuid) and applies `set` to the others, `?2` being the winner's
-    /// `updated_at`: a time both machines agree on, so the same merge gives the same rows.
-    private func supersede(_ table: String, live: String, groupedBy: String?, set: String) throws -> Int {
-        var groups: [Int?] = [nil]
-        if let groupedBy {
-            let crowded = try database.prepare("SELECT \(groupedBy) FROM \(table) WHERE \(live) GROUP BY \(groupedBy) HAVING count(*) > 1")
-            groups = []
-            while try crowded.step() { groups.append(crowded.int(0)) }
-        }
+    /// Where a table allows one live record per `groupedBy` value, keeps the newest (then the
+    /// greatest uuid) and applies `set` to the others, `?2` being the winner's `updated_at`: a
+    /// time both machines agree on, so the same merge gives the same rows.
+    private func supersede(_ table: String, live: String, groupedBy group: String, set: String) throws -> Int {
         let members = try database.prepare("""
-            SELECT uuid, updated_at FROM \(table) WHERE \(live)\(groupedBy.map { " AND \($0) = ?1" } ?? "") ORDER BY updated_at DESC, uuid DESC
+            SELECT uuid, updated_at, CAST(\(group) AS TEXT) AS grp FROM \(table) WHERE \(live) ORDER BY grp, updated_at DESC, uuid DESC
             """)
-        let change = try database.prepare("UPDATE \(table) SET \(set) WHERE uuid = ?1")
-        var superseded = 0
-        for group in groups {
-            try members.reset()
-            if let group { try members.bind(group, at: 1) }
-            var winner: Int?
-            var losers: [String] = []
-            while try members.step() {
-                if winner == nil { winner = try members.int("updated_at") } else { losers.append(try members.string("uuid")) }
-            }
-            for uuid in losers {
-                try change.reset()
-                try change.bind(uuid, at: 1)
-                try change.bind(winner!, at: 2)
-                try change.run()
-                superseded += 1
+        var winner: (group: String, updatedAt: Int)?
+        var losers: [(uuid: String, time: Int)] = []
+        while try members.step() {
+            let group = try members.string("grp")
+            if let winner, winner.group == group {
+                losers.append((try members.string("uuid"), winner.updatedAt))
+            } else {
+                winner = (group, try members.int("updated_at"))
             }
         }
-        return superseded
+        let change = try database.prepare("UPDATE \(table) SET \(set) WHERE uuid = ?1")
+        for loser in losers {
+            try change.reset()
+            try change.bind(loser.uuid, at: 1)
+            try change.bind(loser.time, at: 2)
+            try change.run()
+        }
+        return losers.count
     }
 
     /// A reminder needs its prayer, a day read its plan run: in the file or already here.

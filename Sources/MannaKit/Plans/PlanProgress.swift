@@ -29,11 +29,22 @@ public struct PlanStatus: Equatable, Sendable {
     /// Consecutive local dates, ending today (or yesterday, if today has none yet), with a reading.
     public let streak: Int
 
-    public var percent: Int { days == 0 ? 0 : daysRead * 100 / days }
+    /// The share read, in whole percent rounded down, except that a start is never 0%:
+    /// "0%", "under 1%", "2%", … "99%", "100%" (only when every day is read).
+    public var percentRead: String {
+        let percent = days == 0 ? 0 : daysRead * 100 / days
+        return percent == 0 && daysRead > 0 ? "under 1%" : "\(percent)%"
+    }
 }
 
 public enum PlanProgressError: Error, Equatable, Sendable {
     case noRunningPlan
+    /// Several plans run and the command acts on one: which? (`example` shows how to say it.)
+    case whichPlan(running: [String], example: String)
+    /// The plan named is not one of those running.
+    case notRunning(String, running: [String])
+    /// `plan start` of a plan that runs already: its start date and days read stay.
+    case alreadyRunning(String, name: String, startedOn: LocalDate)
     case noSuchDay(Int, days: Int)
     /// No plan with this id; `closest` is one spelled nearly so.
     case unknownPlan(String, closest: String? = nil)
@@ -41,6 +52,12 @@ public enum PlanProgressError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .noRunningPlan: "no plan is running: start one with 'manna plan start PLAN' (see 'manna plan list')"
+        case .whichPlan(let running, let example):
+            "\(running.count) plans are running (\(running.joined(separator: ", "))): name one, like '\(example)'"
+        case .notRunning(let id, let running):
+            "'\(id)' is not a running plan; " + (running.isEmpty ? "none is running" : "running: " + running.joined(separator: ", "))
+        case .alreadyRunning(let id, let name, let startedOn):
+            "\(name) is running already (started \(startedOn)); to begin it again, stop it first with 'manna plan stop \(id)'"
         case .noSuchDay(let day, let days): "there is no day \(day): the plan has days 1 to \(days)"
         case .unknownPlan(let id, let closest):
             "no plan called '\(id)'" + (closest.map { "; did you mean '\($0)'?" } ?? ": see 'manna plan list'")
@@ -71,11 +88,19 @@ extension PlanRun {
         return count
     }
 
-    /// The step to show for `date`: the next unread day on today, the ones after it on the
-    /// following dates (as if one day is read per date). Nil past the plan's end.
+    /// Whether the plan has a reading to remind of on `date`: day 1's date has come, and a day
+    /// is left unread.
+    public func hasReading(on date: LocalDate, days: Int) -> Bool {
+        date >= scheduleStart && status(days: days, today: date).nextUnread != nil
+    }
+
+    /// The step to show for `date`: the next unread day on today (or on day 1's date, when that
+    /// is later), the ones after it on the following dates (as if one day is read per date).
+    /// Nil before then and past the plan's end.
     public func step(for date: LocalDate, today: LocalDate, plan: Plan) -> PlanStep? {
-        guard date >= today, let next = status(days: plan.days.count, today: today).nextUnread else { return nil }
-        let day = next + (date.dayNumber - today.dayNumber)
+        let first = max(today, scheduleStart)
+        guard date >= first, let next = status(days: plan.days.count, today: today).nextUnread else { return nil }
+        let day = next + (date.dayNumber - first.dayNumber)
         guard day >= 1 && day <= plan.days.count else { return nil }
         return PlanStep(planID: plan.id, planName: plan.name, day: day, days: plan.days.count, readings: plan.days[day - 1])
     }

@@ -50,13 +50,13 @@ public enum Scheduler {
                    scheduled: scheduled, late: now - scheduled > lateAfter)
     }
 
-    /// The reading-plan reminder, at its time on a day when nothing of the plan has been
-    /// read yet and a day is left to read; same rules as the morning verse otherwise.
+    /// A reading plan's reminder (each running plan has its own), at its time on a day when the
+    /// plan has begun, nothing of it has been read yet and a day is left to read; same rules as
+    /// the morning verse otherwise.
     public static func planReminder(now: Instant, zone: Zone, run: PlanRun, plan: Plan) -> Due? {
         guard let time = run.remindAt else { return nil }
         let today = zone.local(now).date
-        let status = run.status(days: plan.days.count, today: today)
-        guard status.nextUnread != nil, !run.daysRead.values.contains(today) else { return nil }
+        guard run.hasReading(on: today, days: plan.days.count), !run.daysRead.values.contains(today) else { return nil }
         let scheduled = zone.firstInstant(on: today, at: time)
         guard now >= scheduled else { return nil }
         return Due(occurrence: Journal.Occurrence(kind: .plan, key: run.uuid, label: today.description),

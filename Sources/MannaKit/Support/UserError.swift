@@ -128,10 +128,11 @@ extension PlanError: UserError {
 extension PlanProgressError: UserError {
     public var exitStatus: ExitStatus {
         switch self {
-        // Nothing to act on: the command was wrong.
-        case .noRunningPlan: .usage
-        // Not found, the same status as a prayer, note or bookmark not found.
-        case .noSuchDay, .unknownPlan: .dataError
+        // The command line left out which of the running plans.
+        case .whichPlan: .usage
+        // Not found (nothing running to act on, no such plan or day), the same status as a
+        // prayer, note or bookmark not found; a plan started twice is refused alike.
+        case .noRunningPlan, .notRunning, .noSuchDay, .unknownPlan, .alreadyRunning: .dataError
         }
     }
 }

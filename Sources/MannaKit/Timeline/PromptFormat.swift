@@ -1,7 +1,7 @@
 // One line for a shell prompt or a panel: tokens filled from the day shown.
 
 /// A prompt format: text with tokens `{reference}`, `{translation}`, `{text}`, `{text:N}`
-/// (cut to N columns at a word, with "…"), `{plan}` (the plan step, or nothing), `{date}`.
+/// (cut to N columns at a word, with "…"), `{plan}` (the first running plan's step, or nothing), `{date}`.
 public struct PromptFormat: Equatable, Sendable {
     public let format: String
     /// The whole line is cut to this many columns (the default format's promise of 80).

@@ -8,7 +8,11 @@ public struct TimelineEntry: Equatable, Sendable {
     /// The day's first instant, as the wall clock showed it (with the offset then in force).
     public let start: LocalDateTime
     public let verse: DailyVerse
-    public let plan: PlanStep?
+    /// Each running plan's step for the day, in the order the plans were started.
+    public let plans: [PlanStep]
+    /// The first plan's step: what `plan` holds in the file, for readers from before plans ran
+    /// side by side.
+    public var plan: PlanStep? { plans.first }
     /// The times of the day's reminders: times only, never what a prayer says.
     public let reminders: [TimelineReminder]
 }
@@ -47,21 +51,21 @@ public struct TimelineInputs {
     public let translation: Translation
     public let notifyAt: LocalTime?
     public let days: Int
-    /// The running plan and its progress, if any.
-    public let plan: (plan: Plan, run: PlanRun)?
+    /// The running plans and their progress, in the order they were started.
+    public let plans: [(plan: Plan, run: PlanRun)]
     /// Where each day's verse comes from (config `daily_source`).
     public let daily: DailySource
     /// The open prayers' reminders: their times go in each day's entry (never their text).
     public let prayerReminders: [ReminderSpec]
 
-    public init(zone: Zone, translation: Translation, notifyAt: LocalTime?, days: Int, plan: (plan: Plan, run: PlanRun)?,
+    public init(zone: Zone, translation: Translation, notifyAt: LocalTime?, days: Int, plans: [(plan: Plan, run: PlanRun)] = [],
                 daily: DailySource = .curated, prayerReminders: [ReminderSpec] = []) {
         self.prayerReminders = prayerReminders
         self.zone = zone
         self.translation = translation
         self.notifyAt = notifyAt
         self.days = days
-        self.plan = plan
+        self.plans = plans
         self.daily = daily
     }
 }
@@ -79,25 +83,23 @@ public enum Timeline {
             if date.year > 9999 { break }
             let start = inputs.zone.local(inputs.zone.startOfDay(date))
             let verse = try database.dailyVerse(for: date, in: inputs.translation, source: inputs.daily)
-            let step = inputs.plan.flatMap { $0.run.step(for: date, today: today, plan: $0.plan) }
-            entries.append(TimelineEntry(date: date, start: start, verse: verse, plan: step,
+            let steps = inputs.plans.compactMap { $0.run.step(for: date, today: today, plan: $0.plan) }
+            entries.append(TimelineEntry(date: date, start: start, verse: verse, plans: steps,
                                          reminders: reminders(on: date, inputs: inputs)))
         }
         return entries
     }
 
-    /// The day's reminder times in order: the verse (unless `notify_at = off`), the plan's reading (while it has days to
-    /// read), and each prayer reminder that comes that day (one entry per time and kind).
+    /// The day's reminder times in order: the verse (unless `notify_at = off`), each plan's reading (from day 1's date,
+    /// while it has days to read), and each prayer reminder that comes that day (one entry per time and kind).
     static func reminders(on date: LocalDate, inputs: TimelineInputs) -> [TimelineReminder] {
         var reminders = inputs.notifyAt.map { [TimelineReminder(time: $0, kind: "verse")] } ?? []
-        if let (plan, run) = inputs.plan, let time = run.remindAt, run.status(days: plan.days.count, today: date).nextUnread != nil {
-            reminders.append(TimelineReminder(time: time, kind: "plan"))
+        let planTimes = inputs.plans.compactMap { plan, run in run.hasReading(on: date, days: plan.days.count) ? run.remindAt : nil }
+        let prayerTimes = inputs.prayerReminders.filter { $0.comes(on: date) }.map(\.time)
+        for (times, kind) in [(planTimes, "plan"), (prayerTimes, "prayer")] {
+            var seen: Set<LocalTime> = []
+            reminders += times.filter { seen.insert($0).inserted }.map { TimelineReminder(time: $0, kind: kind) }
         }
-        var prayerTimes: [LocalTime] = []
-        for spec in inputs.prayerReminders where spec.comes(on: date) && !prayerTimes.contains(spec.time) {
-            prayerTimes.append(spec.time)
-        }
-        reminders += prayerTimes.map { TimelineReminder(time: $0, kind: "prayer") }
         return reminders.sorted { ($0.time, $0.kind) < ($1.time, $1.kind) }
     }
 
@@ -124,16 +126,19 @@ public enum Timeline {
                 ("translation", .string(entry.verse.translation)),
                 ("text", .string(entry.verse.text)),
             ])),
-            ("plan", entry.plan.map { step in
-                .object([
-                    ("id", .string(step.planID)),
-                    ("name", .string(step.planName)),
-                    ("day", .int(step.day)),
-                    ("days", .int(step.days)),
-                    ("readings", .array(step.readings.map { .string($0.description) })),
-                ])
-            } ?? .null),
+            ("plan", entry.plan.map(json) ?? .null),
+            ("plans", .array(entry.plans.map(json))),
             ("reminders", .array(entry.reminders.map { .object([("time", .string($0.time.description)), ("kind", .string($0.kind))]) })),
+        ])
+    }
+
+    static func json(_ step: PlanStep) -> JSON {
+        .object([
+            ("id", .string(step.planID)),
+            ("name", .string(step.planName)),
+            ("day", .int(step.day)),
+            ("days", .int(step.days)),
+            ("readings", .array(step.readings.map { .string($0.description) })),
         ])
     }
 
