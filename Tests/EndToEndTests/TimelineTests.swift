@@ -23,9 +23,14 @@ import TestSupport
         var environment = ["TZ": zone]
         var home: TemporaryHome?
         if name == "new-york-2026-03-08" {
-            // With a reading plan, to pin plan steps too.
+            // With a reading plan, to pin plan steps too, and a second one from March 10th, to
+            // pin two plans side by side and one not begun. (The config's plan moves into the
+            // journal at the real clock, after this --now: nt-90 counts as started first.)
             home = try TemporaryHome(config: "plan = bible-in-a-year\nplan_start = 2026-03-01\n")
             environment["HOME"] = home!.path
+            let second = Manna.run(["plan", "start", "nt-90", "--from", "2026-03-10", "--remind", "21:00", "--now", "2026-03-08T09:00"],
+                                   environment: environment)
+            #expect(second.status == 0, "\(second.stderr)")
         }
         let run = Manna.run(["timeline", "--print", "--now", now], environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
