@@ -97,6 +97,27 @@ import TestSupport
         #expect(run(home, "plan", "status", "--now", "2026-11-02T21:00").stdout.hasPrefix("The Bible in a Year: day 3 of 365, 2 read (under 1%), on schedule"))
     }
 
+    /// A running plan whose file is gone is named (65) after the others are shown; named
+    /// itself, only its reason.
+    @Test func aBrokenPlanBesideAGoodOneIsNamedAfterIt() throws {
+        let home = try TemporaryHome()
+        let plans = home.url.appendingPathComponent(".config/manna/plans")
+        try FileManager.default.createDirectory(at: plans, withIntermediateDirectories: true)
+        let file = plans.appendingPathComponent("mine.json")
+        try #"{"format": 1, "id": "mine", "name": "Mine", "description": "", "days": [{"day": 1, "readings": ["Mark 1"]}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        #expect(run(home, "plan", "start", "mine", "--now", "2026-11-01T08:00").status == 0)
+        #expect(run(home, "plan", "start", "nt-90", "--now", "2026-11-01T08:01").status == 0)
+        try FileManager.default.removeItem(at: file)
+        let reason = "manna: the running plan 'mine' is not a known plan any more (see 'manna plan list'); stop it with 'manna plan stop mine'\n"
+        let today = run(home, "plan", "today", "--now", "2026-11-01T09:00")
+        #expect(today.status == 65 && today.stdout == "The New Testament in 90 Days, Day 1 of 90: Matthew 1-4\n" && today.stderr == reason)
+        let named = run(home, "plan", "status", "mine", "--json", "--now", "2026-11-01T09:00")
+        #expect(named.status == 65 && named.stdout.isEmpty && named.stderr == reason)
+        #expect(run(home, "plan", "stop", "mine", "--now", "2026-11-01T10:00").stdout == "stopped mine with 0 days read; its progress stays in the journal\n")
+        #expect(run(home, "plan", "today", "--now", "2026-11-01T10:00").status == 0)
+    }
+
     /// A start date chosen in the future stays chosen: nothing to read, remind of or catch up
     /// before it, and day 1 on that date.
     @Test func aFutureStartIsKept() throws {

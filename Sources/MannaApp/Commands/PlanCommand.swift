@@ -121,18 +121,23 @@ enum PlanCommand {
         return (now, zone.local(now).date)
     }
 
-    /// The running plans to show (`today`, `status`): the one named, or every one. A plan that
-    /// cannot be loaded stops the command with its reason, after the others are shown.
-    static func shown(_ name: String?, _ context: Context, show: (Plan, PlanRun) throws -> Void) throws {
+    /// The running plans to show (`today`, `status`): the one named, or every one, each shown
+    /// by `show` (with the number shown). A plan that cannot be loaded stops the command with
+    /// its reason, after the others are shown.
+    static func shown(_ name: String?, _ context: Context, show: ([(plan: Plan, run: PlanRun)]) throws -> Void) throws {
         let running = try context.runningPlans(database: context.openTextDatabase())
         let chosen = try name.map { [try choose($0, among: running) { $0 }] } ?? running
+        var loaded: [(plan: Plan, run: PlanRun)] = []
         var broken: String?
         for plan in chosen {
             switch plan {
-            case .loaded(let plan, let run): try show(plan, run)
+            case .loaded(let plan, let run): loaded.append((plan, run))
             case .broken(_, let reason): broken = broken ?? reason
             }
         }
+        // Only a broken plan (the one named, or all there are): its reason alone.
+        if let broken, loaded.isEmpty { throw Failure.data(broken) }
+        try show(loaded)
         if let broken { throw Failure.data(broken) }
     }
 
@@ -179,14 +184,14 @@ enum PlanCommand {
             let (_, _, plan, run) = try current(name, example: { "manna plan today \($0) --\(flag)" }, arguments, context)
             return try showToday(plan, run, date: date, today: today, arguments, context)
         }
-        var objects: [JSON] = []
-        var any = false
-        try shown(name, context) { plan, run in
-            any = true
-            if json { objects.append(todayJSON(plan, run, date: date, today: today)) } else { try showToday(plan, run, date: date, today: today, arguments, context) }
+        try shown(name, context) { plans in
+            if json {
+                let objects = plans.map { todayJSON($0.plan, $0.run, date: date, today: today) }
+                return context.json(name == nil ? .array(objects) : objects[0])
+            }
+            if plans.isEmpty { context.stdout.line(PlanProgressError.noRunningPlan.message) }
+            for (plan, run) in plans { try showToday(plan, run, date: date, today: today, arguments, context) }
         }
-        if json { return context.json(name == nil ? .array(objects) : objects[0]) }
-        if !any { context.stdout.line(PlanProgressError.noRunningPlan.message) }
     }
 
     static func todayJSON(_ plan: Plan, _ run: PlanRun, date: LocalDate, today: LocalDate) -> JSON {
@@ -275,31 +280,33 @@ enum PlanCommand {
     /// Each running plan's status (or the one named); with none running, how to start one.
     static func status(_ name: String?, _ arguments: ParsedArguments, _ context: Context) throws {
         let (_, today) = try moment(arguments, context)
-        let json = arguments.has("json")
-        let running = try context.existingJournal()?.runningPlans().count ?? 0
-        let several = name == nil && running > 1
-        var objects: [JSON] = []
-        try shown(name, context) { plan, run in
-            let status = run.status(days: plan.days.count, today: today)
-            if json {
-                objects.append(.object([
-                    ("plan", .string(plan.id)), ("name", .string(plan.name)), ("uuid", .string(run.uuid)), ("days", .int(status.days)),
-                    ("read", .int(status.daysRead)), ("next", status.nextUnread.map { .int($0) } ?? .null), ("behind", .int(status.behind)),
-                    ("streak", .int(status.streak)), ("started_on", .string(run.startedOn.description)),
-                    ("schedule_start", .string(run.scheduleStart.description)), ("remind_at", run.remindAt.map { .string($0.description) } ?? .null),
-                ]))
-                return
+        try shown(name, context) { plans in
+            if arguments.has("json") {
+                let objects = plans.map { plan, run in statusJSON(plan, run, status: run.status(days: plan.days.count, today: today)) }
+                return context.json(name == nil ? .array(objects) : objects[0])
             }
-            if several && !objects.isEmpty { context.stdout.line("") }
-            objects.append(.null)
-            let position = status.nextUnread.map { "day \($0) of \(status.days)" } ?? "all \(status.days) days read"
-            let pace = status.scheduledDay < 1 ? "begins on \(run.scheduleStart)"
-                : status.behind == 0 ? "on schedule" : "\(status.behind) day\(status.behind == 1 ? "" : "s") behind"
-            context.stdout.line("\(plan.name)\(several ? " (\(plan.id))" : ""): \(position), \(status.daysRead) read (\(status.percentRead)), \(pace), streak \(status.streak) day\(status.streak == 1 ? "" : "s")")
-            context.stdout.line("started \(run.startedOn); day 1 scheduled on \(run.scheduleStart)" + (run.remindAt.map { "; reminder at \($0)" } ?? ""))
+            if plans.isEmpty { context.stdout.line(PlanProgressError.noRunningPlan.message) }
+            for (index, (plan, run)) in plans.enumerated() {
+                let status = run.status(days: plan.days.count, today: today)
+                // With several, each is named by the id the other commands take.
+                if index > 0 { context.stdout.line("") }
+                let title = plans.count > 1 ? "\(plan.name) (\(plan.id))" : plan.name
+                let position = status.nextUnread.map { "day \($0) of \(status.days)" } ?? "all \(status.days) days read"
+                let pace = status.scheduledDay < 1 ? "begins on \(run.scheduleStart)"
+                    : status.behind == 0 ? "on schedule" : "\(status.behind) day\(status.behind == 1 ? "" : "s") behind"
+                context.stdout.line("\(title): \(position), \(status.daysRead) read (\(status.percentRead)), \(pace), streak \(status.streak) day\(status.streak == 1 ? "" : "s")")
+                context.stdout.line("started \(run.startedOn); day 1 scheduled on \(run.scheduleStart)" + (run.remindAt.map { "; reminder at \($0)" } ?? ""))
+            }
         }
-        if json { return context.json(name == nil ? .array(objects) : objects[0]) }
-        if objects.isEmpty { context.stdout.line(PlanProgressError.noRunningPlan.message) }
+    }
+
+    static func statusJSON(_ plan: Plan, _ run: PlanRun, status: PlanStatus) -> JSON {
+        .object([
+            ("plan", .string(plan.id)), ("name", .string(plan.name)), ("uuid", .string(run.uuid)), ("days", .int(status.days)),
+            ("read", .int(status.daysRead)), ("next", status.nextUnread.map { .int($0) } ?? .null), ("behind", .int(status.behind)),
+            ("streak", .int(status.streak)), ("started_on", .string(run.startedOn.description)),
+            ("schedule_start", .string(run.scheduleStart.description)), ("remind_at", run.remindAt.map { .string($0.description) } ?? .null),
+        ])
     }
 
     /// Moves the schedule of a plan that is behind so that its next unread day is today; a plan
