@@ -92,14 +92,26 @@ enum Export {
         return .object([("sample_rate", .int(speechRate)), ("frames", .int(frames)), ("file_rate", .int(fileRate)), ("verses", .array(verses))])
     }
 
+    /// The audio file at `path` opened for libsndfile by Manna's rule for readers
+    /// (`Files.openForReading`: without blocking, a regular file), so a FIFO or a device is
+    /// refused at once; libsndfile decodes the very descriptor that was checked.
+    static func openForDecoding(_ path: String, _ info: inout SF_INFO) throws(PlayError) -> OpaquePointer {
+        let opened: (descriptor: Int32, size: Int)?
+        do { opened = try Files.openForReading(path) } catch { throw .badAudio(error.message) }
+        guard let (descriptor, _) = opened else { throw .badAudio("\(path): no such file") }
+        guard let file = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {
+            close(descriptor)
+            throw .badAudio("cannot decode \(path): " + String(cString: sf_strerror(nil)))
+        }
+        return file
+    }
+
     /// The audio file at `path` decoded to its end: `{"sample_rate", "channels", "frames",
     /// "duration"}`. Every frame is read, so a file cut short or damaged midway is found out,
     /// not just one whose header is bad.
     static func info(_ path: String) throws(PlayError) -> JSON {
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            throw .badAudio("cannot decode \(path): " + String(cString: sf_strerror(nil)))
-        }
+        let file = try openForDecoding(path, &info)
         defer { sf_close(file) }
         var buffer = [Int16](repeating: 0, count: 16384 * Int(max(info.channels, 1)))
         var frames = 0

@@ -24,8 +24,10 @@ final class Recording: AudioSource, @unchecked Sendable {
     /// sheet's, when given): cues for other audio would highlight the wrong verses.
     init(path: String, verses: [ListenRequest.Verse], duration: Double?) throws(PlayError) {
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info), info.samplerate > 0, info.channels > 0 else {
-            throw .badAudio("cannot decode \(path): " + String(cString: sf_strerror(nil)))
+        let file = try Export.openForDecoding(path, &info)
+        guard info.samplerate > 0, info.channels > 0 else {
+            sf_close(file)
+            throw .badAudio("cannot decode \(path): no sample rate or channels")
         }
         self.file = file
         self.path = path

@@ -1,5 +1,5 @@
-// `manna export FILE` as a careful backup tool writes: through a link to the file it points
-// to, straight into what is not a regular file, and never an empty document over a backup.
+// `manna export FILE` as a careful backup tool writes: never through a link, never into
+// what is not a regular file, and never an empty document over a backup.
 import Foundation
 import MannaKit
 import TestSupport
@@ -8,7 +8,8 @@ import Testing
 @testable import MannaApp
 
 @Suite struct ExportFileTests {
-    @Test func aLinkIsFollowedAndTheFileItPointsToReplaced() throws {
+    /// A link may be another user's trap (issue 25, point 2): refused, and what it points to untouched.
+    @Test func aLinkIsRefusedAndTheFileItPointsToKept() throws {
         let home = try TestHome()
         #expect(home.run("note", "add", "John 3:16", "Kept").status == 0)
         let synced = try Scratch("synced")
@@ -16,30 +17,32 @@ import Testing
         try "old".write(toFile: target, atomically: true, encoding: .utf8)
         let link = home.url.appendingPathComponent("backup.json").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-        #expect(home.run("export", link).status == 0)
+        let export = home.run("export", link)
+        #expect(export.status == 74)
+        #expect(export.stderr == "manna: cannot write \(link): a symbolic link: Manna never writes through a link; remove it or name another file\n")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: synced.path) == ["backup.json"])
+        // Named itself, the file behind the link is replaced, 0600.
+        #expect(home.run("export", target).status == 0)
         #expect(try String(contentsOfFile: target, encoding: .utf8).contains("\"text\": \"Kept\""))
         let attributes = try FileManager.default.attributesOfItem(atPath: target)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: synced.path) == ["backup.json"])
     }
 
-    @Test func aFIFOIsWrittenIntoNotReplaced() throws {
+    /// A FIFO someone else may be reading is never handed the journal, and never opened.
+    @Test func aFIFOIsRefusedNotWrittenInto() throws {
         let home = try TestHome()
         #expect(home.run("note", "add", "John 3:16", "Piped").status == 0)
         let scratch = try Scratch("fifo")
         let fifo = scratch.file("pipe")
         #expect(mkfifo(fifo, 0o600) == 0)
-        // A reader at the other end, as `manna export pipe & gzip < pipe` would have.
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
-        reader.arguments = ["-c", "cat \"$0\" > \"$1\"", fifo, scratch.file("received")]
-        try reader.run()
-        #expect(home.run("export", fifo).status == 0)
-        reader.waitUntilExit()
-        #expect(try String(contentsOfFile: scratch.file("received"), encoding: .utf8).contains("\"text\": \"Piped\""))
+        let export = home.run("export", fifo)
+        #expect(export.status == 74)
+        #expect(export.stderr == "manna: cannot write \(fifo): not a regular file (a device or a pipe): Manna writes only files here\n")
         var info = stat()
         #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["pipe"])
     }
 
     @Test func withNoJournalABackupIsNotOverwrittenWithNothing() throws {

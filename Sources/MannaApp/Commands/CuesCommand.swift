@@ -53,10 +53,14 @@ enum CuesCommand {
             defects.append("the audio \(sheet.audio) is not beside the cue sheet")
         } else {
             do {
+                // Checked as every reader checks (a FIFO would hang the decoder) before the player gets it.
+                try Files.checkReadable(audioPath)
                 let decoded = try PlayerProcess.info(audioPath, context: context)
                 audio = AudioFacts(duration: decoded.duration, sha256: try SHA256.hexDigest(ofFile: audioPath))
             } catch let error as PlayerFailure where error.exitStatus == .dataError {
                 defects.append(error.message)
+            } catch let error as FileError {
+                defects.append("the audio \(error.message)")
             }
         }
         defects += sheet.defects(passage: passage, audio: audio)
@@ -86,7 +90,7 @@ enum CuesCommand {
         let verses = try database.passage(reference, in: translation).filter { $0.text != nil }.map(\.id)
         let cues: [CueSheet.Cue]
         do { cues = try CueImport.cues(from: text, format: format, verses: verses) } catch { throw Failure.data("\(path): \(error.problem)") }
-        guard Files.exists(audioPath) else { throw Failure.data("\(audioPath): no such file") }
+        do { try Files.checkReadable(audioPath) } catch { throw Failure.data(error.message) }
         let decoded = try PlayerProcess.info(audioPath, context: context)
         let audio = AudioFacts(duration: decoded.duration, sha256: try SHA256.hexDigest(ofFile: audioPath))
         let sheet = CueSheet(passage: reference.description, translation: translation.code, voice: arguments.value("reader") ?? "recording",
@@ -97,7 +101,7 @@ enum CuesCommand {
             for defect in defects { context.stdout.line(path + ": " + defect) }
             throw Failure.data("\(path): \(defects.count) defect\(defects.count == 1 ? "" : "s"); no cue sheet written")
         }
-        do { try Files.writeAtomically(sheet.json.prettyText + "\n", to: sheetPath) } catch { throw Failure.io("cannot write \(sheetPath): \(error.message)") }
+        do { try Files.writeAtomically(sheet.json.prettyText + "\n", to: sheetPath) } catch { throw Failure.io("cannot write \(error.message)") }
         context.stdout.line("wrote \(sheetPath): \(sheet.passage) (\(sheet.translation)), \(cues.count) verses, \(ListenCommand.clock(sheet.duration))")
     }
 

@@ -25,8 +25,9 @@ enum InitCommand {
     /// the instant it stops being right (the next day's start), and reads the prompt lines the
     /// timer writes (`PromptLines`) again only after that instant or a minute after the last
     /// read (so a changed translation or format shows within a minute): a built-in read (bash
-    /// `mapfile`, zsh's `mapfile` module), the last line whose start is not after
-    /// `$EPOCHSECONDS`. Most prompts cost two comparisons. Only when no line covers now
+    /// `read -N`, zsh's `mapfile` module) of a regular file only, at most 16 kB (a FIFO would
+    /// block the prompt, `/dev/zero` fill memory), the last line whose start (decimal, leading
+    /// zeros and all: `10#`) is not after `$EPOCHSECONDS`. Most prompts cost two comparisons. Only when no line covers now
     /// (nothing has run for a week) do they run `manna prompt`. fish has no clock built-in,
     /// so it runs `manna prompt`.
     ///
@@ -40,18 +41,21 @@ enum InitCommand {
             # Manna: today's verse above the prompt. Add to ~/.bashrc: eval "$(manna init bash)"
             __manna_lines=@PROMPT_LINES@ __manna_until=0 __manna_read=0 __manna_text=
             __manna_prompt() {
-              local entry start lines line head width=${COLUMNS:-80}
+              local entry start text= line head width=${COLUMNS:-80}
               (( width > 0 )) || width=80
               if (( EPOCHSECONDS >= __manna_until || EPOCHSECONDS >= __manna_read + 60 )); then
                 __manna_read=$EPOCHSECONDS __manna_until=0 __manna_text=
-                if [[ -r $__manna_lines ]] && mapfile -t lines < "$__manna_lines"; then
-                  for entry in "${lines[@]}"; do
-                    start=${entry%%$'\t'*}
-                    [[ -z $start || $start == *[!0-9]* ]] && break
-                    (( start <= EPOCHSECONDS )) || { __manna_until=$start; break; }
-                    __manna_text=${entry#*$'\t'*$'\t'*$'\t'} __manna_until=$(( start + 82800 ))
-                  done
-                fi
+                # A regular file only, and at most 16 kB of it (a week is 2): a FIFO would block
+                # the prompt for ever, /dev/zero or a huge file would fill memory.
+                [[ -f $__manna_lines && -r $__manna_lines ]] && IFS= read -r -d '' -N 16384 text < "$__manna_lines"
+                (( ${#text} < 16384 )) || text=
+                while [[ -n $text ]]; do
+                  entry=${text%%$'\n'*} text=${text:${#entry}+1}
+                  start=${entry%%$'\t'*}
+                  [[ -z $start || $start == *[!0-9]* || ${#start} -gt 18 ]] && break
+                  (( 10#$start <= EPOCHSECONDS )) || { __manna_until=$(( 10#$start )); break; }
+                  __manna_text=${entry#*$'\t'*$'\t'*$'\t'} __manna_until=$(( 10#$start + 82800 ))
+                done
                 if [[ -z $__manna_text ]] || (( EPOCHSECONDS >= __manna_until )); then
                   __manna_text=$(command manna prompt --width "$width" 2>/dev/null) __manna_until=0
                 fi
@@ -82,17 +86,21 @@ enum InitCommand {
             # Manna: today's verse above the prompt. Add to ~/.zshrc: eval "$(manna init zsh)"
             __manna_lines=@PROMPT_LINES@ __manna_until=0 __manna_read=0 __manna_text=
             zmodload zsh/datetime zsh/mapfile
+            zmodload -F zsh/stat b:zstat
             __manna_precmd() {
               local entry start line head width=${COLUMNS:-80}
+              local -a size
               (( width > 0 )) || width=80
               if (( EPOCHSECONDS >= __manna_until || EPOCHSECONDS >= __manna_read + 60 )); then
                 __manna_read=$EPOCHSECONDS __manna_until=0 __manna_text=
-                if [[ -r $__manna_lines ]]; then
+                # A regular file only, of at most 16 kB (a week is 2): a FIFO would block the
+                # prompt for ever, /dev/zero or a huge file would fill memory.
+                if [[ -f $__manna_lines && -r $__manna_lines ]] && zstat -A size +size -- $__manna_lines 2>/dev/null && (( size[1] < 16384 )); then
                   for entry in "${(@f)mapfile[$__manna_lines]}"; do
                     start=${entry%%$'\t'*}
-                    [[ $start == <-> ]] || break
-                    (( start <= EPOCHSECONDS )) || { __manna_until=$start; break }
-                    __manna_text=${entry#*$'\t'*$'\t'*$'\t'} __manna_until=$(( start + 82800 ))
+                    [[ $start == <-> && ${#start} -le 18 ]] || break
+                    (( 10#$start <= EPOCHSECONDS )) || { __manna_until=$(( 10#$start )); break }
+                    __manna_text=${entry#*$'\t'*$'\t'*$'\t'} __manna_until=$(( 10#$start + 82800 ))
                   done
                 fi
                 if [[ -z $__manna_text ]] || (( EPOCHSECONDS >= __manna_until )); then

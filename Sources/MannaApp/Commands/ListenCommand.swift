@@ -171,19 +171,32 @@ enum ListenCommand {
     static let exportFormats = ["wav", "flac", "ogg", "opus"]
 
     /// Renders the reading to `path` and writes its cue sheet beside it. The audio is written
-    /// beside its destination and renamed into place once whole; the cue sheet, with the
-    /// audio's hash, then replaces any before it.
+    /// into a temporary file Manna makes exclusively beside its destination (the player is
+    /// given only that) and renamed into place once whole; the cue sheet, with the audio's
+    /// hash, then replaces any before it. Both destinations are checked as every write's
+    /// (`Files.checkWritable`: no link, FIFO or folder) before a sound is rendered.
     static func export(_ request: ListenRequest, reference: Reference, translation: String, to path: String, _ context: Context) throws {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), exportFormats.contains(name[name.index(after: dot)...].lowercased()) else {
             throw Failure.usage("--export '\(path)': the name must end in " + exportFormats.map { "." + $0 }.joined(separator: ", ") + " (the kind of audio to write)")
         }
         let format = name[name.index(after: dot)...].lowercased()
-        let folder = Files.parent(of: path)
-        guard Files.isDirectory(folder) else { throw Failure.io("--export '\(path)': there is no folder \(folder)") }
-        let temporary = Files.temporaryPath(for: path)
+        let sheetPath = CueSheet.path(forAudio: path)
+        let temporary: String
+        do {
+            try Files.checkWritable(sheetPath, link: .refuse)
+            let created = try Files.createTemporary(beside: path, mode: 0o644)
+            close(created.descriptor)
+            temporary = created.path
+        } catch {
+            throw Failure.io("--export: cannot write \(error.message)")
+        }
         defer { _ = try? Files.remove(temporary) }
-        let report = try PlayerProcess.export(request, format: format, to: temporary, context: context)
+        let report: JSON
+        do { report = try PlayerProcess.export(request, format: format, to: temporary, context: context) } catch let error as PlayerFailure {
+            // The player knows only the temporary name: the user named `path`.
+            throw PlayerFailure(message: error.message.replacingAll(temporary, with: path), status: error.status)
+        }
         guard let speechRate = report["sample_rate"]?.intValue, let fileRate = report["file_rate"]?.intValue,
               let frames = report["frames"]?.intValue, let verses = report["verses"]?.arrayValue else {
             throw Failure.unavailable("the player's export report lacks its counts: \(report.text)")
@@ -201,10 +214,10 @@ enum ListenCommand {
         let sheet = CueSheet(passage: reference.description, translation: translation, voice: request.voice, audio: name,
                              sampleRate: fileRate, duration: Double(frames) / Double(fileRate), sha256: sha256, cues: cues)
         do {
-            try Files.rename(temporary, to: path)
-            try Files.writeAtomically(sheet.json.prettyText + "\n", to: CueSheet.path(forAudio: path))
+            try Files.moveIntoPlace(temporary, to: path)
+            try Files.writeAtomically(sheet.json.prettyText + "\n", to: sheetPath)
         } catch {
-            throw Failure.io("cannot write the export: \(error.message)")
+            throw Failure.io("--export: cannot write \(error.message)")
         }
         context.stdout.line("wrote \(path) (\(clock(sheet.duration)), \(cues.count) verses) and \(CueSheet.path(forAudio: path))")
     }

@@ -39,7 +39,7 @@ enum PromptCommand {
     static func shownDay(_ arguments: ParsedArguments, _ context: Context) throws -> ShownDay {
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
-        if let text = try? Files.readText(context.paths.timeline), let day = ShownDay.fromTimeline(text, now: now, zone: zone.identifier) {
+        if let text = try? Files.readText(context.paths.timeline, followLinks: false), let day = ShownDay.fromTimeline(text, now: now, zone: zone.identifier) {
             return day
         }
         // A bad line in the config never blanks a prompt or a panel: the defaults stand in

@@ -370,12 +370,10 @@ public struct Installer {
             for file in files {
                 let destination = layout.written(file.destination)
                 try Files.makeDirectories(Files.parent(of: destination))
-                let temporary = Files.temporaryPath(for: destination)
                 switch file.source {
-                case .copy(let source): try Files.copy(source, to: temporary, mode: file.mode)
-                case .text(let text): try Files.write(text, to: temporary, mode: file.mode)
+                case .copy(let source): written.append(try Files.copy(source, beside: destination, mode: file.mode))
+                case .text(let text): written.append(try Files.write(text, beside: destination, mode: file.mode))
                 }
-                written.append(temporary)
             }
             for (file, temporary) in zip(files, written) {
                 let destination = layout.written(file.destination)

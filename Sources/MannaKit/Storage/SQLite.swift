@@ -75,6 +75,12 @@ public final class Database {
             flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
             name = path
         }
+        // SQLite opens what it is given and waits on a FIFO for ever: what is there must be a
+        // regular file, by the rule every reader follows (Files.openForReading).
+        var info = stat()
+        if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: Files.notRegular, sql: nil)
+        }
         let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"

@@ -1,4 +1,7 @@
 // File operations on glibc: reading whole files, making folders, writing, copying and removing them.
+// Every file Manna reads goes through openForReading and every file it writes through
+// createTemporary and moveIntoPlace (writeAtomically): the rules for what a path may be live
+// here once (docs/ARCHITECTURE.md, "Files other people can touch").
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,11 +27,11 @@ public enum Files {
 
     /// The whole file as text (invalid UTF-8 is replaced), or nil when it does not exist.
     ///
-    /// Only a regular file (or a link to one) of at most `limit` bytes is read: `/dev/zero`
+    /// Only a regular file of at most `limit` bytes is read (`openForReading`): `/dev/zero`
     /// would fill memory, and a FIFO would make the reader (every shell prompt, for the
-    /// timeline) wait for ever. It is opened without blocking, so a FIFO is refused at once.
-    public static func readText(_ path: String, limit: Int = defaultReadLimit) throws(FileError) -> String? {
-        guard let (descriptor, size) = try openRegular(path) else { return nil }
+    /// timeline) wait for ever.
+    public static func readText(_ path: String, limit: Int = defaultReadLimit, followLinks: Bool = true) throws(FileError) -> String? {
+        guard let (descriptor, size) = try openForReading(path, followLinks: followLinks) else { return nil }
         defer { close(descriptor) }
         guard size <= limit else { throw .tooLarge(path, limit: limit) }
         let bytes = try readAll(descriptor, path: path, size: size, limit: limit)
@@ -38,7 +41,7 @@ public enum Files {
     /// The file's first line (without its newline, or the whole file if it has none), reading
     /// no further than it: a sync snapshot's header, without the megabytes after it.
     public static func readFirstLine(_ path: String, limit: Int = 1 << 20) throws(FileError) -> String? {
-        guard let (descriptor, _) = try openRegular(path) else { return nil }
+        guard let (descriptor, _) = try openForReading(path) else { return nil }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -58,12 +61,16 @@ public enum Files {
         }
     }
 
-    /// `path` opened for reading without blocking, if it is a regular file, with its size; nil
-    /// when it does not exist.
-    private static func openRegular(_ path: String) throws(FileError) -> (Int32, Int)? {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    /// What every reader of a file opens, Manna's or a library's (libsndfile, SQLite): `path`
+    /// opened without blocking (a FIFO would wait for a writer for ever), checked with fstat
+    /// to be a regular file (a device such as `/dev/zero` never ends), with its size for the
+    /// caller's cap; nil when it does not exist. With `followLinks` false a symbolic link is
+    /// refused (`O_NOFOLLOW`): for Manna's own files, where a link is never Manna's.
+    public static func openForReading(_ path: String, followLinks: Bool = true) throws(FileError) -> (descriptor: Int32, size: Int)? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
+            if errno == ELOOP && !followLinks { throw FileError(path: path, reason: linkRefused) }
             throw .current(path)
         }
         var info = stat()
@@ -74,10 +81,21 @@ public enum Files {
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            throw FileError(path: path, reason: "not a regular file (a device, a pipe or a folder): Manna reads only files here")
+            throw FileError(path: path, reason: notRegular)
         }
         return (descriptor, Int(info.st_size))
     }
+
+    /// Checks that `path` is a regular file a reader may open, without reading it: what is
+    /// handed by name to another program (the player decodes the audio) is checked by the
+    /// same rule as what Manna reads.
+    public static func checkReadable(_ path: String) throws(FileError) {
+        guard let (descriptor, _) = try openForReading(path) else { throw FileError(path: path, reason: "no such file") }
+        close(descriptor)
+    }
+
+    public static let notRegular = "not a regular file (a device, a pipe or a folder): Manna reads only files here"
+    public static let linkRefused = "a symbolic link, where Manna keeps only its own file: remove it"
 
     /// Makes `path` and any missing parents, each with `mode`.
     public static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws(FileError) {
@@ -88,60 +106,96 @@ public enum Files {
         }
     }
 
+    /// What a write does with a symbolic link where the file goes.
+    public enum LinkAtTarget: Sendable {
+        /// Refused with one line: a file the user names (an export, a cue sheet) or keeps
+        /// (the config), where a link may be another user's trap or the user's own choice,
+        /// and Manna can tell neither.
+        case refuse
+        /// The link itself is replaced by the new file: Manna's own caches (the timeline,
+        /// prompt.tsv), which no one else has reason to link.
+        case replace
+    }
+
     /// Replaces `path` with `text` so that a reader sees the old file or the new one, never
-    /// a part: written to a temporary file beside it, flushed to disk, then renamed over it.
-    ///
-    /// The temporary file is made exclusively (`O_EXCL`, a name no one can guess in advance),
-    /// with `mode`, so no other user can have made it first and read what is written. A
-    /// symbolic link is followed: the file it points to is replaced (a synced backup behind a
-    /// link must be updated, not turned into a local file). A destination that is not a
-    /// regular file (a device, a FIFO, `/dev/stdout`) is written directly, never replaced.
-    public static func writeAtomically(_ text: String, to path: String, mode: mode_t = 0o644) throws(FileError) {
-        let destination = try resolvingLinks(path)
+    /// a part: written to a temporary file made exclusively beside it (`createTemporary`),
+    /// flushed to disk, then renamed over it (`moveIntoPlace`). The existing path is never
+    /// opened for writing, so nothing is written through a link or into a FIFO or a device,
+    /// and a path another user prepared is refused or replaced, never handed anything.
+    /// Errors name `path` or its folder, never the temporary file.
+    public static func writeAtomically(_ text: String, to path: String, mode: mode_t = 0o644, link: LinkAtTarget = .refuse) throws(FileError) {
+        let temporary = try fillTemporary(beside: path, mode: mode, exactMode: false, link: link) { descriptor throws(FileError) in
+            try writeAll(Array(text.utf8)[...], to: descriptor, path: path)
+        }
+        try moveIntoPlace(temporary, to: path, link: link)
+    }
+
+    /// Refuses what a file cannot be written over: a folder, a FIFO, a device, and a link
+    /// unless `link` is `.replace`. Nothing there, or a regular file, may be replaced.
+    /// lstat, never open: looking must neither block nor follow.
+    public static func checkWritable(_ path: String, link: LinkAtTarget) throws(FileError) {
         var info = stat()
-        if stat(destination, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
-            let descriptor = open(destination, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw .current(path) }
-            defer { close(descriptor) }
-            try writeAll(Array(text.utf8)[...], to: descriptor, path: path)
-            return
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw .current(path)
         }
-        let temporary = temporaryPath(for: destination)
-        try create(temporary, mode: mode, exactMode: false, exclusive: true) { descriptor throws(FileError) in
-            try writeAll(Array(text.utf8)[...], to: descriptor, path: path)
-        }
-        try rename(temporary, to: destination)
-    }
-
-    /// The path a chain of symbolic links at `path` ends at (which may not exist yet); `path`
-    /// itself when it is not a link.
-    static func resolvingLinks(_ path: String) throws(FileError) -> String {
-        var current = path
-        for _ in 0..<40 {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let length = readlink(current, &buffer, buffer.count - 1)
-            guard length > 0 else { return current }
-            let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            current = target.hasPrefix("/") ? target : parent(of: current) + "/" + target
-        }
-        throw FileError(path: path, reason: "too many levels of symbolic links")
-    }
-
-    /// Writes `text` to a new file at `path` (replacing any) with exactly `mode` whatever the
-    /// umask, as install(1) does, and flushes it to disk. Nothing is left at `path` on failure.
-    public static func write(_ text: String, to path: String, mode: mode_t) throws(FileError) {
-        try create(path, mode: mode, exactMode: true) { descriptor throws(FileError) in
-            try writeAll(Array(text.utf8)[...], to: descriptor, path: path)
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFLNK where link == .replace: return
+        case S_IFLNK: throw FileError(path: path, reason: "a symbolic link: Manna never writes through a link; remove it or name another file")
+        case S_IFDIR: throw FileError(path: path, reason: "a folder: name a file to write")
+        default: throw FileError(path: path, reason: "not a regular file (a device or a pipe): Manna writes only files here")
         }
     }
 
-    /// Copies the file at `source` to a new file at `path` (replacing any) with exactly `mode`,
-    /// flushed to disk. Nothing is left at `path` on failure.
-    public static func copy(_ source: String, to path: String, mode: mode_t) throws(FileError) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw .current(source) }
+    /// A new empty file beside `path`, created exclusively (`O_EXCL`: it cannot be a file or a
+    /// link someone made first) with `mode` less the umask, and its descriptor, once
+    /// `checkWritable` accepts `path`. For a writer that is not `writeAtomically` (the player
+    /// renders audio into it by name); `moveIntoPlace` finishes, and the caller closes the
+    /// descriptor and removes the file on failure.
+    public static func createTemporary(beside path: String, mode: mode_t, link: LinkAtTarget = .refuse) throws(FileError) -> (path: String, descriptor: Int32) {
+        try checkWritable(path, link: link)
+        let temporary = temporaryPath(for: path)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            let folder = parent(of: path)
+            switch errno {
+            case ENOENT: throw FileError(path: path, reason: "there is no folder \(folder)")
+            case ENOTDIR: throw FileError(path: path, reason: "\(folder) is not a folder")
+            default: throw FileError(path: path, reason: "cannot make a file in \(folder): \(reason)")
+            }
+        }
+        return (temporary, descriptor)
+    }
+
+    /// Renames the finished `temporary` over `path`, checked again (what is there may have
+    /// changed while it was written); on failure `temporary` is removed and the error names `path`.
+    public static func moveIntoPlace(_ temporary: String, to path: String, link: LinkAtTarget = .refuse) throws(FileError) {
+        do throws(FileError) {
+            try checkWritable(path, link: link)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        try rename(temporary, to: path)
+    }
+
+    /// Writes `text` to a new temporary file beside `destination` with exactly `mode` whatever
+    /// the umask, as install(1) does, flushed to disk, and returns its path for
+    /// `moveIntoPlace` or `rename`. A link at `destination` is replaced; nothing is left on failure.
+    public static func write(_ text: String, beside destination: String, mode: mode_t) throws(FileError) -> String {
+        try fillTemporary(beside: destination, mode: mode, exactMode: true, link: .replace) { descriptor throws(FileError) in
+            try writeAll(Array(text.utf8)[...], to: descriptor, path: destination)
+        }
+    }
+
+    /// Copies the regular file at `source` to a new temporary file beside `destination`, as
+    /// `write(_:beside:mode:)` does.
+    public static func copy(_ source: String, beside destination: String, mode: mode_t) throws(FileError) -> String {
+        guard let (input, _) = try openForReading(source) else { throw FileError(path: source, reason: "no such file") }
         defer { close(input) }
-        try create(path, mode: mode, exactMode: true) { output throws(FileError) in
+        return try fillTemporary(beside: destination, mode: mode, exactMode: true, link: .replace) { output throws(FileError) in
             var chunk = [UInt8](repeating: 0, count: 1 << 20)
             while true {
                 let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
@@ -150,7 +204,7 @@ public enum Files {
                     throw .current(source)
                 }
                 if count == 0 { return }
-                try writeAll(chunk[..<count], to: output, path: path)
+                try writeAll(chunk[..<count], to: output, path: destination)
             }
         }
     }
@@ -187,29 +241,30 @@ public enum Files {
 
     /// A name beside `path` for a file that is renamed over it once complete: one per writer,
     /// so two writers at once (processes, or threads of one) never write or rename each other's.
-    public static func temporaryPath(for path: String) -> String {
+    static func temporaryPath(for path: String) -> String {
         path + ".tmp.\(getpid()).\(String(UInt32.random(in: .min ... .max), radix: 16))"
     }
 
-    /// Creates `path` with `mode` (exactly, or less the umask), lets `fill` write it and
-    /// flushes it to disk; removes it on any failure.
-    private static func create(_ path: String, mode: mode_t, exactMode: Bool, exclusive: Bool = false,
-                               fill: (Int32) throws(FileError) -> Void) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC), mode)
-        guard descriptor >= 0 else { throw .current(path) }
+    /// A temporary file beside `destination` (`createTemporary`) with `mode` (exactly, or less
+    /// the umask), written by `fill` and flushed to disk; removed on any failure, and every
+    /// error names `destination`.
+    private static func fillTemporary(beside destination: String, mode: mode_t, exactMode: Bool, link: LinkAtTarget,
+                                      fill: (Int32) throws(FileError) -> Void) throws(FileError) -> String {
+        let (temporary, descriptor) = try createTemporary(beside: destination, mode: mode, link: link)
         var failure: FileError?
         do throws(FileError) {
-            if exactMode && fchmod(descriptor, mode) != 0 { throw FileError.current(path) }
+            if exactMode && fchmod(descriptor, mode) != 0 { throw FileError.current(destination) }
             try fill(descriptor)
-            if fsync(descriptor) != 0 { throw FileError.current(path) }
+            if fsync(descriptor) != 0 { throw FileError.current(destination) }
         } catch {
             failure = error
         }
-        if close(descriptor) != 0 && failure == nil { failure = .current(path) }
+        if close(descriptor) != 0 && failure == nil { failure = .current(destination) }
         if let failure {
-            unlink(path)
+            unlink(temporary)
             throw failure
         }
+        return temporary
     }
 
     /// Everything from `descriptor`'s position to its end (`path` names it in errors).
@@ -288,10 +343,13 @@ public enum Files {
 
     /// Sets the file's modification time to `instant`, making it (empty, `mode`) when missing:
     /// a stamp that costs one or two system calls, and no write of content.
+    /// Not through a link, and never on a FIFO or a device (O_NOFOLLOW, O_NONBLOCK, fstat).
     public static func stamp(_ path: String, at instant: Instant, mode: mode_t = 0o600) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw .current(path) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw errno == ELOOP ? FileError(path: path, reason: linkRefused) : .current(path) }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw FileError(path: path, reason: notRegular) }
         var times = [timespec(tv_sec: instant, tv_nsec: 0), timespec(tv_sec: instant, tv_nsec: 0)]
         guard futimens(descriptor, &times) == 0 else { throw .current(path) }
     }

@@ -74,8 +74,7 @@ public struct SHA256 {
 
     /// The SHA-256 of the file at `path`, read in pieces.
     public static func hexDigest(ofFile path: String) throws(FileError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .current(path) }
+        guard let (descriptor, _) = try Files.openForReading(path) else { throw FileError(path: path, reason: "no such file") }
         defer { close(descriptor) }
         var hash = SHA256()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

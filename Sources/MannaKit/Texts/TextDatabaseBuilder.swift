@@ -85,8 +85,16 @@ public enum TextDatabaseBuilder {
         let translationsDirectory = curatedDirectory + "/translations"
         let rows = try readTSV(translationsDirectory + "/translations.tsv",
                                header: ["code", "name", "year", "licence", "source", "language"])
-        let temporaryPath = outputPath + ".building.\(getpid())"
-        unlink(temporaryPath)
+        // Made exclusively beside the output, as every file Manna writes (Files.createTemporary);
+        // SQLite fills the empty file.
+        let temporaryPath: String
+        do {
+            let (path, descriptor) = try Files.createTemporary(beside: outputPath, mode: 0o644)
+            close(descriptor)
+            temporaryPath = path
+        } catch {
+            throw .unreadable(path: outputPath, reason: error.reason)
+        }
         defer { unlink(temporaryPath) }
         do {
             let database = try Database(path: temporaryPath, mode: .readWriteCreate)
@@ -126,11 +134,9 @@ public enum TextDatabaseBuilder {
         } catch let error as TextDatabaseError {
             throw error
         } catch {
-            throw .unreadable(path: temporaryPath, reason: "\(error)")
+            throw .unreadable(path: outputPath, reason: "\(error)")
         }
-        guard rename(temporaryPath, outputPath) == 0 else {
-            throw .unreadable(path: outputPath, reason: String(cString: strerror(errno)))
-        }
+        do { try Files.moveIntoPlace(temporaryPath, to: outputPath) } catch { throw .unreadable(path: outputPath, reason: error.reason) }
     }
 
     private static func insertBooks(into database: Database) throws {

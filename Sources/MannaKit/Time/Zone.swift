@@ -198,8 +198,8 @@ public struct Zone: Hashable, Sendable {
 
     /// True when `path` is a tz database file (it starts with the TZif magic).
     private static func isTZif(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        // TZ may name any file: a FIFO must not make every command wait.
+        guard let (descriptor, _) = try? Files.openForReading(path) else { return false }
         defer { close(descriptor) }
         var magic = [UInt8](repeating: 0, count: 4)
         return read(descriptor, &magic, 4) == 4 && magic == Array("TZif".utf8)

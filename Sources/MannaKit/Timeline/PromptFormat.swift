@@ -93,9 +93,10 @@ public enum PromptLines {
     /// Writes `text` to `path` when it differs from what is there, atomically. Returns true when it wrote.
     @discardableResult
     public static func write(_ text: String, to path: String) throws(FileError) -> Bool {
-        if let existing = try? Files.readText(path), existing == text { return false }
+        if let existing = try? Files.readText(path, followLinks: false), existing == text { return false }
         try Files.makeDirectories(Files.parent(of: path), mode: 0o700)
-        try Files.writeAtomically(text, to: path, mode: 0o644)
+        // Manna's own cache: a link here is replaced, never written through.
+        try Files.writeAtomically(text, to: path, mode: 0o644, link: .replace)
         return true
     }
 }

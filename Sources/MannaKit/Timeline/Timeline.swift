@@ -148,13 +148,14 @@ public enum Timeline {
     @discardableResult
     public static func write(entries: [TimelineEntry], zone: Zone, now: Instant, to path: String) throws(FileError) -> Bool {
         let content = document(entries: entries, zone: zone, generatedAt: nil)
-        if let existing = try? Files.readText(path), var old = try? JSON(parsing: existing), case .object(let pairs) = old {
+        if let existing = try? Files.readText(path, followLinks: false), var old = try? JSON(parsing: existing), case .object(let pairs) = old {
             old = .object(pairs.filter { $0.0 != "generated_at" })
             if old == content { return false }
         }
         try Files.makeDirectories(Files.parent(of: path), mode: 0o700)
         let text = document(entries: entries, zone: zone, generatedAt: zone.local(now)).prettyText + "\n"
-        try Files.writeAtomically(text, to: path, mode: 0o644)
+        // Manna's own cache: a link here is replaced, never written through.
+        try Files.writeAtomically(text, to: path, mode: 0o644, link: .replace)
         return true
     }
 }
