@@ -1,4 +1,5 @@
 import Foundation
+import MannaKit
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -88,5 +89,46 @@ import Glibc
         let today = home.run("prompt")
         #expect(!run.stdout.isEmpty)
         #expect(run.stdout + "\n" == today.stdout)
+    }
+    /// prompt.tsv as anything but Manna's small file (issue 25, point 1) never holds a prompt
+    /// up: a FIFO would block the read for ever (Ctrl-C does not help), a link to /dev/zero or
+    /// a huge file would grow the shell without end. The snippet then asks `manna prompt`,
+    /// within the deadline. A start with leading zeros is decimal (`10#`), not an octal error.
+    @Test(.needs(.zsh), arguments: ["bash", "zsh"]) func aCacheThatIsNotASmallFileNeverHoldsThePromptUp(shell: String) throws {
+        let shellPath = try #require(TestEnvironment.path(of: shell))
+        let home = try TemporaryHome()
+        home.environment["TZ"] = "UTC"
+        try home.run("init", shell).stdout.write(toFile: home.path + "/snippet", atomically: true, encoding: .utf8)
+        let cache = home.path + "/.cache/manna"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        let lines = cache + "/prompt.tsv"
+        let binary = URL(fileURLWithPath: Manna.binary).deletingLastPathComponent().path
+        let environment: Environment = ["PATH": binary + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC", "NO_COLOR": "1", "LC_ALL": "C.UTF-8"]
+        let show = shell == "bash" ? #"__manna_prompt; printf '%s' "$__manna_line""# : #"__manna_precmd; print -rn -- "$__manna_line""#
+        let arguments = (shell == "bash" ? ["--norc", "--noprofile"] : ["-f"]) + ["-c", "source \"$HOME/snippet\"; " + show]
+        let fallback = String(home.run("prompt").stdout.dropLast())
+        // A start at or before now with an 8 or a 9 in it, so an octal reading would fail.
+        let now = Int(Date().timeIntervalSince1970)
+        let start = now / 10 * 10 - 1
+
+        let cases: [(String, () throws -> Void, String)] = [
+            ("a FIFO", { #expect(mkfifo(lines, 0o600) == 0) }, fallback),
+            ("a link to /dev/zero", { try FileManager.default.createSymbolicLink(atPath: lines, withDestinationPath: "/dev/zero") }, fallback),
+            ("a folder", { try FileManager.default.createDirectory(atPath: lines, withIntermediateDirectories: false) }, fallback),
+            ("3 GB", { #expect(FileManager.default.createFile(atPath: lines, contents: nil) && truncate(lines, 3 << 30) == 0) }, fallback),
+            ("leading zeros", { try "000\(start)\t2026-12-24\tPsalm 1:1\tDay one\n".write(toFile: lines, atomically: true, encoding: .utf8) }, "Day one"),
+        ]
+        for (name, make, expected) in cases {
+            try? FileManager.default.removeItem(atPath: lines)
+            try make()
+            let outcome = try Subprocess.run(shellPath, arguments: arguments, environment: environment, input: "", timeoutMilliseconds: 3000)
+            guard case .exited(let status, let stdout, let stderr) = outcome else {
+                Issue.record("\(shell), prompt.tsv is \(name): no prompt within 3 s (\(outcome))")
+                continue
+            }
+            #expect(status == 0 && stderr.isEmpty, "\(shell), \(name): \(stderr)")
+            #expect(stdout == expected, "\(shell), \(name)")
+        }
+        try? FileManager.default.removeItem(atPath: lines)
     }
 }

@@ -25,7 +25,7 @@ enum InitCommand {
     /// the instant it stops being right (the next day's start), and reads the prompt lines the
     /// timer writes (`PromptLines`) again only after that instant or a minute after the last
     /// read (so a changed translation or format shows within a minute): a built-in read (bash
-    /// `read -N`, zsh's `mapfile` module) of a regular file only, at most 16 kB (a FIFO would
+    /// `read -n`, zsh's `mapfile` module) of a regular file only, at most 16 kB (a FIFO would
     /// block the prompt, `/dev/zero` fill memory), the last line whose start (decimal, leading
     /// zeros and all: `10#`) is not after `$EPOCHSECONDS`. Most prompts cost two comparisons. Only when no line covers now
     /// (nothing has run for a week) do they run `manna prompt`. fish has no clock built-in,
@@ -45,9 +45,10 @@ enum InitCommand {
               (( width > 0 )) || width=80
               if (( EPOCHSECONDS >= __manna_until || EPOCHSECONDS >= __manna_read + 60 )); then
                 __manna_read=$EPOCHSECONDS __manna_until=0 __manna_text=
-                # A regular file only, and at most 16 kB of it (a week is 2): a FIFO would block
-                # the prompt for ever, /dev/zero or a huge file would fill memory.
-                [[ -f $__manna_lines && -r $__manna_lines ]] && IFS= read -r -d '' -N 16384 text < "$__manna_lines"
+                # A regular file only, and at most 16 kB of it (a week is 2), up to a NUL (which
+                # read would skip, not count): a FIFO would block the prompt for ever, /dev/zero
+                # or a huge file would fill memory.
+                [[ -f $__manna_lines && -r $__manna_lines ]] && IFS= read -r -d '' -n 16384 text < "$__manna_lines"
                 (( ${#text} < 16384 )) || text=
                 while [[ -n $text ]]; do
                   entry=${text%%$'\n'*} text=${text:${#entry}+1}
