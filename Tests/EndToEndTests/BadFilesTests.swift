@@ -161,3 +161,85 @@ import TestSupport
         #expect(imported.stdout.contains("prayers: 1 added"))
     }
 }
+
+/// Every command that writes a file names, when the write fails, the path the user gave or its
+/// folder, never the temporary file beside it (issue 32, point 6): with the folder not there
+/// (or a file in its place), and with every write failing (`ulimit -f 0`: EFBIG, as a full disk).
+@Suite struct WriteErrorTests {
+    /// A command, what to break before it runs, and the file it writes.
+    struct Writer: CustomStringConvertible, Sendable {
+        let description: String
+        /// The command, given the home.
+        let arguments: @Sendable (String) -> [String]
+        /// The file it writes, given the home.
+        let target: @Sendable (String) -> String
+        /// Makes its folder unusable (for one not there yet: nothing); nil when the folder cannot
+        /// be taken away (the audio is in it).
+        var breakFolder: (@Sendable (String) throws -> Void)?
+        var prepare: @Sendable (TemporaryHome) throws -> Void = { _ in }
+        /// False where the journal, written first, is what the limit stops (export, tick).
+        var writesOnlyTheFile = true
+    }
+
+    static func fileInPlace(of folder: String) throws {
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: Files.parent(of: folder), withIntermediateDirectories: true)
+        try "in the way".write(toFile: folder, atomically: true, encoding: .utf8)
+    }
+
+    /// A second of silence and its labels, for `cues import`.
+    static func writeRecording(in home: TemporaryHome) throws {
+        try FileKindsTests.silence.write(to: home.url.appendingPathComponent("reading.wav"))
+        try FileKindsTests.labels.write(to: home.url.appendingPathComponent("labels.txt"))
+    }
+
+    static let writers: [Writer] = [
+        Writer(description: "export", arguments: { ["export", $0 + "/backup/x.json"] }, target: { $0 + "/backup/x.json" },
+               breakFolder: { _ in }, prepare: { home in #expect(home.run("note", "add", "John 3:16", "kept").status == 0) }, writesOnlyTheFile: false),
+        Writer(description: "config set", arguments: { _ in ["config", "set", "translation", "ASV"] }, target: { $0 + "/.config/manna/config" },
+               breakFolder: { try fileInPlace(of: $0 + "/.config/manna") }),
+        Writer(description: "timeline", arguments: { _ in ["timeline", "--now", "2026-12-01T12:00"] }, target: { $0 + "/.cache/manna/timeline.json" },
+               breakFolder: { try fileInPlace(of: $0 + "/.cache/manna") }),
+        Writer(description: "tick", arguments: { _ in ["tick", "--now", "2026-12-01T03:00"] }, target: { $0 + "/.cache/manna/timeline.json" },
+               breakFolder: { try fileInPlace(of: $0 + "/.cache/manna") }, writesOnlyTheFile: false),
+        Writer(description: "cues import", arguments: { ["cues", "import", "--from", "audacity", $0 + "/labels.txt", "--ref", "John 11:35", "--audio", $0 + "/reading.wav"] },
+               target: { $0 + "/reading.wav.cues.json" }, prepare: { try writeRecording(in: $0) }),
+        Writer(description: "listen --export", arguments: { ["listen", "John 11:35", "--export", $0 + "/audio/x.wav"] }, target: { $0 + "/audio/x.wav" },
+               breakFolder: { _ in }),
+    ]
+
+    @Test(arguments: writers, [false, true]) func aFailedWriteNamesTheUsersPath(_ writer: Writer, fullDisk: Bool) throws {
+        let home = try TemporaryHome()
+        home.environment["TZ"] = "UTC"
+        try writer.prepare(home)
+        let target = writer.target(home.path)
+        if fullDisk {
+            guard writer.writesOnlyTheFile else { return }
+            try FileManager.default.createDirectory(atPath: Files.parent(of: target), withIntermediateDirectories: true)
+            // Speech needs espeak-ng's voices before it writes anything.
+            if writer.description == "listen --export" && !Prerequisite.espeakVoices.isMet { return }
+        } else {
+            guard let breakFolder = writer.breakFolder else { return }
+            try breakFolder(home.path)
+        }
+        precondition(Manna.textDatabaseReady)
+        var environment: Environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        for (name, value) in home.environment { environment[name] = value }
+        // Output through pipes, which the file size limit does not reach.
+        let outcome = try Subprocess.run("/bin/bash", arguments: ["-c", (fullDisk ? "ulimit -f 0; " : "") + "exec \"$0\" \"$@\"", Manna.binary] + writer.arguments(home.path),
+                                         environment: environment, input: "", timeoutMilliseconds: 60_000)
+        guard case .exited(let status, _, let stderr) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        let run = (status: status, stderr: stderr)
+        let folder = Files.parent(of: target)
+        // 74, or 65 where reading the file before changing it fails first (config set).
+        #expect([65, 74].contains(run.status), "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("manna: ") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains(fullDisk ? target + ": " : folder) && (!fullDisk || run.stderr.contains("File too large")), "\(run.stderr)")
+        #expect(!run.stderr.contains(".tmp."), "\(run.stderr)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        #expect(!left.contains { $0.contains(".tmp.") }, "\(left)")
+    }
+}
