@@ -1,0 +1,119 @@
+// Files in a folder other users can write (issue 25, point 2), as two real users: what one
+// plants in a shared sticky folder, the other's `manna export` refuses, handing over nothing.
+import Foundation
+import MannaKit
+import TestSupport
+import Testing
+
+extension Prerequisite {
+    static let twoUsers = Prerequisite("root, useradd, userdel and setpriv, to run as two users of their own (CI runs as root)") {
+        geteuid() == 0 && ["useradd", "userdel", "setpriv"].allSatisfy { TestEnvironment.path(of: $0) != nil || FileManager.default.isExecutableFile(atPath: "/usr/sbin/" + $0) }
+    }
+}
+
+@Suite(.needs(.twoUsers)) struct SharedFolderTests {
+    /// A user made for this test, removed with it.
+    final class User: Sendable {
+        let name: String
+        let uid: uid_t
+        let gid: gid_t
+
+        init(_ role: String) throws {
+            name = "manna\(role)\(String(UInt32.random(in: 0 ... .max), radix: 16))"
+            let made = try Subprocess.run("/usr/sbin/useradd", arguments: ["--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", name],
+                                          environment: ["PATH": "/usr/sbin:/usr/bin:/bin"], input: "", timeoutMilliseconds: 30_000)
+            guard case .exited(0, _, _) = made, let entry = getpwnam(name) else { throw UserError(problem: "useradd \(name): \(made)") }
+            uid = entry.pointee.pw_uid
+            gid = entry.pointee.pw_gid
+        }
+
+        deinit {
+            _ = try? Subprocess.run("/usr/sbin/userdel", arguments: [name], environment: ["PATH": "/usr/sbin:/usr/bin:/bin"], input: "", timeoutMilliseconds: 30_000)
+        }
+
+        /// Runs `program` as this user (setpriv: its uid, gid and no other groups) with `home`,
+        /// killed after `timeout` milliseconds.
+        func run(_ program: String, _ arguments: [String], home: String, timeout: Int = 10_000) throws -> Subprocess.Outcome {
+            let environment: Environment = ["HOME": home, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
+            return try Subprocess.run("/usr/bin/setpriv", arguments: ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--", program] + arguments,
+                                      environment: environment, input: "", timeoutMilliseconds: timeout)
+        }
+    }
+
+    struct UserError: Error, CustomStringConvertible {
+        let problem: String
+        var description: String { problem }
+    }
+
+    @Test func anotherUsersFIFOLinkOrFileIsRefusedAndNothingIsHandedOver() throws {
+        precondition(Manna.textDatabaseReady)
+        let victim = try User("a")
+        let other = try User("b")
+        let scratch = try Scratch("shared")
+        chmod(scratch.path, 0o755)
+        // The victim's home, theirs alone, with a ~/.bashrc.
+        let home = scratch.file("home-a")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
+        let bashrc = home + "/.bashrc"
+        try "# a's own\n".write(toFile: bashrc, atomically: false, encoding: .utf8)
+        for path in [home, bashrc] { #expect(chown(path, victim.uid, victim.gid) == 0) }
+        chmod(home, 0o700)
+        chmod(bashrc, 0o644)
+        // A shared folder like /tmp: anyone writes, sticky.
+        let shared = scratch.file("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        chmod(shared, 0o1777)
+
+        guard case .exited(0, _, _) = try victim.run(Manna.binary, ["note", "add", "John 3:16", "a's secret"], home: home) else {
+            Issue.record("the victim cannot keep a note")
+            return
+        }
+
+        // The other user plants a FIFO, with a reader waiting at it, a link to the victim's
+        // ~/.bashrc, and a file of their own, readable by all.
+        let fifo = shared + "/b.json", link = shared + "/c.json", planted = shared + "/d.json"
+        let received = scratch.file("received")
+        FileManager.default.createFile(atPath: received, contents: nil)
+        #expect(chown(received, other.uid, other.gid) == 0)
+        guard case .exited(0, _, _) = try other.run("/bin/sh", ["-c", "mkfifo \"$0\" && ln -s \"$1\" \"$2\" && echo mine > \"$3\" && chmod 666 \"$3\"", fifo, bashrc, link, planted], home: "/") else {
+            Issue.record("the other user cannot plant their files")
+            return
+        }
+        let reader = Thread { _ = try? other.run("/bin/sh", ["-c", "exec cat \"$0\" > \"$1\"", fifo, received], home: "/", timeout: 5000) }
+        reader.start()
+        usleep(200_000)
+
+        for (path, reason) in [(fifo, "not a regular file (a device or a pipe): Manna writes only files here"),
+                               (link, "a symbolic link: Manna never writes through a link; remove it or name another file"),
+                               (planted, "Operation not permitted")] {
+            let export = try victim.run(Manna.binary, ["export", path], home: home, timeout: 3000)
+            guard case .exited(let status, _, let stderr) = export else {
+                Issue.record("export \(path): \(export)")
+                continue
+            }
+            #expect(status == 74 && stderr == "manna: cannot write \(path): \(reason)\n", "\(stderr)")
+        }
+        // Nothing handed over, nothing replaced.
+        #expect(try String(contentsOfFile: bashrc, encoding: .utf8) == "# a's own\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == bashrc)
+        #expect(try String(contentsOfFile: planted, encoding: .utf8) == "mine\n")
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shared).sorted() == ["b.json", "c.json", "d.json"])
+        // Let the reader go: it received nothing from the export.
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+        if writer >= 0 { close(writer) }
+        usleep(200_000)
+        #expect(try String(contentsOfFile: received, encoding: .utf8) == "")
+
+        // A name no one prepared: the victim's own file, 0600, which the other cannot read.
+        let mine = shared + "/a.json"
+        guard case .exited(0, _, _) = try victim.run(Manna.binary, ["export", mine], home: home) else {
+            Issue.record("the victim cannot export to a new name")
+            return
+        }
+        #expect(stat(mine, &info) == 0 && info.st_uid == victim.uid && info.st_mode & 0o777 == 0o600)
+        guard case .exited(let status, _, _) = try other.run("/bin/cat", [mine], home: "/") else { return }
+        #expect(status != 0)
+    }
+}
