@@ -75,14 +75,14 @@ struct TouchedFile: CustomStringConvertible, Sendable {
         TouchedFile(name: "tick's stamp", path: ".cache/manna/last-tick", arguments: ["tick", "--now", "2026-12-01T03:00"],
                     statuses: [.regular: 0, .empty: 0, .huge: 0, .fifo: 0, .linkToDevZero: 0, .linkElsewhere: 0, .directory: 0]),
         TouchedFile(name: "export", path: "shared/backup.json", prepare: [["note", "add", "John 3:16", "kept"]], arguments: ["export", "shared/backup.json"],
-                    statuses: [.regular: 0, .empty: 0, .huge: 0, .fifo: 74, .linkToDevZero: 74, .linkElsewhere: 74, .directory: 74, .unreadable: 0]),
+                    statuses: [.regular: 0, .empty: 0, .huge: 0, .fifo: 74, .linkToDevZero: 74, .linkElsewhere: 74, .directory: 74, .unreadable: 0, .readOnlyFolder: 74]),
         TouchedFile(name: "import", path: "backup.json", content: { home in Data(home.run("export").stdout.utf8) }, arguments: ["import", "backup.json"],
-                    statuses: [.regular: 0, .empty: 65, .huge: 65, .fifo: 74, .linkToDevZero: 74, .linkElsewhere: 0, .directory: 74, .readOnlyFolder: 0]),
+                    statuses: [.regular: 0, .empty: 65, .huge: 65, .fifo: 74, .linkToDevZero: 74, .linkElsewhere: 0, .directory: 74, .unreadable: 74]),
         TouchedFile(name: "cue sheet", path: "reading.wav.cues.json", content: { _ in Data("{}".utf8) }, arguments: ["cues", "check", "reading.wav.cues.json"],
                     statuses: Dictionary(uniqueKeysWithValues: FileKind.allCases.map { ($0, 65) })),
         TouchedFile(name: "labels", path: "labels.txt", content: { _ in labels }, prepare: [["write-audio", "reading.wav"]],
                     arguments: importLabels + ["labels.txt", "--audio", "reading.wav"],
-                    statuses: [.regular: 0, .empty: 65, .huge: 65, .fifo: 65, .linkToDevZero: 65, .linkElsewhere: 0, .directory: 65, .readOnlyFolder: 0]),
+                    statuses: [.regular: 0, .empty: 65, .huge: 65, .fifo: 65, .linkToDevZero: 65, .linkElsewhere: 0, .directory: 65, .unreadable: 65, .readOnlyFolder: 74]),
         TouchedFile(name: "audio", path: "audio/reading.wav", content: { _ in silence }, prepare: [["write-labels", "labels.txt"]],
                     arguments: importLabels + ["labels.txt", "--audio", "audio/reading.wav"],
                     statuses: [.regular: 0, .empty: 65, .huge: 65, .fifo: 65, .linkToDevZero: 65, .linkElsewhere: 0, .directory: 65]),
@@ -94,16 +94,18 @@ struct TouchedFile: CustomStringConvertible, Sendable {
                     statuses: [.directory: 0, .regular: 65, .empty: 65, .huge: 65, .fifo: 65, .linkToDevZero: 65, .linkElsewhere: 0], linkIsFollowed: true),
     ]
 
-    /// Runs manna in `home` with the home as its working folder, killed if it takes a second.
-    func run(_ arguments: [String], home: TemporaryHome) throws -> (status: Int32?, stderr: String, milliseconds: Int) {
+    /// Runs manna in `home` with the home as its working folder, as `user` when given (root
+    /// reads and writes past permissions), killed if it takes a second.
+    func run(_ arguments: [String], home: TemporaryHome, as user: TestUser?) throws -> (status: Int32?, stderr: String, milliseconds: Int) {
         precondition(Manna.textDatabaseReady)
         var environment: Environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8",
                                         // No sound server, at once: `listen` gets as far as its lock and stops.
                                         "PULSE_SERVER": "unix:/nonexistent"]
         for (name, value) in home.environment { environment[name] = value }
         let started = Date()
-        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "cd \"$HOME\" && exec \"$0\" \"$@\"", Manna.binary] + arguments,
-                                         environment: environment, input: "", timeoutMilliseconds: 1000)
+        let shell = ["-c", "cd \"$HOME\" && exec \"$0\" \"$@\"", Manna.binary] + arguments
+        let outcome = try user.map { try $0.run("/bin/sh", shell, home: home.path, timeout: 1000, environment: environment) }
+            ?? Subprocess.run("/bin/sh", arguments: shell, environment: environment, input: "", timeoutMilliseconds: 1000)
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
         switch outcome {
         case .exited(let status, _, let stderr): return (status, stderr, milliseconds)
@@ -140,7 +142,9 @@ struct TouchedFile: CustomStringConvertible, Sendable {
     }
 
     @Test(arguments: files) func everyKindGetsOneLineAndAStatusInASecond(_ file: TouchedFile) throws {
-        let asRoot = geteuid() == 0
+        // As root, the unreadable and read-only kinds run as a user of their own, where one can be made.
+        let user = geteuid() == 0 && Prerequisite.twoUsers.isMet ? try TestUser("k") : nil
+        let asRoot = geteuid() == 0 && user == nil
         var slowest = 0
         for kind in FileKind.allCases {
             let home = try TemporaryHome()
@@ -168,7 +172,9 @@ struct TouchedFile: CustomStringConvertible, Sendable {
                 chmod(path, 0o755)
             }
 
-            let run = try run(file.arguments, home: home)
+            let unprivileged = [.unreadable, .readOnlyFolder].contains(kind) ? user : nil
+            unprivileged?.own(home.path)
+            let run = try run(file.arguments, home: home, as: unprivileged)
             slowest = max(slowest, run.milliseconds)
             let label = "\(file.name), \(kind)"
             if let log = ProcessInfo.processInfo.environment["MANNA_FILE_KINDS_LOG"] {
@@ -179,7 +185,8 @@ struct TouchedFile: CustomStringConvertible, Sendable {
                 Issue.record("\(label): still running after a second, killed")
                 continue
             }
-            // Root reads and writes past permissions: those two kinds are regular files then.
+            // Root reads and writes past permissions: those two kinds are regular files then
+            // (where no user of its own can be made).
             let expected = asRoot && [.unreadable, .readOnlyFolder].contains(kind) ? file.statuses[file.isFolder ? .directory : .regular] : file.statuses[kind]
             if let expected { #expect(status == expected, "\(label): \(run.stderr)") }
             #expect([0, 64, 65, 69, 74, 78].contains(status), "\(label): status \(status), \(run.stderr)")

@@ -11,44 +11,51 @@ extension Prerequisite {
     }
 }
 
+/// A user made for one test (root only: `.needs(.twoUsers)`), removed with it.
+final class TestUser: Sendable {
+    let name: String
+    let uid: uid_t
+    let gid: gid_t
+
+    init(_ role: String) throws {
+        name = "manna\(role)\(String(UInt32.random(in: 0 ... .max), radix: 16))"
+        let made = try Subprocess.run("/usr/sbin/useradd", arguments: ["--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", name],
+                                      environment: ["PATH": "/usr/sbin:/usr/bin:/bin"], input: "", timeoutMilliseconds: 30_000)
+        guard case .exited(0, _, _) = made, let entry = getpwnam(name) else { throw TestUserError(problem: "useradd \(name): \(made)") }
+        uid = entry.pointee.pw_uid
+        gid = entry.pointee.pw_gid
+    }
+
+    deinit {
+        _ = try? Subprocess.run("/usr/sbin/userdel", arguments: [name], environment: ["PATH": "/usr/sbin:/usr/bin:/bin"], input: "", timeoutMilliseconds: 30_000)
+    }
+
+    /// Runs `program` as this user (setpriv: its uid, gid and no other groups) with `home`,
+    /// killed after `timeout` milliseconds.
+    func run(_ program: String, _ arguments: [String], home: String, timeout: Int = 10_000, environment more: Environment = [:]) throws -> Subprocess.Outcome {
+        var environment: Environment = ["HOME": home, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
+        for name in ["PULSE_SERVER"] { if let value = more[name] { environment[name] = value } }
+        return try Subprocess.run("/usr/bin/setpriv", arguments: ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--", program] + arguments,
+                                  environment: environment, input: "", timeoutMilliseconds: timeout)
+    }
+
+    /// Gives this user everything under `path` (the folder itself included), links as links.
+    func own(_ path: String) {
+        lchown(path, uid, gid)
+        for name in FileManager.default.enumerator(atPath: path)?.compactMap({ $0 as? String }) ?? [] { lchown(path + "/" + name, uid, gid) }
+    }
+}
+
+struct TestUserError: Error, CustomStringConvertible {
+    let problem: String
+    var description: String { problem }
+}
+
 @Suite(.needs(.twoUsers)) struct SharedFolderTests {
-    /// A user made for this test, removed with it.
-    final class User: Sendable {
-        let name: String
-        let uid: uid_t
-        let gid: gid_t
-
-        init(_ role: String) throws {
-            name = "manna\(role)\(String(UInt32.random(in: 0 ... .max), radix: 16))"
-            let made = try Subprocess.run("/usr/sbin/useradd", arguments: ["--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", name],
-                                          environment: ["PATH": "/usr/sbin:/usr/bin:/bin"], input: "", timeoutMilliseconds: 30_000)
-            guard case .exited(0, _, _) = made, let entry = getpwnam(name) else { throw UserError(problem: "useradd \(name): \(made)") }
-            uid = entry.pointee.pw_uid
-            gid = entry.pointee.pw_gid
-        }
-
-        deinit {
-            _ = try? Subprocess.run("/usr/sbin/userdel", arguments: [name], environment: ["PATH": "/usr/sbin:/usr/bin:/bin"], input: "", timeoutMilliseconds: 30_000)
-        }
-
-        /// Runs `program` as this user (setpriv: its uid, gid and no other groups) with `home`,
-        /// killed after `timeout` milliseconds.
-        func run(_ program: String, _ arguments: [String], home: String, timeout: Int = 10_000) throws -> Subprocess.Outcome {
-            let environment: Environment = ["HOME": home, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
-            return try Subprocess.run("/usr/bin/setpriv", arguments: ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--", program] + arguments,
-                                      environment: environment, input: "", timeoutMilliseconds: timeout)
-        }
-    }
-
-    struct UserError: Error, CustomStringConvertible {
-        let problem: String
-        var description: String { problem }
-    }
-
     @Test func anotherUsersFIFOLinkOrFileIsRefusedAndNothingIsHandedOver() throws {
         precondition(Manna.textDatabaseReady)
-        let victim = try User("a")
-        let other = try User("b")
+        let victim = try TestUser("a")
+        let other = try TestUser("b")
         let scratch = try Scratch("shared")
         chmod(scratch.path, 0o755)
         // The victim's home, theirs alone, with a ~/.bashrc.
