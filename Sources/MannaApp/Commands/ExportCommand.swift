@@ -10,7 +10,9 @@ enum ExportCommand {
         run: run)
 
     /// FILE is written beside itself and renamed into place, mode 0600: the old file or the
-    /// whole new one, never a part, and never readable by other users.
+    /// whole new one, never a part, and never readable by other users. A link, a FIFO or a
+    /// device at FILE is refused (`Files.writeAtomically`): in a shared folder it may be
+    /// another user's trap.
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.count <= 1 else { throw Failure.usage("export takes at most one file; see 'manna export --help'") }
         var document = Journal.emptyExport
