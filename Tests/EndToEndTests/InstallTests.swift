@@ -103,6 +103,17 @@ final class InstallSandbox {
         return files
     }
 
+    /// Every folder under the home folder.
+    func foldersInHome() -> Set<String> {
+        var folders: Set<String> = []
+        let enumerator = FileManager.default.enumerator(atPath: home)
+        while let name = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: home + "/" + name, isDirectory: &isDirectory), isDirectory.boolValue { folders.insert(name) }
+        }
+        return folders
+    }
+
     func write(_ text: String, at path: String) throws {
         try FileManager.default.createDirectory(atPath: (home + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: home + "/" + path, atomically: false, encoding: .utf8)
@@ -141,7 +152,10 @@ final class InstallSandbox {
         // The user's own data: a config, and a journal with a prayer in it.
         try sandbox.write("translation = WEB\n", at: ".config/manna/config")
         #expect(sandbox.manna("pray", "add", "my prayers").status == 0)
+        // ~/.cache, as every desktop has: the XDG folders themselves are never removed.
+        try FileManager.default.createDirectory(atPath: sandbox.home + "/.cache", withIntermediateDirectories: true)
         let before = sandbox.filesInHome()
+        let foldersBefore = sandbox.foldersInHome()
 
         let install = sandbox.manna("install")
         #expect(install.status == 0)
@@ -178,6 +192,8 @@ final class InstallSandbox {
         #expect(again.status == 0)
         #expect(again.stdout == installed)
 
+        // What a `manna listen` leaves in the cache.
+        try sandbox.write("4242\n", at: ".cache/manna/listen.lock")
         let uninstall = sandbox.manna("uninstall")
         #expect(uninstall.status == 0)
         #expect(uninstall.stderr == "")
@@ -191,10 +207,13 @@ final class InstallSandbox {
             \(Self.helperLines.removed)removed %h/.local/share/manna/bible.sqlite
             \(Self.documentLines("removed"))removed %h/.cache/manna/timeline.json
             removed %h/.cache/manna/prompt.tsv
+            removed %h/.cache/manna/listen.lock
             \(keptLine)
             """, home: sandbox.home))
         #expect(sandbox.calls.suffix(3) == ["systemctl --user disable --now manna.timer", "systemctl --user daemon-reload", "crontab -l"])
         #expect(sandbox.filesInHome() == before)
+        // And no folder install made for them, now empty.
+        #expect(sandbox.foldersInHome() == foldersBefore)
 
         let twice = sandbox.manna("uninstall")
         #expect(twice.status == 0)
@@ -207,8 +226,8 @@ final class InstallSandbox {
         let sandbox = try InstallSandbox(systemd: false)
         let install = sandbox.manna("install")
         #expect(install.status == 69)
-        #expect(install.stderr == "manna: installed, but systemd is not running for you here, so nothing runs 'manna tick': "
-            + "run 'systemctl --user enable --now manna.timer' where it is, or 'manna install --cron' to use cron\n")
+        #expect(install.stderr == "manna: installed, but no systemd user manager runs for you here (as over ssh, or in a container), so nothing "
+            + "runs 'manna tick': run 'manna install --cron' to use cron, or 'systemctl --user enable --now manna.timer' in a session where systemd runs\n")
         #expect(install.stdout.hasSuffix("\nwrote \(sandbox.home)/.cache/manna/timeline.json\n"))
         #expect(sandbox.calls == [])
         // The checked-in units, with %h/.local/bin/manna now there to run.
@@ -352,7 +371,8 @@ final class InstallSandbox {
         #expect(verify.stdout + verify.stderr == "")
 
         #expect(sandbox.manna("install", "--cron", "--prefix", prefix).status == 0)
-        #expect(sandbox.crontab?.hasSuffix("\n* * * * * \"\(sandbox.root)/my apps 100\\% \\$x/bin/manna\" tick\n") == true)
+        let word = "\"\(sandbox.root)/my apps 100\\% \\$x/bin/manna\""
+        #expect(sandbox.crontab?.hasSuffix("\n* * * * * test -x \(word) && \(word) tick\n") == true)
         #expect(try tool(.crontab, ["-n", sandbox.crontabFile]).status == 0)
 
         let paths = Manna.run(["paths"], environment: sandbox.environment, executable: prefix + "/bin/manna")
@@ -364,7 +384,7 @@ final class InstallSandbox {
     }
 
     static let usersCrontab = "MAILTO=\"\"\n# nightly backup\n0 3 * * * /usr/bin/backup --all\n"
-    static let cronLine = "* * * * * $HOME/.local/bin/manna tick"
+    static let cronLine = "* * * * * test -x $HOME/.local/bin/manna && $HOME/.local/bin/manna tick"
 
     @Test(.needs(.crontab)) func cronInstallAddsOneLineAndKeepsTheUsersOwn() throws {
         let sandbox = try InstallSandbox(crontab: Self.usersCrontab)

@@ -36,7 +36,8 @@ import Testing
         #expect(home.notifier.calls == 1)
         let doctor = home.run("doctor", "--now", "2027-06-02T07:31")
         #expect(doctor.stdout.contains("FAIL  notifications: a tick could not show one at 2027-06-02T07:00:00+00:00: "
-            + NotifyError.unconfirmed(milliseconds: 3000).message))
+            + NotifyError.unconfirmed(milliseconds: 3000).message + "; it is not sent again (the server may yet have shown it), "
+            + "and this clears once one is shown\n"))
     }
 
     /// A server that does not answer is asked once a tick, not once per reminder due; what is
@@ -88,7 +89,10 @@ import Testing
             #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(minute): \(quiet.stderr)")
         }
         let doctor = home.run("doctor", "--now", "2027-06-01T23:59")
-        #expect(doctor.stdout.contains("FAIL  notifications: a tick could not show one at 2027-06-01T23:59:00+01:00: " + Self.noServer.message))
+        // What the ticks do: not "every tick tries again" (after midnight nothing is due).
+        #expect(doctor.stdout.contains("FAIL  notifications: a tick could not show one at 2027-06-01T23:59:00+01:00: " + Self.noServer.message
+            + "; each tick tries again what is still due (the verse and a plan's reading until their day ends, a prayer reminder for a day, "
+            + "then named among the missed), and this clears once one is shown\n"))
         // The next local day, said again once.
         #expect(home.run("tick", "--now", "2027-06-02T00:00").status == 0)  // nothing due yet
         #expect(home.run("tick", "--now", "2027-06-02T07:00").status == 69)
@@ -141,16 +145,25 @@ import Testing
         #expect(home.run("plan", "status").stdout == PlanProgressError.noRunningPlan.message + "\n")
     }
 
-    /// `doctor` knows when a tick last ran (a stamp each tick sets to its moment), and fails
-    /// when none has for a while: a crontab line with no cron daemon is not "ok".
-    @Test func doctorKnowsWhenTheLastTickRan() throws {
+    /// `doctor` knows when a tick really ran (a stamp each tick sets to the real clock, whatever
+    /// moment it replays), and fails when none has for a while: a crontab line with no cron
+    /// daemon is not "ok", nor is a replay's moment in the future.
+    @Test func doctorKnowsWhenATickReallyRan() throws {
         let home = try TestHome(config: "notify_at = 23:59\n")
-        #expect(home.run("doctor", "--now", "2027-06-02T07:00").stdout.contains(
-            "FAIL  last tick: no tick has run yet: 'manna install' starts them (a systemd timer or a crontab line)\n"))
-        home.tick("2027-06-02T07:00")
-        #expect(home.run("doctor", "--now", "2027-06-02T07:05").stdout.contains("ok    last tick: at 2027-06-02T07:00:00+00:00\n"))
-        #expect(home.run("doctor", "--now", "2027-06-02T09:00").stdout.contains(
+        let at = { (moment: String) in Clock.fixed(Moment.parse(moment, zone: .utc)!) }
+        #expect(home.run("doctor").stdout.contains("FAIL  last tick: no tick has run yet: once the scheduler above runs, one runs every minute\n"))
+        home.clock = at("2027-06-02T07:00:00Z")
+        home.tick("2030-01-01T07:00")
+        home.clock = at("2027-06-02T07:05:00Z")
+        // doctor's --now replays the timeline; the last tick is measured on the real clock.
+        #expect(home.run("doctor", "--now", "2030-01-01T07:05").stdout.contains("ok    last tick: at 2027-06-02T07:00:00+00:00\n"))
+        home.clock = at("2027-06-02T09:00:00Z")
+        #expect(home.run("doctor").stdout.contains(
             "FAIL  last tick: the last tick ran at 2027-06-02T07:00:00+00:00, 120 minutes ago: nothing runs 'manna tick' now"))
+        // A stamp in the future: an older manna's replay, or a clock set back.
+        try Files.stamp(home.paths.lastTick, at: Moment.parse("2030-01-01T07:00:00Z", zone: .utc)!)
+        #expect(home.run("doctor").stdout.contains("FAIL  last tick: the last tick is stamped 2030-01-01T07:00:00+00:00, in the future "
+            + "(the clock was set back): run 'manna tick' to stamp it now\n"))
     }
 
     /// The verse of the day's notification at 07:00 in a home whose only bookmark is `reference`

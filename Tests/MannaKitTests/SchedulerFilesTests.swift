@@ -20,18 +20,38 @@ import Testing
     }
 
     @Test(arguments: [
-        ("/home/ann/.local/bin/manna", "ExecStart=%h/.local/bin/manna tick", "* * * * * $HOME/.local/bin/manna tick"),
-        ("/home/ann/my apps/bin/manna", "ExecStart=\"%h/my apps/bin/manna\" tick", "* * * * * \"$HOME/my apps/bin/manna\" tick"),
-        ("/opt/manna/bin/manna", "ExecStart=/opt/manna/bin/manna tick", "* * * * * /opt/manna/bin/manna tick"),
-        ("/opt/100% $x `y`/bin/manna", "ExecStart=\"/opt/100%% $x `y`/bin/manna\" tick", "* * * * * \"/opt/100\\% \\$x \\`y\\`/bin/manna\" tick"),
+        ("/home/ann/.local/bin/manna", "ExecStart=%h/.local/bin/manna tick", "$HOME/.local/bin/manna"),
+        ("/home/ann/my apps/bin/manna", "ExecStart=\"%h/my apps/bin/manna\" tick", "\"$HOME/my apps/bin/manna\""),
+        ("/opt/manna/bin/manna", "ExecStart=/opt/manna/bin/manna tick", "/opt/manna/bin/manna"),
+        ("/opt/100% $x `y`/bin/manna", "ExecStart=\"/opt/100%% $x `y`/bin/manna\" tick", "\"/opt/100\\% \\$x \\`y\\`/bin/manna\""),
     ])
-    func programsAreSpelledForSystemdAndForCronsShell(program: String, execStart: String, cronLine: String) {
+    func programsAreSpelledForSystemdAndForCronsShell(program: String, execStart: String, cronWord: String) {
         let service = SchedulerFiles.service(program: program, home: "/home/ann")
         #expect(service.split(separator: "\n").filter { $0.hasPrefix("ExecStart=") } == [Substring(execStart)])
-        #expect(SchedulerFiles.cronLine(program: program, home: "/home/ann") == cronLine)
+        // Tested first, so a line whose program is gone does nothing.
+        let line = SchedulerFiles.cronLine(program: program, home: "/home/ann")
+        #expect(line == "* * * * * test -x \(cronWord) && \(cronWord) tick")
+        // doctor reads the program back out of either form.
+        #expect(SchedulerFiles.cronProgram(in: line, home: "/home/ann") == program)
+        #expect(SchedulerFiles.cronProgram(in: SchedulerFiles.legacyCronLine(program: program, home: "/home/ann"), home: "/home/ann") == program)
     }
 
-    static let line = "* * * * * $HOME/.local/bin/manna tick"
+    @Test(arguments: ["0 3 * * * /usr/bin/backup --all", "* * * * * /usr/bin/manna today", "* * * * * test -x /a/manna && /b/manna tick",
+                      "* * * * * 'x/manna' tick", "MAILTO=\"\"", "* * * * * /usr/bin/mannatee tick"])
+    func otherLinesRunNoMannaTick(line: String) {
+        #expect(SchedulerFiles.cronProgram(in: line, home: "/home/ann") == nil)
+    }
+
+    @Test func addingReplacesTheLinesItIsToldTo() throws {
+        let legacy = SchedulerFiles.legacyCronLine(program: "/home/ann/.local/bin/manna", home: "/home/ann")
+        let mine = "0 3 * * * /usr/bin/backup\n"
+        let replaced = SchedulerFiles.adding(Self.line, to: mine + SchedulerFiles.cronComment + "\n" + legacy + "\n") { $0 == legacy }
+        #expect(replaced == mine + Self.added)
+        // Nothing to replace and the line there: nothing to write.
+        #expect(SchedulerFiles.adding(Self.line, to: mine + Self.added) { $0 == legacy } == nil)
+    }
+
+    static let line = SchedulerFiles.cronLine(program: "/home/ann/.local/bin/manna", home: "/home/ann")
     static let added = SchedulerFiles.cronComment + "\n" + line + "\n"
 
     @Test(arguments: [

@@ -75,16 +75,21 @@ enum DoctorCommand {
         }
         check("scheduler") { try schedulerStatus(context) }
         check("last tick") {
-            let now = try context.now(option, zone: context.zone())
+            // When a tick really ran (the real clock, whatever moment it replayed), against the
+            // real clock: doctor's --now replays the timeline, not the scheduler.
+            let now = context.clock.now()
             guard let last = Files.modified(context.paths.lastTick) else {
-                throw Failure.unavailable("no tick has run yet: 'manna install' starts them (a systemd timer or a crontab line)")
+                throw Failure.unavailable("no tick has run yet: once the scheduler above runs, one runs every minute")
             }
             let when = try context.zone().local(last).iso8601
+            guard last <= now + 60 else {
+                throw Failure.unavailable("the last tick is stamped \(when), in the future (the clock was set back): run 'manna tick' to stamp it now")
+            }
             let minutes = (now - last) / 60
             // A minute's timer; a machine just woken catches up at once, so ten is plenty.
             guard minutes <= 10 else {
                 throw Failure.unavailable("the last tick ran at \(when), \(minutes) minutes ago: nothing runs 'manna tick' now "
-                    + "(see 'systemctl --user status manna.timer', or whether cron runs)")
+                    + "(see the scheduler line above)")
             }
             return "at \(when)"
         }
@@ -103,7 +108,7 @@ enum DoctorCommand {
                 return "no tick has failed to show one since the last was shown"
             }
             let when = (try? context.zone()).map { $0.local(instant).iso8601 } ?? "\(instant)"
-            throw Failure.unavailable("a tick could not show one at \(when): \(reason); every tick tries again")
+            throw Failure.unavailable("a tick could not show one at \(when): \(reason); " + NotifyError.whatHappensAfter(reason))
         }
         check("sync") { try SyncCommand.doctorStatus(context) }
         check("timeline") {
@@ -118,20 +123,12 @@ enum DoctorCommand {
         return findings
     }
 
-    /// The systemd timer (installed and enabled) or the crontab line, whichever is there.
+    /// Whether something will run `manna tick` here: the facts observed for how this manna was
+    /// installed, judged by `SchedulerFacts.verdict`.
     static func schedulerStatus(_ context: Context) throws -> String {
-        let layout = try InstallLayout(prefix: nil, environment: context.environment)
-        if Files.exists(layout.timer) {
-            return Files.exists(layout.timerLink) ? "systemd timer \(layout.timer), enabled"
-                : "systemd timer \(layout.timer) is installed but not enabled: systemctl --user enable --now manna.timer"
-        }
-        if let crontab = try? Subprocess.run("crontab", ["-l"], input: nil, environment: context.environment), crontab.status == 0,
-           let line = crontab.output.split(separator: "\n").first(where: { $0.contains("manna") && $0.contains(" tick") }) {
-            guard Installer.cronIsRunning(environment: context.environment) else {
-                throw Failure.unavailable("your crontab runs manna, but no cron daemon is running: start one (Debian: systemctl enable --now cron)")
-            }
-            return "crontab line: " + line
-        }
-        throw Failure.unavailable("nothing runs 'manna tick': run 'manna install' (systemd timer) or 'manna install --cron'")
+        let installer = try InstallCommand.installer(prefix: nil, context)
+        let verdict = installer.schedulerFacts(installation: InstallCommand.installation(context)).verdict
+        guard verdict.ok else { throw Failure.unavailable(verdict.detail) }
+        return verdict.detail
     }
 }

@@ -1,14 +1,16 @@
 // manna install [--cron] [--prefix DIR] [--destdir DIR]: copies manna, its text database, man pages,
 // completions, desktop entry and icon and the GNOME Shell extension into place, runs it every
 // minute and writes the timeline; exits 69 when the timer or crontab line cannot run here. With
-// --destdir it writes the same files for a package (tools/make-deb) and sets nothing up.
+// --destdir it writes the same files for a package (tools/make-deb) and sets nothing up. Run
+// from a package (a manna installed for every user) without --prefix, it copies nothing: it
+// enables the package's timer, or adds the crontab line for it.
 import MannaKit
 
 enum InstallCommand {
     static let spec = CommandSpec(
         name: "install",
         usage: "manna install [--cron] [--prefix DIR] [--destdir DIR] [--gnome-shell VERSION]",
-        abstract: "Install manna in ~/.local and run its scheduler every minute (systemd timer or cron)",
+        abstract: "Install manna in ~/.local (from a package: copy nothing) and run its scheduler every minute (systemd timer or cron)",
         valueOptions: [
             "prefix": "install in DIR/bin, DIR/libexec/manna and DIR/share (default ~/.local)",
             "destdir": "for a package: write the files under DIR (DIR/PREFIX/bin/manna, the units in DIR/PREFIX/lib/systemd/user) "
@@ -26,6 +28,15 @@ enum InstallCommand {
             // prefix must be said, and nothing of this machine's (timer, crontab, timeline) is touched.
             guard arguments.value("prefix") != nil else { throw Failure.usage("--destdir needs --prefix, the folder the package installs to (like /usr)") }
             guard !arguments.has("cron") else { throw Failure.usage("--destdir writes files for a package, which adds no crontab line: leave out --cron") }
+        }
+        // Run from a package (a manna installed for every user), without --prefix: copy
+        // nothing, so upgrades keep reaching the user; set up its scheduler.
+        if arguments.value("prefix") == nil && arguments.value("destdir") == nil, case .system(let prefix) = installation(context) {
+            let state = try installer(prefix: prefix, context).setUp(arguments.has("cron") ? .cron : .systemd)
+            try TimelineCommand.refresh(now: context.clock.now(), context)
+            context.stdout.line("wrote \(context.paths.timeline)")
+            if case .notRunning(let why) = state { throw Failure.unavailable(why) }
+            return
         }
         let installer = try installer(arguments, context, gnomeShell: try gnomeShell(arguments, context))
         // In a checkout the text database is a build product: this makes sure it is built and sound.
@@ -50,11 +61,23 @@ enum InstallCommand {
                          zshCompletion: CompletionScripts.zsh, fishCompletion: CompletionScripts.fish)
     }
 
+    /// How the running manna was installed (`Installation.of`).
+    static func installation(_ context: Context) -> Installation {
+        Installation.of(executable: context.executablePath, home: context.environment["HOME"] ?? "")
+    }
+
     /// The installer for `--prefix` (default ~/.local) and `--destdir`, running real programs and
     /// reporting on stdout; `gnomeShell` as `Installer` takes it.
     static func installer(_ arguments: ParsedArguments, _ context: Context, gnomeShell: Int? = nil) throws -> Installer {
-        let layout: InstallLayout = try InstallLayout(prefix: arguments.value("prefix"), environment: context.environment,
-                                                      destination: arguments.value("destdir"))
+        try installer(prefix: arguments.value("prefix"), destination: arguments.value("destdir"), context, gnomeShell: gnomeShell)
+    }
+
+    /// The installer for `prefix`; nil: this manna's own prefix when it is installed for every
+    /// user, else ~/.local.
+    static func installer(prefix: String?, destination: String? = nil, _ context: Context, gnomeShell: Int? = nil) throws -> Installer {
+        var prefix = prefix
+        if prefix == nil, destination == nil, case .system(let own) = installation(context) { prefix = own.isEmpty ? "/" : own }
+        let layout: InstallLayout = try InstallLayout(prefix: prefix, environment: context.environment, destination: destination)
         let stdout = context.stdout
         return Installer(layout: layout, environment: context.environment, runner: Subprocess.runner(environment: context.environment),
                          report: { stdout.line($0) }, gnomeShell: gnomeShell)

@@ -28,9 +28,10 @@ enum TickCommand {
 
         let entries = try Timeline.entries(now: now, inputs: inputs, database: database)
         try TimelineCommand.write(entries, zone: zone, now: now, context)
-        // For `doctor`: when a tick last ran. A stamp, not a journal write: the common tick
-        // writes nothing, and a stamp that cannot be made must not stop the tick.
-        try? Files.stamp(context.paths.lastTick, at: now)
+        // For `doctor`: when a tick last ran, by the real clock (a replay's --now is not when it
+        // ran). A stamp, not a journal write: the common tick writes nothing, and a stamp that
+        // cannot be made must not stop the tick.
+        try? Files.stamp(context.paths.lastTick, at: context.clock.now())
         try report(outcomes, journal: journal, now: now, zone: zone)
     }
 

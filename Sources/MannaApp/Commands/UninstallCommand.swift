@@ -5,7 +5,7 @@ enum UninstallCommand {
     static let spec = CommandSpec(
         name: "uninstall",
         usage: "manna uninstall [--cron] [--prefix DIR]",
-        abstract: "Stop and remove the timer, the crontab line, manna and its text database; keep your data",
+        abstract: "Stop and remove the timer, the crontab line, manna and its text database (from a package: only the first two); keep your data",
         valueOptions: ["prefix": "the DIR given to 'manna install --prefix' (default ~/.local)"],
         flags: ["cron": "fail when your crontab cannot be read, instead of skipping it"],
         run: run)
@@ -13,6 +13,8 @@ enum UninstallCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("uninstall takes no arguments; see 'manna uninstall --help'") }
         let installer = try InstallCommand.installer(arguments, context)
-        try installer.uninstall(cronRequired: arguments.has("cron"))
+        // From a package, without --prefix: the package's files are the package manager's.
+        let keeping = arguments.value("prefix") == nil && InstallCommand.installation(context) != .own
+        try installer.uninstall(cronRequired: arguments.has("cron"), keepingProgram: keeping)
     }
 }

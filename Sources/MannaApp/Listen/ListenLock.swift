@@ -10,7 +10,7 @@ enum ListenLock {
     /// Takes the lock for this process, stopping the listening that holds it. The lock lasts
     /// until the process exits (the descriptor is never closed before).
     static func takeOver(_ context: Context) throws {
-        let path = context.paths.cacheDirectory + "/listen.lock"
+        let path = context.paths.listenLock
         try? Files.makeDirectories(context.paths.cacheDirectory)
         // Manna's own file, written in place (a lock must stay the same file): never through a
         // link (it would truncate the file linked to), never a FIFO or a device.

@@ -20,6 +20,8 @@ public struct Paths: Equatable, Sendable {
     public var promptLines: String { cacheDirectory + "/prompt.tsv" }
     /// Stamped by every tick with the moment it ran at (its modification time), for `doctor`.
     public var lastTick: String { cacheDirectory + "/last-tick" }
+    /// Held (flock) by the `manna listen` that is playing, and names its process.
+    public var listenLock: String { cacheDirectory + "/listen.lock" }
 
     /// Why the user's folders cannot be known, or nil: `HOME` unset, empty or relative while an
     /// XDG variable needs it (Manna would otherwise make folders at `/` or in the working folder).

@@ -40,13 +40,26 @@ public enum NotifyError: Error, Equatable, Sendable {
             let seconds = milliseconds % 1000 == 0 ? String(milliseconds / 1000) : String(Double(milliseconds) / 1000)
             return "the notification server did not answer within \(seconds) s"
         case .unconfirmed(let milliseconds):
-            return NotifyError.timedOut(milliseconds: milliseconds).message + " (it may still show the notification)"
+            return NotifyError.timedOut(milliseconds: milliseconds).message + NotifyError.unconfirmedNote
         case .helperMissing(let paths):
             return "the notification helper is not installed: no executable " + paths.joined(separator: " or ")
         case .failed(let reason): return NotifyError.failedPrefix + reason
         }
     }
 
+    /// What the ticks do after a notification could not be shown for `message` (this error's
+    /// message, as the journal keeps it for `doctor`), as docs/ARCHITECTURE.md, "The journal and
+    /// the ledger", says: one sent and not confirmed is recorded shown and never sent again; one
+    /// known not shown has its claim given back, and each later tick shows it once it reaches a
+    /// server, for as long as it is due.
+    public static func whatHappensAfter(_ message: String) -> String {
+        message.hasSuffix(unconfirmedNote)
+            ? "it is not sent again (the server may yet have shown it), and this clears once one is shown"
+            : "each tick tries again what is still due (the verse and a plan's reading until their day ends, a prayer reminder for a day, "
+                + "then named among the missed), and this clears once one is shown"
+    }
+
+    private static let unconfirmedNote = " (it may still show the notification)"
     private static let noBusPrefix = "no D-Bus session bus: "
     private static let noServerPrefix = "no notification server on the session bus ("
     private static let failedPrefix = "notification not shown: "

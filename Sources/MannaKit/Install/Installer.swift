@@ -108,6 +108,15 @@ public struct InstallLayout: Equatable, Sendable {
     /// The link `systemctl enable` makes for `WantedBy=timers.target`.
     public var timerLink: String { unitDirectory + "/timers.target.wants/" + SchedulerFiles.timerName }
     public var cronLine: String { SchedulerFiles.cronLine(program: program, home: home) }
+    /// The timer a package ships for this prefix, where systemd finds a package's user units
+    /// (`/usr/lib/systemd/user` for `/usr`).
+    public var packagedTimer: String { prefix + "/lib/systemd/user/" + SchedulerFiles.timerName }
+
+    /// True for the crontab lines that run this layout's manna: the line `install --cron`
+    /// writes, and the one older Mannas wrote.
+    public func isCronLine(_ line: String) -> Bool {
+        line == cronLine || line == SchedulerFiles.legacyCronLine(program: program, home: home)
+    }
 
     /// The layout under `prefix` (default `$HOME/.local`). The prefix must be absolute, and free
     /// of quotes, backslashes and control characters: it is written into a unit (whose program
@@ -202,6 +211,34 @@ public struct Installer {
         }
     }
 
+    /// What `doctor` judges the scheduler by (`SchedulerFacts.verdict`), observed here for the
+    /// manna installed as `installation` (this layout's prefix): where the timer unit is, what
+    /// `systemctl --user is-enabled` and `is-active` say (the first works without a manager, the
+    /// second is asked only where one may run), the crontab's manna lines and whether a cron
+    /// daemon runs.
+    public func schedulerFacts(installation: Installation) -> SchedulerFacts {
+        var facts = SchedulerFacts(installation: installation)
+        facts.timerUnit = [layout.timer, layout.packagedTimer].first(where: Files.exists)
+        func answer(_ question: String) -> String? {
+            guard let result = try? run("systemctl", ["--user", question, SchedulerFiles.timerName], nil) else { return nil }
+            let word = result.output.split(separator: "\n").first.map { String($0).trimmingSpaces } ?? ""
+            return word.isEmpty ? nil : word
+        }
+        facts.timerEnabled = answer("is-enabled").map { $0 == "enabled" || $0 == "enabled-runtime" } ?? Files.exists(layout.timerLink)
+        if systemdIsRunning, let state = answer("is-active") {
+            facts.userManager = true
+            facts.timerActive = state == "active"
+        }
+        let crontab = (try? readCrontab(required: false)) ?? nil
+        for line in (crontab ?? "").split(separator: "\n").map({ String($0).trimmingSpaces }) where !line.hasPrefix("#") {
+            if let program = SchedulerFiles.cronProgram(in: line, home: layout.home) {
+                facts.cronLines.append(.init(line: line, program: program, exists: Files.isExecutable(program)))
+            }
+        }
+        facts.cronDaemon = cronIsRunning
+        return facts
+    }
+
     /// Copies `program` (and its helpers, those there are) and `textDatabase` under the prefix,
     /// writes `documents` (man pages, completions), the desktop entry and icon and the GNOME Shell
     /// extension, then sets up
@@ -216,21 +253,49 @@ public struct Installer {
     @discardableResult
     public func install(program: String, textDatabase: String, documents: CommandLineFiles, scheduler: TickScheduler) throws(InstallError) -> SchedulerState {
         assert(layout.destination == nil, "install sets up this machine: stage writes for a package")
-        // The crontab with the line added; nil when it has the line already.
-        var newCrontab: String?
-        if scheduler == .cron {
-            newCrontab = SchedulerFiles.adding(layout.cronLine, to: try readCrontab(required: true) ?? "")
-        }
+        let newCrontab = scheduler == .cron ? try crontabAdding() : nil
         try place(files(program: program, textDatabase: textDatabase, documents: documents, units: scheduler == .systemd))
+        let state = try start(scheduler, newCrontab: newCrontab)
+        notes()
+        return state
+    }
 
-        var state = SchedulerState.running
+    /// For a manna installed for everyone under this layout's prefix (`Installation.system`):
+    /// copies nothing. With systemd it enables the units the package ships (or, for a prefix
+    /// that ships none, writes the user's own for that program), with cron it adds the crontab
+    /// line for that program. Returns whether the scheduler will run here, as `install` does.
+    @discardableResult
+    public func setUp(_ scheduler: TickScheduler) throws(InstallError) -> SchedulerState {
+        assert(layout.destination == nil, "setUp sets up this machine")
+        report("\(layout.program) is installed for every user: nothing to copy")
+        let newCrontab = scheduler == .cron ? try crontabAdding() : nil
+        if scheduler == .systemd && !Files.exists(layout.packagedTimer) {
+            try place(schedulerUnits())
+        }
+        return try start(scheduler, newCrontab: newCrontab)
+    }
+
+    /// The user's crontab with the line added (in place of an older form of it and of lines
+    /// running a manna that is gone), or nil when it has the line already; read before any file
+    /// is written, so no crontab stops the install with nothing done.
+    private func crontabAdding() throws(InstallError) -> String? {
+        let home = layout.home
+        return SchedulerFiles.adding(layout.cronLine, to: try readCrontab(required: true) ?? "") { line in
+            layout.isCronLine(line) || SchedulerFiles.cronProgram(in: line, home: home).map { !Files.isExecutable($0) } ?? false
+        }
+    }
+
+    /// Enables the timer, or writes the crontab, and says whether it will run here.
+    private func start(_ scheduler: TickScheduler, newCrontab: String?) throws(InstallError) -> SchedulerState {
         switch scheduler {
         case .systemd where systemdIsRunning:
             try systemctl("daemon-reload")
             try systemctl("enable", "--now", SchedulerFiles.timerName)
+            return .running
         case .systemd:
-            state = .notRunning("installed, but systemd is not running for you here, so nothing runs 'manna tick': run "
-                + "'systemctl --user enable --now \(SchedulerFiles.timerName)' where it is, or 'manna install --cron' to use cron")
+            return .notRunning("installed, but no systemd user manager runs for you here (as over ssh, or in a container), so nothing "
+                + "runs 'manna tick': run 'manna install --cron' to use cron, or 'systemctl --user enable --now \(SchedulerFiles.timerName)' "
+                + "in a session where systemd runs")
         case .cron:
             if let newCrontab {
                 try writeCrontab(newCrontab)
@@ -238,11 +303,16 @@ public struct Installer {
             } else {
                 report("your crontab already has: \(layout.cronLine)")
             }
-            if !cronIsRunning {
-                state = .notRunning("installed, but no cron daemon is running, so nothing runs the crontab line: start one "
+            guard cronIsRunning else {
+                return .notRunning("installed, but no cron daemon is running, so nothing runs the crontab line: start one "
                     + "(Debian: apt-get install cron, then systemctl enable --now cron), or leave out --cron to use the systemd timer")
             }
+            return .running
         }
+    }
+
+    /// What a user of a copy in the home folder must do by hand: PATH, zsh's fpath, GNOME.
+    private func notes() {
         let bin = Files.parent(of: layout.program)
         if !(environment["PATH"] ?? "").split(separator: ":").contains(where: { $0 == bin }) {
             report("note: \(bin) is not on your PATH; add it to run manna by name")
@@ -257,7 +327,6 @@ public struct Installer {
         if environment["XDG_CURRENT_DESKTOP"]?.split(separator: ":").contains(where: { $0 == "GNOME" }) == true {
             report("note: for the verse in GNOME's top bar, log out and in, then run 'gnome-extensions enable \(GnomeShellExtension.uuid)'")
         }
-        return state
     }
 
     /// The folders Debian's zsh has on its fpath for functions installed by packages and by root.
@@ -288,19 +357,27 @@ public struct Installer {
             (layout.desktopEntry, DesktopFiles.entry), (layout.icon, DesktopFiles.icon),
         ]
         files += (texts + layout.gnomeShellExtensionFiles(forShell: gnomeShell)).map { PlacedFile(destination: $0.0, source: .text($0.1), mode: 0o644) }
-        if units {
-            files.append(PlacedFile(destination: layout.service, source: .text(SchedulerFiles.service(program: layout.program, home: layout.home)), mode: 0o644))
-            files.append(PlacedFile(destination: layout.timer, source: .text(SchedulerFiles.timer), mode: 0o644))
-        }
+        if units { files += schedulerUnits() }
         return files
     }
 
+    /// manna.service, running this layout's program, and manna.timer.
+    private func schedulerUnits() -> [PlacedFile] {
+        [PlacedFile(destination: layout.service, source: .text(SchedulerFiles.service(program: layout.program, home: layout.home)), mode: 0o644),
+         PlacedFile(destination: layout.timer, source: .text(SchedulerFiles.timer), mode: 0o644)]
+    }
+
     /// Stops and removes the timer and the crontab line (whichever are there), then the files
-    /// `install` put under the prefix. The user's journal and config are kept, and it says so.
-    /// With `cronRequired`, a crontab that cannot be read is an error instead of skipped.
-    public func uninstall(cronRequired: Bool) throws(InstallError) {
+    /// `install` put under the prefix, and the folders it leaves empty below the prefix and the
+    /// XDG folders (never those themselves). The user's journal and config are kept, and it says
+    /// so. With `cronRequired`, a crontab that cannot be read is an error instead of skipped.
+    /// With `keepingProgram` (a manna installed for every user, `Installation.system`), the
+    /// program and its files are not the user's to remove: only the scheduler and the cache go.
+    public func uninstall(cronRequired: Bool, keepingProgram: Bool = false) throws(InstallError) {
         var removedAny = false
-        func remove(_ path: String) throws(InstallError) {
+        let paths = Paths(environment: environment)
+        let configHome = Files.parent(of: Files.parent(of: layout.unitDirectory))
+        func remove(_ path: String, upTo top: String) throws(InstallError) {
             do {
                 if try Files.remove(path) {
                     report("removed \(path)")
@@ -309,43 +386,44 @@ public struct Installer {
             } catch {
                 throw .cannotRemove(error)
             }
+            // The folders install made for it, once empty; a folder with anything in it stays.
+            var folder = Files.parent(of: path)
+            while folder.hasPrefix(top + "/") && Files.removeDirectoryIfEmpty(folder) { folder = Files.parent(of: folder) }
         }
 
-        let hasUnits = Files.exists(layout.service) || Files.exists(layout.timer)
+        // The user's units, or the package's enabled by the user.
+        var link = stat()
+        // The link is there even when it points at a unit that is gone (lstat, not stat).
+        let hasUnits = Files.exists(layout.service) || Files.exists(layout.timer) || lstat(layout.timerLink, &link) == 0
         if hasUnits && systemdIsRunning {
             try systemctl("disable", "--now", SchedulerFiles.timerName)
             removedAny = true
         }
         // Without a running manager nothing is stopped, but the link an earlier `enable` made goes.
-        try remove(layout.timerLink)
-        try remove(layout.timer)
-        try remove(layout.service)
+        try remove(layout.timerLink, upTo: configHome)
+        try remove(layout.timer, upTo: configHome)
+        try remove(layout.service, upTo: configHome)
         if hasUnits && systemdIsRunning { try systemctl("daemon-reload") }
 
-        if let current = try readCrontab(required: cronRequired), let updated = SchedulerFiles.removing(layout.cronLine, from: current) {
+        if let current = try readCrontab(required: cronRequired), let updated = SchedulerFiles.removing(where: layout.isCronLine, from: current) {
             try writeCrontab(updated)
             report("removed from your crontab: \(layout.cronLine)")
             removedAny = true
         }
 
-        try remove(layout.program)
-        for helper in HelperProgram.allCases { try remove(layout.helper(helper)) }
-        try remove(layout.textDatabase)
-        for file in [layout.manual, layout.configManual, layout.bashCompletion, layout.zshCompletion, layout.fishCompletion,
-                     layout.desktopEntry, layout.icon] + layout.gnomeShellExtensionPaths {
-            try remove(file)
+        if keepingProgram {
+            report("kept \(layout.program): it is installed for every user, and the system's package manager removes it")
+        } else {
+            for file in [layout.program] + HelperProgram.allCases.map(layout.helper) + [layout.textDatabase, layout.manual, layout.configManual,
+                         layout.bashCompletion, layout.zshCompletion, layout.fishCompletion, layout.desktopEntry, layout.icon]
+                + layout.gnomeShellExtensionPaths {
+                try remove(file, upTo: layout.prefix)
+            }
         }
-        Files.removeDirectoryIfEmpty(layout.gnomeShellExtension)
         // What install and the ticks wrote in the cache: with no manna to keep it current, a
         // widget must not go on showing a timeline that no longer moves.
-        let paths = Paths(environment: environment)
-        try remove(paths.timeline)
-        try remove(paths.promptLines)
-        try remove(paths.lastTick)
-        // Only when empty: with the default prefix, share/manna is also where the journal lives.
-        Files.removeDirectoryIfEmpty(Files.parent(of: layout.helper(.notify)))
-        Files.removeDirectoryIfEmpty(Files.parent(of: layout.textDatabase))
-        Files.removeDirectoryIfEmpty(paths.cacheDirectory)
+        let cacheHome = Files.parent(of: paths.cacheDirectory)
+        for file in [paths.timeline, paths.promptLines, paths.lastTick, paths.listenLock] { try remove(file, upTo: cacheHome) }
 
         if !removedAny { report("nothing to remove: manna is not installed under \(layout.prefix.isEmpty ? "/" : layout.prefix)") }
         report("kept your own data: \(paths.dataDirectory) (journal) and \(paths.configDirectory) (config)")

@@ -78,21 +78,83 @@ public enum SchedulerFiles {
         """
 
     /// The crontab line that runs `program tick` every minute: `$HOME/...` for a program
-    /// under `home`, so cron's sh finds it whatever the home folder is called.
+    /// under `home`, so cron's sh finds it whatever the home folder is called. `test -x` first,
+    /// as Debian's cron jobs do: a line left behind when the program is gone (a package purged:
+    /// no maintainer script may edit a user's crontab) then does nothing, silently, instead of
+    /// mailing "not found" every minute; `doctor` names it.
     public static func cronLine(program: String, home: String) -> String {
-        let command = program.hasPrefix(home + "/") ? shellWord(String(program.dropFirst(home.count + 1)), after: "$HOME/") : shellWord(program, after: "")
-        return "* * * * * " + command + " tick"
+        let command = cronWord(program, home: home)
+        return "* * * * * test -x " + command + " && " + command + " tick"
+    }
+
+    /// The line Manna wrote before it tested for the program first: `uninstall` and `install`
+    /// still recognise it.
+    public static func legacyCronLine(program: String, home: String) -> String {
+        "* * * * * " + cronWord(program, home: home) + " tick"
+    }
+
+    /// `program` as one word for cron's sh: `$HOME/...` under `home`.
+    static func cronWord(_ program: String, home: String) -> String {
+        program.hasPrefix(home + "/") ? shellWord(String(program.dropFirst(home.count + 1)), after: "$HOME/") : shellWord(program, after: "")
+    }
+
+    /// The program a crontab line runs `tick` with, when it is a line that runs a `manna` every
+    /// minute (either form above, or one written by hand like it), with `$HOME` expanded; else nil.
+    public static func cronProgram(in line: String, home: String) -> String? {
+        guard let words = shellWords(line), words.count >= 7, words.last == "tick" else { return nil }
+        var command = Array(words[5..<(words.count - 1)])
+        // test -x P && P
+        if command.count == 5, command[0] == "test", command[1] == "-x", command[3] == "&&", command[2] == command[4] {
+            command = [command[4]]
+        }
+        guard command.count == 1, var program = command.first, program.hasSuffix("/manna") || program == "manna" else { return nil }
+        if program.hasPrefix("$HOME/") { program = home + program.dropFirst("$HOME".count) }
+        return program
+    }
+
+    /// `line` cut into sh's words, as far as `shellWord` and hand-written crontab lines need:
+    /// bare words, double-quoted words with `\` escapes, and cron's `\%`. Nil for anything else
+    /// (single quotes, an unclosed quote).
+    static func shellWords(_ line: String) -> [String]? {
+        var words: [String] = []
+        var word: String?
+        var quoted = false
+        var escaped = false
+        for character in line {
+            if escaped {
+                word = (word ?? "") + String(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+                word = word ?? ""
+            } else if character == "\"" {
+                quoted.toggle()
+                word = word ?? ""
+            } else if character == "'" {
+                return nil
+            } else if !quoted && (character == " " || character == "\t") {
+                if let done = word { words.append(done) }
+                word = nil
+            } else {
+                word = (word ?? "") + String(character)
+            }
+        }
+        guard !quoted, !escaped else { return nil }
+        if let word { words.append(word) }
+        return words
     }
 
     /// The comment put above the line in the user's crontab, saying where it came from.
     public static let cronComment = "# Manna's scheduler, every minute: added by 'manna install --cron', removed by 'manna uninstall'."
 
-    /// `crontab` with `line` (and the comment above it) appended, or nil when it already has
-    /// the line. Every other line is kept exactly.
-    public static func adding(_ line: String, to crontab: String) -> String? {
-        let lines = crontab.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.contains(where: { String($0).trimmingSpaces == line }) { return nil }
-        var text = crontab
+    /// `crontab` with `line` (and the comment above it) appended, less every line `replaces`
+    /// picks (an older form of it, one running a program that is gone), or nil when that changes
+    /// nothing. Every other line is kept exactly.
+    public static func adding(_ line: String, to crontab: String, replacing replaces: (String) -> Bool = { _ in false }) -> String? {
+        let kept = removing(where: { $0 != line && replaces($0) }, from: crontab)
+        var text = kept ?? crontab
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.contains(where: { String($0).trimmingSpaces == line }) { return kept }
         if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
         return text + cronComment + "\n" + line + "\n"
     }
@@ -100,11 +162,17 @@ public enum SchedulerFiles {
     /// `crontab` without `line` and the comment `adding` put above it, or nil when it does
     /// not have the line. Every other line is kept exactly.
     public static func removing(_ line: String, from crontab: String) -> String? {
+        removing(where: { $0 == line }, from: crontab)
+    }
+
+    /// `crontab` without the lines `matches` picks (compared without surrounding spaces), each
+    /// with the comment `adding` put above it, or nil when it has none.
+    public static func removing(where matches: (String) -> Bool, from crontab: String) -> String? {
         var lines = crontab.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard lines.contains(where: { $0.trimmingSpaces == line }) else { return nil }
+        guard lines.contains(where: { matches($0.trimmingSpaces) }) else { return nil }
         var index = 0
         while index < lines.count {
-            if lines[index].trimmingSpaces == line {
+            if matches(lines[index].trimmingSpaces) {
                 lines.remove(at: index)
                 if index > 0 && lines[index - 1] == cronComment {
                     lines.remove(at: index - 1)

@@ -26,18 +26,25 @@ public enum TextDatabaseLocator {
             return TextDatabaseLocation(path: explicit, curatedDirectory: nil)
         }
         let binDirectory = Files.parent(of: executablePath)
-        var directory = binDirectory
-        while directory != "/" && !directory.isEmpty {
-            if Files.exists(directory + "/Package.swift") && Files.exists(directory + "/curated/translations/translations.tsv") {
-                return TextDatabaseLocation(path: directory + "/.build/" + fileName, curatedDirectory: directory + "/curated")
-            }
-            directory = Files.parent(of: directory)
+        if let directory = checkout(containing: binDirectory) {
+            return TextDatabaseLocation(path: directory + "/.build/" + fileName, curatedDirectory: directory + "/curated")
         }
         let candidates = installedCandidates(environment: environment, binDirectory: binDirectory)
         if let found = candidates.first(where: Files.exists) {
             return TextDatabaseLocation(path: found, curatedDirectory: nil)
         }
         throw .notFound(searched: candidates)
+    }
+
+    /// The checkout `directory` is in: its nearest ancestor (or itself) holding `Package.swift`
+    /// and `curated/`; nil outside one.
+    public static func checkout(containing directory: String) -> String? {
+        var directory = directory
+        while directory != "/" && !directory.isEmpty {
+            if Files.exists(directory + "/Package.swift") && Files.exists(directory + "/curated/translations/translations.tsv") { return directory }
+            directory = Files.parent(of: directory)
+        }
+        return nil
     }
 
     static func installedCandidates(environment: Environment, binDirectory: String) -> [String] {
