@@ -41,7 +41,7 @@ extension InstallSandbox {
 
 /// `manna install` run from a package copies nothing (issue 32): the package keeps reaching the
 /// user with each upgrade, and a purge leaves no copy behind.
-@Suite(.serialized) struct PackageInstallTests {
+@Suite struct PackageInstallTests {
     @Test func fromAPackageInstallEnablesThePackagedTimerAndCopiesNothing() throws {
         let sandbox = try InstallSandbox(systemd: true)
         let program = try sandbox.stagePackage()
@@ -51,10 +51,13 @@ extension InstallSandbox {
         #expect(sandbox.schedulerLine(program) == "FAIL  scheduler: systemd timer \(sandbox.root)/system/usr/lib/systemd/user/manna.timer is installed "
             + "but not enabled: run 'manna install' (it enables the packaged manna.timer; it copies nothing)")
 
+        // An earlier `manna install`'s units in the user's folder would hide the package's.
+        try sandbox.write("[Service]\nExecStart=%h/.local/bin/manna tick\n", at: ".config/systemd/user/manna.service")
         let install = sandbox.run(program, "install")
         #expect(install.status == 0, "\(install.stderr)")
         #expect(install.stdout == """
             \(program) is installed for every user: nothing to copy
+            removed \(sandbox.home)/.config/systemd/user/manna.service: the package's \(sandbox.root)/system/usr/lib/systemd/user units run instead
             ran systemctl --user daemon-reload
             ran systemctl --user enable --now manna.timer
             wrote \(sandbox.home)/.cache/manna/timeline.json
@@ -74,7 +77,10 @@ extension InstallSandbox {
         #expect(FileManager.default.isExecutableFile(atPath: program))
         #expect(sandbox.filesInHome() == [:])
     }
+}
 
+/// With cron, in CronInstallTests' one-at-a-time suite: a running cron daemon is what they all look for.
+extension CronInstallTests {
     @Test(.needs(.crontab)) func fromAPackageCronInstallWritesTheLineForThePackagedProgramInPlaceOfOneForAManaThatIsGone() throws {
         // An older install's line, whose ~/.local/bin/manna is gone.
         let sandbox = try InstallSandbox(crontab: "* * * * * $HOME/.local/bin/manna tick\n")

@@ -271,6 +271,16 @@ public struct Installer {
         let newCrontab = scheduler == .cron ? try crontabAdding() : nil
         if scheduler == .systemd && !Files.exists(layout.packagedTimer) {
             try place(schedulerUnits())
+        } else if scheduler == .systemd {
+            // Units an earlier `manna install` wrote in the user's folder would hide the package's
+            // (systemd prefers them), running a copy that is not the package's.
+            for unit in [layout.timer, layout.service] {
+                do {
+                    if try Files.remove(unit) { report("removed \(unit): the package's \(Files.parent(of: layout.packagedTimer)) units run instead") }
+                } catch {
+                    throw .cannotRemove(error)
+                }
+            }
         }
         return try start(scheduler, newCrontab: newCrontab)
     }
