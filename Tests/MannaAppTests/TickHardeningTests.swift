@@ -10,17 +10,42 @@ import Testing
 @Suite struct TickHardeningTests {
     static let noServer = NotifyError.noServer("org.freedesktop.Notifications has no owner")
 
-    /// A tick killed after claiming and before showing (the claim stays, unshown): the next
-    /// minute's tick shows it.
-    @Test func aTickKilledAfterClaimingLosesNothing() throws {
+    /// A tick that claimed and has not shown yet keeps its claim while it lives, however late
+    /// the other ticks' clocks are; killed, it loses nothing: the next tick shows it at once,
+    /// even on a clock behind the one it claimed at (the clock was stepped back).
+    @Test func aClaimIsTheLiveTicksAndADeadTicksIsTakenOverAtOnce() throws {
         let home = try TestHome()
-        #expect(try home.journal().claim(Journal.Occurrence(kind: .verse, key: "", label: "2027-06-02"),
-                                         at: instant("2027-06-02T07:00:00Z"), late: false))
-        home.tick("2027-06-02T07:00:30")
-        #expect(home.notifier.shown.isEmpty)  // still that tick's, for all anyone knows
+        var stalled: Journal? = try home.journal()
+        #expect(try stalled!.claim(Journal.Occurrence(kind: .verse, key: "", label: "2027-06-02"),
+                                   at: instant("2027-06-02T07:05:00Z"), late: false))
+        for minute in ["07:06", "07:30", "23:59"] { home.tick("2027-06-02T" + minute) }
+        #expect(home.notifier.shown.isEmpty)  // still that tick's: it lives
+        stalled = nil  // killed
         home.tick("2027-06-02T07:01")
         home.tick("2027-06-02T07:02")
         #expect(home.notifier.shown.map(\.summary) == ["Haggai 1:13 (KJV)"])
+    }
+
+    /// Ticks that overlap on clocks a minute apart (a clock step, a paused tick resumed, cron
+    /// beside the timer), ten reminders due: while the first shows its first, two more start, at
+    /// 07:01 and 07:02. Its claim is held by a live process, so theirs is not to take, whatever
+    /// their clocks say: every reminder is shown once.
+    @Test func overlappingTicksOnClocksAMinuteApartShowEachReminderOnce() throws {
+        let home = try TestHome(config: "notify_at = 23:59\n")
+        for index in 1...10 { _ = try home.addPrayer("Prayer \(index)", reminders: ["07:00"], now: "2027-06-01T06:00") }
+        let started = SharedLines()
+        home.notifier.onShow = {
+            guard started.all.isEmpty else { return }
+            started.add("overlap")
+            for later in ["07:01", "07:02"] { home.tick("2027-06-01T" + later) }
+        }
+        home.tick("2027-06-01T07:00")
+        home.notifier.onShow = nil
+        let shown = home.notifier.shown.map(\.summary)
+        #expect(shown.count == 10 && Set(shown).count == 10, "\(shown)")
+        // And once they are done, nothing is left for a later tick.
+        home.tick("2027-06-01T07:03")
+        #expect(home.notifier.shown.count == 10)
     }
 
     /// A server that takes longer than the helper's deadline may still show it: it is never
@@ -217,10 +242,12 @@ import Testing
         let home = try TestHome(config: "notify_at = 23:59\n")
         _ = try home.addPrayer("Taken over", reminders: ["07:30"], now: "2027-06-01T06:00")
         let reminder = try #require(try home.journal().activeReminders().first)
-        #expect(try home.journal().claim(Journal.Occurrence(kind: .prayer, key: reminder.uuid, label: "2027-06-01 07:30"),
-                                         at: instant("2027-06-01T07:30:00Z"), late: false))  // and then that tick died
-        home.tick("2027-06-01T07:30:30")  // another tick, within the claim's lease: not its to show
+        var other: Journal? = try home.journal()
+        #expect(try other!.claim(Journal.Occurrence(kind: .prayer, key: reminder.uuid, label: "2027-06-01 07:30"),
+                                 at: instant("2027-06-01T07:30:00Z"), late: false))
+        home.tick("2027-06-01T07:30:30")  // another tick, while that one lives: not its to show
         #expect(home.notifier.shown.isEmpty)
+        other = nil  // and then that tick died
         home.tick("2027-06-01T07:31:00")
         #expect(home.notifier.lines == ["Taken over | "])
     }

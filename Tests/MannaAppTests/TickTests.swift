@@ -246,7 +246,7 @@ import Testing
         let home = try TestHome()
         home.tick("2026-12-25T07:00")
         let database = try Database(path: home.paths.journal, mode: .readWrite)
-        try database.execute("INSERT INTO deliveries VALUES ('sermon', '', '2026-12-25', 0, 0, 0)")
+        try database.execute("INSERT INTO deliveries (kind, key, occurrence, claimed_at, late, shown_at) VALUES ('sermon', '', '2026-12-25', 0, 0, 0)")
         #expect(throws: JournalError.unwritable(path: home.paths.journal,
                                                 reason: "the delivery ledger has an occurrence of unknown kind 'sermon'")) {
             try home.journal().claimed(from: "2026-12-25")

@@ -83,6 +83,6 @@ import TestSupport
         #expect(try journal.prayer(id: "K7M2")?.title == "Kept")
         #expect(try journal.prayers(.open, tag: "family").map(\.shortID) == ["k7m2"])
         #expect(try journal.activeReminders().map(\.uuid) == ["r1"])
-        #expect(try journal.isHandled(Journal.Occurrence(kind: .prayer, key: "r1", label: "2026-03-08 07:30"), at: 1_000_000_000))
+        #expect(try journal.isHandled(Journal.Occurrence(kind: .prayer, key: "r1", label: "2026-03-08 07:30")))
     }
 }

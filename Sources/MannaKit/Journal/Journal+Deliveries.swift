@@ -1,8 +1,9 @@
 // The delivery ledger: one row per occurrence ever claimed. The primary key (kind, key,
 // occurrence) makes a second claim of the same occurrence fail, which is how two ticks at once,
 // or a tick re-run, never show one twice. A claim is recorded shown (`shown_at`) once shown; one
-// left unshown by a tick that died is taken over by a later tick after `Journal.claimLease`,
-// so a kill at any instant loses nothing (docs/ARCHITECTURE.md, "The journal and the ledger").
+// left unshown is taken over by a later tick only when its holder, the process that made it, is
+// gone (`ClaimHolder`), so a kill at any instant loses nothing and ticks on any clocks never
+// share one (docs/ARCHITECTURE.md, "The journal and the ledger").
 
 /// What an occurrence is of: the kinds the scheduler shows.
 public enum OccurrenceKind: String, Sendable, CaseIterable {
@@ -41,70 +42,77 @@ extension Journal {
         }
     }
 
-    /// How long a claim not yet shown belongs to the tick that made it: longer than any tick
-    /// takes (its time budget, `Tick.budgetSeconds`, with room to spare), so a claim this old
-    /// was left by a tick that died (killed, logged out, shut down), and the next minute's tick
-    /// takes it over.
-    public static let claimLease = 60
-
-    /// True when the occurrence needs nothing from this tick: shown, or claimed moments ago by
-    /// a tick still at work. Cheap, and no write, for the common tick.
-    public func isHandled(_ item: Occurrence, at now: Instant) throws(JournalError) -> Bool {
-        try reading {
-            try database.withCachedStatement("""
-                SELECT 1 FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3
-                    AND (shown_at IS NOT NULL OR claimed_at > ?4)
-                """) { statement in
-                try bind(item, to: statement)
-                try statement.bind(now - Journal.claimLease, at: 4)
-                return try statement.step()
-            }
-        }
+    /// True when the occurrence needs nothing from this tick: shown, or claimed by a tick still
+    /// at work (its holder lives, whatever its clock said). Cheap, and no write, for the common tick.
+    public func isHandled(_ item: Occurrence) throws(JournalError) -> Bool {
+        guard let (shown, holder) = try claimState(of: item) else { return false }
+        if shown { return true }
+        return try liveHolder().isLive(holder)
     }
 
     /// True when the occurrence was shown (not merely claimed by a tick still at work, or dead).
     public func isShown(_ item: Occurrence) throws(JournalError) -> Bool {
-        try reading {
-            try database.withCachedStatement("""
-                SELECT 1 FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3 AND shown_at IS NOT NULL
-                """) { statement in
-                try bind(item, to: statement)
-                return try statement.step()
-            }
-        }
+        try claimState(of: item)?.shown ?? false
     }
 
-    /// Claims the occurrence for this process: true if this call claimed it, false if some
+    /// Claims the occurrence for this connection: true if this call claimed it, false if some
     /// tick already had. Committed before returning, so it holds across crashes and processes.
     public func claim(_ item: Occurrence, at instant: Instant, late: Bool) throws(JournalError) -> Bool {
         try claim([(item, late)], at: instant)[0]
     }
 
     /// Claims the occurrences in one transaction: for each, true if this call claimed it, or
-    /// took over a claim left unshown for longer than `claimLease`.
+    /// took over a claim left unshown by a holder that is gone. The holder's life is asked inside
+    /// the transaction, so a holder that lives cannot record its claim shown in between.
     public func claim(_ items: [(occurrence: Occurrence, late: Bool)], at instant: Instant) throws(JournalError) -> [Bool] {
-        try writing {
+        let holder = try liveHolder()
+        return try writing {
             try items.map { item in
-                let inserted = try database.withCachedStatement("INSERT OR IGNORE INTO deliveries VALUES (?1, ?2, ?3, ?4, ?5, NULL)") { statement in
+                let inserted = try database.withCachedStatement("""
+                    INSERT OR IGNORE INTO deliveries (kind, key, occurrence, claimed_at, late, shown_at, holder)
+                    VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6)
+                    """) { statement in
                     try bind(item.occurrence, to: statement)
                     try statement.bind(instant, at: 4)
                     try statement.bind(item.late ? 1 : 0, at: 5)
+                    try statement.bind(holder.id, at: 6)
                     try statement.run()
                     return database.changes == 1
                 }
                 if inserted { return true }
+                guard let (shown, previous) = try claimState(of: item.occurrence), !shown, !holder.isLive(previous) else { return false }
                 return try database.withCachedStatement("""
-                    UPDATE deliveries SET claimed_at = ?4 WHERE kind = ?1 AND key = ?2 AND occurrence = ?3
-                        AND shown_at IS NULL AND claimed_at <= ?5
+                    UPDATE deliveries SET claimed_at = ?4, holder = ?5 WHERE kind = ?1 AND key = ?2 AND occurrence = ?3 AND shown_at IS NULL
                     """) { statement in
                     try bind(item.occurrence, to: statement)
                     try statement.bind(instant, at: 4)
-                    try statement.bind(instant - Journal.claimLease, at: 5)
+                    try statement.bind(holder.id, at: 5)
                     try statement.run()
                     return database.changes == 1
                 }
             }
         }
+    }
+
+    /// Whether the occurrence's claim was shown, and who holds it; nil when it was never claimed.
+    private func claimState(of item: Occurrence) throws(JournalError) -> (shown: Bool, holder: Int?)? {
+        try reading {
+            try database.withCachedStatement("""
+                SELECT shown_at IS NOT NULL AS shown, holder FROM deliveries WHERE kind = ?1 AND key = ?2 AND occurrence = ?3
+                """) { statement in
+                try bind(item, to: statement)
+                guard try statement.step() else { return nil }
+                return (try statement.int("shown") != 0, try statement.optionalInt("holder"))
+            }
+        }
+    }
+
+    /// This connection's holder, taken at its first need.
+    private func liveHolder() throws(JournalError) -> ClaimHolder {
+        if let claimHolder { return claimHolder }
+        let holder = try ClaimHolder(journalPath: path)
+        claimHolder = holder
+        return holder
     }
 
     /// Records the occurrences shown: no tick takes them over any more.

@@ -27,6 +27,9 @@ public enum JournalError: Error, Equatable, Sendable {
 public final class Journal {
     public let path: String
     let database: Database
+    /// This connection's hold on the claims it makes in the delivery ledger, taken at its first
+    /// claim (or first question about another's) and let go when the journal is closed.
+    var claimHolder: ClaimHolder?
 
     /// Schema migrations, in order: migration N takes `user_version` N-1 to N. Never edit one
     /// that has shipped; add the next.
@@ -165,8 +168,8 @@ public final class Journal {
         // same transaction, so no read of the journal ever writes it later.
         "",
         // 6: a claim is recoverable. `shown_at` is set once the notification was shown (or
-        // handed to a server that may yet show it); a claim without it, older than
-        // `Journal.claimLease`, was left by a tick that died, and a later tick takes it over.
+        // handed to a server that may yet show it); a claim without it left by a tick that died
+        // is taken over by a later tick (once older than a lease; since 12, once its holder is gone).
         // Claims made before were shown. `scheduler_events` keeps what the scheduler has to
         // tell once, not every minute: the last failure to show a notification.
         """
@@ -389,6 +392,14 @@ public final class Journal {
         INSERT OR IGNORE INTO sync_touched SELECT 'highlights', uuid FROM highlights WHERE EXISTS (SELECT 1 FROM sync_state);
         INSERT OR IGNORE INTO sync_touched SELECT 'bookmarks', uuid FROM bookmarks WHERE EXISTS (SELECT 1 FROM sync_state);
         INSERT OR IGNORE INTO sync_touched SELECT 'searches', query || char(31) || translation || char(31) || searched_at FROM searches WHERE EXISTS (SELECT 1 FROM sync_state);
+        """,
+        // 12: a claim names its holder, the live process that made it (`ClaimHolder`: a lock on
+        // one byte of journal.sqlite-claims, which the kernel drops when the process dies). A claim
+        // not yet shown is taken over only when its holder is gone, not when it looks old on a
+        // clock: overlapping ticks may run on clocks a minute or a day apart. Claims made before
+        // have no holder, and no holder that lives.
+        """
+        ALTER TABLE deliveries ADD COLUMN holder INTEGER;
         """,
     ]
 

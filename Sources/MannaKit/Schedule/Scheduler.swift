@@ -82,7 +82,7 @@ public enum Scheduler {
                                        show: ([Due]) -> ShowResult) throws(JournalError) -> [DeliveryOutcome] {
         // Reading first keeps the common tick (already shown) free of writes.
         var unhandled: [Due] = []
-        for item in due where !(try journal.isHandled(item.occurrence, at: now)) { unhandled.append(item) }
+        for item in due where !(try journal.isHandled(item.occurrence)) { unhandled.append(item) }
         let won = unhandled.isEmpty ? [] : try journal.claim(unhandled.map { ($0.occurrence, $0.late) }, at: now)
         let claimed = zip(unhandled, won).filter(\.1).map(\.0)
         var outcomes = due.filter { item in !claimed.contains(item) }.map(DeliveryOutcome.alreadyClaimed)
