@@ -50,4 +50,24 @@ public final class Output {
         }
         buffer.removeAll(keepingCapacity: true)
     }
+
+    /// Waits `milliseconds`, or less: false as soon as the reader is gone (the other end of a
+    /// pipe or socket closed, a terminal hung up), so that a process that writes seldom learns
+    /// it without writing. A captured output's reader never goes.
+    public func readerStays(milliseconds: Int) -> Bool {
+        guard let descriptor else {
+            usleep(UInt32(min(milliseconds, 1000) * 1000))
+            return true
+        }
+        let deadline = monotonicSeconds() + Double(milliseconds) / 1000
+        while true {
+            let left = Int32(max(0, (deadline - monotonicSeconds()) * 1000).rounded(.up))
+            // No events asked for: poll reports POLLHUP and POLLERR (a pipe with no reader) anyway.
+            var watched = pollfd(fd: descriptor, events: 0, revents: 0)
+            let ready = poll(&watched, 1, left)
+            if ready < 0 && errno == EINTR { continue }
+            if ready > 0 && watched.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return false }
+            if ready == 0 || left == 0 { return true }
+        }
+    }
 }

@@ -201,6 +201,9 @@ enum TestEnvironment {
     /// Whether this process may make a network namespace with no network (`unshare -n`): as
     /// root, or with CAP_SYS_ADMIN.
     static let canUnshareNetwork: Bool = path(of: "unshare").map { succeeds($0, ["-n", "true"]) } ?? false
+
+    /// Whether this process may make a mount namespace of its own (`unshare -m`) and mount in it.
+    static let canUnshareMounts: Bool = path(of: "unshare").map { succeeds($0, ["-m", "--propagation", "private", "/bin/sh", "-c", "mount --bind / /mnt"]) } ?? false
 }
 
 /// Something a test needs from the machine beyond the toolchain: a program, a Python module, a
@@ -254,6 +257,9 @@ struct Prerequisite: Sendable, CustomStringConvertible {
     static let gio = Prerequisite("python3 with Gio (Debian: apt-get install python3-gi)") { TestEnvironment.gioPython != nil }
     static let networkNamespace = Prerequisite("a network namespace: 'unshare -n' (util-linux), which needs root") {
         TestEnvironment.canUnshareNetwork
+    }
+    static let mountNamespace = Prerequisite("a mount namespace: 'unshare -m' and 'mount' (util-linux, mount), which need root") {
+        TestEnvironment.canUnshareMounts
     }
     static let systemdAnalyze = command("systemd-analyze", package: "systemd")
     static let crontab = command("crontab", package: "cron")

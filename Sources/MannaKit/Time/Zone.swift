@@ -205,6 +205,28 @@ public struct Zone: Hashable, Sendable {
         return read(descriptor, &magic, 4) == 4 && magic == Array("TZif".utf8)
     }
 
+    /// What this zone's rules are read from, as it stands now: the file's identity and
+    /// modification time (nil for UTC, or a file that is not there). A long-running process
+    /// compares it from time to time: a changed file is new rules (a tzdata update, another zone
+    /// copied over /etc/localtime) under the same name.
+    public func rulesStamp() -> [Int]? {
+        guard tzValue.hasPrefix(":") else { return nil }
+        var status = stat()
+        guard stat(String(tzValue.dropFirst()), &status) == 0 else { return nil }
+        return [Int(status.st_dev), Int(status.st_ino), Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+    }
+
+    /// Makes the next conversion read its zone's file again. glibc reads a zone's file once per
+    /// `TZ` value and keeps its rules, so a process that lives for days must ask for a changed
+    /// file to be read (see `rulesStamp`).
+    public static func forgetLoadedRules() {
+        zoneLock.lock()
+        defer { zoneLock.unlock() }
+        setenv("TZ", "UTC0", 1)
+        tzset()
+        currentTZ = "UTC0"
+    }
+
     // MARK: Conversions
 
     /// The wall clock at `instant`.

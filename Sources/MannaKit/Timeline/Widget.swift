@@ -34,6 +34,23 @@ public enum Widget {
         }
     }
 
+    /// What a panel shows when there is no verse to show (no text database, say): "Manna", and
+    /// why where the format has room for it (waybar's tooltip, plain's second line).
+    public static func render(unavailable reason: String, as kind: Kind) -> String {
+        switch kind {
+        case .waybar:
+            return JSON.object([
+                ("text", .string("Manna")),
+                ("alt", .string("unavailable")),
+                ("tooltip", .string(pango(reason.singleLine))),
+                ("class", .string("manna-unavailable")),
+            ]).text + "\n"
+        case .i3blocks: return "Manna\nManna\n"
+        case .polybar: return "Manna\n"
+        case .plain: return "Manna\n" + reason.singleLine + "\n"
+        }
+    }
+
     /// Escapes the characters Pango markup reserves.
     public static func pango(_ text: String) -> String {
         var out = ""
