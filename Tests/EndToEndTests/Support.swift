@@ -261,6 +261,11 @@ struct Prerequisite: Sendable, CustomStringConvertible {
     static let mountNamespace = Prerequisite("a mount namespace: 'unshare -m' and 'mount' (util-linux, mount), which need root") {
         TestEnvironment.canUnshareMounts
     }
+    /// A journal folder this user cannot write: any user but root (chmod), or root with a
+    /// mount namespace to make it a read-only mount in.
+    static let readOnlyJournal = Prerequisite("a read-only folder: a user other than root, or root with 'unshare -m' (util-linux)") {
+        getuid() != 0 || TestEnvironment.canUnshareMounts
+    }
     static let systemdAnalyze = command("systemd-analyze", package: "systemd")
     static let crontab = command("crontab", package: "cron")
     static let zsh = command("zsh", package: "zsh")

@@ -110,6 +110,7 @@ extension Journal {
     /// This connection's holder, taken at its first need.
     private func liveHolder() throws(JournalError) -> ClaimHolder {
         if let claimHolder { return claimHolder }
+        guard !isReadOnly else { throw .unwritable(path: path, reason: Journal.readOnlyReason) }
         let holder = try ClaimHolder(journalPath: path)
         claimHolder = holder
         return holder

@@ -443,13 +443,17 @@ public final class Journal {
                 throw .unwritable(path: path, reason: String(cString: strerror(errno)))
             }
         }
+        // A journal this process cannot write (its folder or file read-only, a read-only mount)
+        // is opened read-only, so that every command that only reads works; one that writes
+        // fails at its first write with one line (`journalError`).
+        isReadOnly = existed && (access(folder, W_OK) != 0 || access(path, W_OK) != 0)
         do {
-            database = try Database(path: path, mode: .readWrite)
+            database = try Database(path: path, mode: isReadOnly ? Journal.readOnlyMode(path: path, folder: folder) : .readWrite)
             try database.execute("PRAGMA busy_timeout = 10000")
             // Reading the schema fails with SQLITE_NOTADB or SQLITE_CORRUPT on a file that is not a
             // database or is cut short; a full integrity check per tick would cost too much.
             _ = try database.prepare("SELECT count(*) FROM sqlite_schema").step()
-            try switchToWAL()
+            if !isReadOnly { try switchToWAL() }
             // NORMAL in WAL mode: a commit is durable when Manna is killed (the log is in the
             // kernel's hands), only a power cut can lose the newest; and commits need no fsync.
             try database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
@@ -465,6 +469,19 @@ public final class Journal {
         } catch {
             throw .unwritable(path: path, reason: "\(error)")
         }
+    }
+
+    /// True when this process cannot write the journal: it was opened read-only.
+    public let isReadOnly: Bool
+    static let readOnlyReason = "it is read-only (its folder, its file or its file system), and this command writes to it"
+
+    /// How SQLite can read a WAL journal it may not write. With its log (`-wal`, and `-shm`
+    /// beside it) there, or a folder it may create them in, as any reader, read-only. With
+    /// neither, SQLite can read it only as immutable (sqlite.org/wal.html, "Read-Only
+    /// Databases"): and it is, since no one who could change it could without a log there. A log
+    /// left by a killed writer is read, never skipped (immutable would skip it).
+    private static func readOnlyMode(path: String, folder: String) -> Database.Mode {
+        Files.exists(path + "-wal") || access(folder, W_OK) == 0 ? .readOnly : .immutable
     }
 
     public var schemaVersion: Int {
@@ -494,6 +511,9 @@ public final class Journal {
         let version = schemaVersion
         guard version <= Journal.migrations.count else { throw JournalError.tooNew(path: path, version: version) }
         guard version < Journal.migrations.count else { return }
+        guard !isReadOnly else {
+            throw JournalError.unwritable(path: path, reason: "it is read-only, and at schema version \(version) it needs upgrading to \(Journal.migrations.count) first: make it writable for one manna command")
+        }
         try database.transaction {
             // Re-read inside the write lock: another process may have migrated meanwhile.
             let current = schemaVersion
@@ -535,7 +555,9 @@ public final class Journal {
     }
 
     func journalError(_ error: SQLiteError) -> JournalError {
-        error.isCorruption ? .damaged(path: path) : .unwritable(path: path, reason: error.message)
+        if error.isCorruption { return .damaged(path: path) }
+        if error.isReadOnly { return .unwritable(path: path, reason: Journal.readOnlyReason) }
+        return .unwritable(path: path, reason: error.message)
     }
 
     /// `run`, with every failure as the journal's (for operations whose only errors are the journal's).

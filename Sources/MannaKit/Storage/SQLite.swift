@@ -22,6 +22,9 @@ public struct SQLiteError: Error, CustomStringConvertible {
 
     /// True when another connection held a lock this call needed (SQLITE_BUSY).
     public var isBusy: Bool { code & 0xff == SQLITE_BUSY }
+
+    /// True when the connection or its file cannot be written (SQLITE_READONLY).
+    public var isReadOnly: Bool { code & 0xff == SQLITE_READONLY }
 }
 
 // SQLITE_TRANSIENT is a macro cast Swift cannot import: SQLite copies the bound bytes.
@@ -49,6 +52,8 @@ public final class Database {
     public enum Mode {
         /// Read-only on a file that nothing changes while it is open (`immutable=1`): no locks, no journal.
         case immutable
+        /// Read-only on a file that others may write: locks and the WAL as usual.
+        case readOnly
         case readWrite
         case readWriteCreate
     }
@@ -68,6 +73,9 @@ public final class Database {
         case .immutable:
             flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             name = "file:" + Database.uriEscaped(path) + "?immutable=1"
+        case .readOnly:
+            flags = SQLITE_OPEN_READONLY
+            name = path
         case .readWrite:
             flags = SQLITE_OPEN_READWRITE
             name = path
