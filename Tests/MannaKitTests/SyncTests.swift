@@ -10,12 +10,19 @@ final class TestDevice {
     let folder: String
     var now: Instant
 
-    init(_ scratch: Scratch, _ name: String, folder: String, now: Instant = 1_800_000_000) throws {
+    /// A device with a journal of its own, just made, syncing through `folder`.
+    convenience init(_ scratch: Scratch, _ name: String, folder: String, now: Instant = 1_800_000_000) throws {
+        let journal = try scratch.journal(name)
+        try journal.startSync(folder: folder, device: Journal.newUUID(), name: name)
+        self.init(journal: journal, name: name, folder: folder, now: now)
+    }
+
+    /// A device with `journal` as it is (syncing or not).
+    init(journal: Journal, name: String, folder: String, now: Instant = 1_800_000_000) {
+        self.journal = journal
         self.name = name
         self.folder = folder
         self.now = now
-        journal = try scratch.journal(name)
-        try journal.startSync(folder: folder, device: Journal.newUUID(), name: name)
     }
 
     @discardableResult
