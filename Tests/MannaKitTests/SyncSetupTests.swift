@@ -16,8 +16,14 @@ import TestSupport
         case restoredBackup
         /// A copy made before the journal synced put back, then `sync init`.
         case restoredBackupThenInit
+        /// An older journal.sqlite put back once every segment written since is in the snapshot.
+        case restoredBackupAfterCompaction
+        /// A backup taken while edits waited in the journal for the folder, sent since.
+        case restoredBackupWithUnsentEdits
         /// `manna import` of an older export on each syncing device.
         case importedExport
+        /// `manna import` on one device of the other's export, newer than what synced.
+        case importedNewerExport
         /// A home directory copied to another machine: two devices claim one id.
         case clonedHome
         /// A cloned home whose two devices wrote the same segment number at once: the sync
@@ -146,6 +152,47 @@ import TestSupport
             let restored = try syncing("restored")
             restored.now = laptop.now + 60
             devices = [restored, desktop]
+        case .restoredBackupAfterCompaction:
+            let (laptop, desktop) = try pair()
+            try Self.copy(scratch, "laptop", to: "backup")
+            for round in 0..<4 {
+                laptop.now += 60
+                desktop.now += 60
+                try laptop.edit(try #require(try laptop.notes().first { $0.text.hasPrefix("note 1") }), "note 1, after the backup \(round)")
+                try desktop.edit(try #require(try desktop.notes().first { $0.text.hasPrefix("note 2") }), "note 2, on the desktop \(round)")
+                try laptop.sync(segmentsKept: 1)
+                try desktop.sync()
+            }
+            // The desktop's next segment says it has applied the laptop's last: all can go.
+            desktop.now += 60
+            try desktop.edit(try #require(try desktop.notes().first { $0.text.hasPrefix("note 2") }), "note 2, on the desktop 4")
+            try desktop.sync()
+            try laptop.sync(segmentsKept: 0)
+            notes[1] = "note 1, after the backup 3"
+            notes[2] = "note 2, on the desktop 4"
+            let state = try #require(try laptop.journal.syncState())
+            #expect(SyncFolder(root: shared).scan().devices[state.device] == [], "every segment is in the snapshot")
+            try Self.copy(scratch, "backup", to: "restored")
+            devices = [TestDevice(journal: try scratch.journal("restored"), name: "laptop", folder: shared, now: laptop.now + 60), desktop]
+        case .restoredBackupWithUnsentEdits:
+            let (laptop, desktop) = try pair()
+            laptop.now += 60
+            try laptop.edit(try #require(try laptop.notes().first { $0.text == "note 1" }), "note 1, queued at the backup")
+            notes[1] = "note 1, queued at the backup"
+            try laptop.journal.captureSyncChanges(now: laptop.now)
+            try Self.copy(scratch, "laptop", to: "backup")
+            try Self.settle([laptop, desktop])
+            try Self.copy(scratch, "backup", to: "restored")
+            devices = [TestDevice(journal: try scratch.journal("restored"), name: "laptop", folder: shared, now: laptop.now + 60), desktop]
+        case .importedNewerExport:
+            let (laptop, desktop) = try pair()
+            laptop.now += 60
+            try laptop.edit(try #require(try laptop.notes().first { $0.text == "note 1" }), "note 1, exported")
+            notes[1] = "note 1, exported"
+            let prayer = try #require(try laptop.journal.prayers(.open, tag: nil).first { $0.title == "For Anna" })
+            try laptop.journal.updatePrayer(uuid: prayer.uuid, title: nil, body: "her exams, and her driving test", tags: nil, reminders: nil, at: laptop.now)
+            _ = try desktop.journal.merge(try ImportFile(parsing: try laptop.export(), file: "export.json"))
+            devices = [laptop, desktop]
         case .importedExport:
             let (laptop, desktop) = try pair()
             let export = try laptop.export()

@@ -240,11 +240,13 @@ public enum Sync {
     }
 
     /// Whether another journal writes under `state`'s device id: segments this one never wrote
-    /// (a greater number, or another file at its last number), or a sync tool's conflict copy
-    /// in its folder, made when two devices wrote one file.
+    /// (a greater number, in a segment or the snapshot, or another file at its last number), or
+    /// a sync tool's conflict copy in its folder, made when two devices wrote one file.
     static func claimedElsewhere(_ state: SyncState, folder: SyncFolder, scan: (devices: [String: [Int]], ignored: [SyncFolder.Ignored])) -> Bool {
         let own = scan.devices[state.device] ?? []
         if let last = own.last, last > state.sequence { return true }
+        // Its segments may all be in its snapshot by now.
+        if let snapshot = folder.snapshotHeader(of: state.device, schema: schema), snapshot.sequence > state.sequence { return true }
         if state.sequence > 0, own.contains(state.sequence),
            (try? folder.read(state.device, state.sequence)).flatMap({ $0 }).map(SyncFolder.checksum) != state.sequenceSHA {
             return true
