@@ -27,7 +27,8 @@ import TestSupport
         /// A home directory copied to another machine: two devices claim one id.
         case clonedHome
         /// A cloned home whose two devices wrote the same segment number at once: the sync
-        /// tool keeps one file and makes a conflict copy of the other.
+        /// tool keeps one file and makes a conflict copy of the other, and the original has
+        /// written another since.
         case clonedHomeWritingAtOnce
 
         var testDescription: String { rawValue }
@@ -220,13 +221,20 @@ import TestSupport
             _ = try laptop.journal.addNote("on the original", on: ref("Gen 1:2"), at: laptop.now)
             _ = try clone.journal.addNote("on the clone", on: ref("Gen 1:3"), at: clone.now)
             notes += ["on the original", "on the clone"]
-            // Both write segment 2 before either sees the other's: the sync tool keeps the
-            // clone's, and the original's becomes its conflict copy.
+            // The original writes two segments, the clone one, before either sees the other's:
+            // the sync tool keeps the clone's first, and the original's becomes its conflict copy.
             let state = try #require(try laptop.journal.syncState())
-            let file = SyncFolder(root: shared).folder(of: state.device) + "/" + SyncSegment.fileName(state.sequence + 1)
+            let own = SyncFolder(root: shared).folder(of: state.device) + "/"
+            let first = own + SyncSegment.fileName(state.sequence + 1), second = own + SyncSegment.fileName(state.sequence + 2)
             try laptop.sync()
-            try FileManager.default.moveItem(atPath: file, toPath: file.replacingOccurrences(of: ".jsonl", with: ".sync-conflict-20270101-000000-ABCDEFG.jsonl"))
+            _ = try laptop.journal.addNote("on the original, later", on: ref("Gen 1:4"), at: laptop.now)
+            notes.append("on the original, later")
+            try laptop.sync()
+            try FileManager.default.moveItem(atPath: first, toPath: scratch.file("first"))
+            try FileManager.default.moveItem(atPath: second, toPath: scratch.file("second"))
             try clone.sync()
+            try FileManager.default.moveItem(atPath: scratch.file("first"), toPath: first.replacingOccurrences(of: ".jsonl", with: ".sync-conflict-20270101-000000-ABCDEFG.jsonl"))
+            try FileManager.default.moveItem(atPath: scratch.file("second"), toPath: second)
             devices = [laptop, desktop, clone]
         }
 
