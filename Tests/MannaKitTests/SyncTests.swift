@@ -5,7 +5,8 @@ import TestSupport
 
 /// A device in a test: its own journal, syncing through `folder` at its own clock.
 final class TestDevice {
-    let journal: Journal
+    /// Replaced when a backup is put back.
+    var journal: Journal
     let name: String
     let folder: String
     var now: Instant
@@ -29,6 +30,15 @@ final class TestDevice {
     func sync(segmentsKept: Int = 64) throws -> SyncReport { try Sync.run(journal, now: now, force: true, segmentsKept: segmentsKept) }
 
     func export() throws -> String { try journal.export().prettyText }
+
+    /// What a sync killed after renaming its segment into place leaves: the segment in the
+    /// folder, its changes still queued in the journal.
+    func killAfterRename() throws {
+        try journal.captureSyncChanges(now: now)
+        guard let state = try journal.syncState(), let (sequence, changes) = try journal.syncOutbox() else { return }
+        _ = try SyncFolder(root: folder).write(SyncSegment(device: state.device, name: state.deviceName, sequence: sequence, schema: Sync.schema,
+                                                           after: try journal.syncApplied(), changes: changes))
+    }
 
     func notes() throws -> [Note] { try journal.notes(in: nil) }
 
