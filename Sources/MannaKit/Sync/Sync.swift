@@ -39,7 +39,9 @@ public enum Sync {
     /// `newDevice` makes an id if this journal turns out to be a copy.
     public static func run(_ journal: Journal, now: Instant, force: Bool = false, wait: Bool = true, segmentsKept: Int = 64,
                            newDevice: () -> String = Journal.newUUID) throws(JournalError) -> SyncReport {
-        try SyncLock.holding(journal, wait: wait) { () throws(JournalError) in
+        // A journal that does not sync (most ticks) takes no lock and makes no lock file.
+        guard try journal.syncState() != nil else { return SyncReport() }
+        return try SyncLock.holding(journal, wait: wait) { () throws(JournalError) in
             try unlocked(journal, now: now, force: force, segmentsKept: segmentsKept, newDevice: newDevice)
         } ?? SyncReport(busy: true)
     }
