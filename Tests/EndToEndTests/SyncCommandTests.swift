@@ -143,6 +143,79 @@ import TestSupport
         #expect(laptop.run("bookmark", "list").stdout == desktop.run("bookmark", "list").stdout)
     }
 
+    /// One journal copied to a second machine (a new laptop set up from the old one's files),
+    /// then `sync init` on each: every record once on both, no conflict copy.
+    @Test func theSameJournalOnTwoMachinesThenInitOnEachHasNoDuplicates() throws {
+        let syncthing = try TestSyncthing()
+        let laptop = try TemporaryHome(), desktop = try TemporaryHome()
+        laptop.run("note", "add", "John 3:16", "For God so loved the world")
+        laptop.run("note", "add", "Ps 23:1", "The Lord is my shepherd")
+        laptop.run("pray", "add", "For Anna", "--body", "her exams", "--remind", "daily 21:00")
+        laptop.run("highlight", "add", "Rom 8:28", "--color", "blue")
+        try FileManager.default.createDirectory(atPath: Files.parent(of: desktop.journal), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: laptop.journal, toPath: desktop.journal)
+        #expect(laptop.run("sync", "init", syncthing.folders[0], "--name", "laptop").status == 0)
+        #expect(desktop.run("sync", "init", syncthing.folders[1], "--name", "desktop").status == 0)
+        try converge(laptop, desktop, syncthing)
+        for home in [laptop, desktop] {
+            #expect(try notes(home).sorted() == ["For God so loved the world", "The Lord is my shepherd"])
+            let prayers = home.run("pray", "list").stdout
+            #expect(prayers.split(separator: "\n").filter { $0.contains("For Anna") }.count == 1, "\(prayers)")
+            #expect(!prayers.contains("conflict copy"))
+        }
+        // An edit after it is no conflict either: the text both held was replaced.
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(laptop.run("note", "list", "John 3:16", "--json").stdout.utf8)) as? [[String: Any]])
+        let note = try #require(list.first?["id"] as? String)
+        #expect(laptop.run("note", "edit", note, "For God so loved the world, that he gave").status == 0)
+        try converge(laptop, desktop, syncthing)
+        #expect(try notes(desktop).sorted() == ["For God so loved the world, that he gave", "The Lord is my shepherd"])
+    }
+
+    /// Four syncs at once on one device (two ticks, two `sync now`), three times over with
+    /// notes between: it keeps its id, the other device sees one device and every note once.
+    @Test func fourTicksAtOnceKeepOneIdentity() throws {
+        let syncthing = try TestSyncthing()
+        let laptop = try TemporaryHome(), desktop = try TemporaryHome()
+        laptop.run("note", "add", "John 3:16", "before")
+        desktop.run("note", "add", "Gen 1:1", "from the desktop")
+        #expect(laptop.run("sync", "init", syncthing.folders[0], "--name", "laptop").status == 0)
+        #expect(desktop.run("sync", "init", syncthing.folders[1], "--name", "desktop").status == 0)
+        try converge(laptop, desktop, syncthing)
+        let device = try #require(try status(laptop)["device"] as? String)
+        var environment = laptop.environment
+        environment["PATH"] = "/usr/bin:/bin"
+        for round in 0..<3 {
+            laptop.run("note", "add", "Ps 119:\(round + 1)", "round \(round)")
+            let processes = ["tick", "tick", "sync now", "sync now"].map { arguments -> Process in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: Manna.binary)
+                process.arguments = arguments.split(separator: " ").map(String.init)
+                process.environment = environment
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                return process
+            }
+            for process in processes { try process.run() }
+            for process in processes { process.waitUntilExit() }
+            #expect(try status(laptop)["device"] as? String == device, "round \(round): the laptop took a new id")
+        }
+        try converge(laptop, desktop, syncthing)
+        let seen = try #require(try status(desktop)["devices"] as? [[String: Any]])
+        #expect(seen.map { $0["device"] as? String } == [device], "the desktop sees one laptop")
+        #expect(seen.allSatisfy { $0["problem"] is NSNull })
+        #expect(try notes(desktop).sorted() == ["before", "from the desktop", "round 0", "round 1", "round 2"])
+    }
+
+    /// The texts of a home's notes.
+    func notes(_ home: TemporaryHome) throws -> [String] {
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(home.run("note", "list", "--json").stdout.utf8)) as? [[String: Any]])
+        return list.compactMap { $0["text"] as? String }
+    }
+
+    func status(_ home: TemporaryHome) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(home.run("sync", "status", "--json").stdout.utf8)) as? [String: Any])
+    }
+
     /// Syncs both (Syncthing carries the files between) until their exports agree, within 60 s.
     func converge(_ first: TemporaryHome, _ second: TemporaryHome, _ syncthing: TestSyncthing) throws {
         let deadline = Date().addingTimeInterval(60)

@@ -17,6 +17,11 @@ import TestSupport
     static let orders = Int(environment["MANNA_SYNC_ORDERS"] ?? "") ?? 4
     /// Edits each device makes (at random moments, so some are concurrent with others').
     static let edits = Int(environment["MANNA_SYNC_EDITS"] ?? "") ?? 30
+    /// MANNA_SYNC_SETUPS=1 adds backups put back and devices leaving and joining again while
+    /// the others edit (kills after a rename are always in). Not on by default: about one order
+    /// in eight still ends with a text twice (a conflict copy made while a re-stamped text was
+    /// winning, the same text winning later) or, rarely, devices that differ (issue 24).
+    static let setUps = environment["MANNA_SYNC_SETUPS"] != nil
     /// MANNA_SYNC_DEBUG=1 traces each step and, when a text is lost, its versions on each device.
     static let debug = environment["MANNA_SYNC_DEBUG"] != nil
 
@@ -42,11 +47,13 @@ import TestSupport
         devices[2].now -= 3600
         var oracle = TextOracle()
         var network = Network(devices: devices)
+        var backups: [String: String] = [:]
         for _ in 0..<(Self.edits * devices.count) {
             let device = devices[Int.random(in: 0..<devices.count, using: &random)]
             device.now += Int.random(in: 1...90, using: &random)
             try edit(device, oracle: &oracle, random: &random)
             Self.trace("edit on \(device.name)")
+            try setUpAgain(device, scratch: scratch, backups: &backups, random: &random)
             // Few segments kept (64 outside tests): compaction and snapshots happen all along.
             if Bool.random(using: &random) { try device.sync(segmentsKept: 8) }
             for _ in 0..<Int.random(in: 0...3, using: &random) { try network.deliverOne(random: &random) }
@@ -95,6 +102,60 @@ import TestSupport
             }
         }
         #expect(lost.isEmpty, "texts lost: \(lost.sorted())")
+        // Nothing twice: every text is written once, so two live notes, or two prayers, with one
+        // text are a duplicate (a conflict copy keeps a text the record lost).
+        let texts = try devices[0].notes().map(\.text)
+        #expect(Set(texts).count == texts.count, "notes twice: \(texts.sorted())")
+        if Self.debug, Set(texts).count != texts.count {
+            for text in Set(texts) where texts.count(where: { $0 == text }) > 1 {
+                let notes = try devices[0].journal.database.prepare("SELECT uuid FROM notes WHERE text = ?1")
+                try notes.bind(text, at: 1)
+                while try notes.step() {
+                    let key = notes.string(0)
+                    let all = try devices[0].journal.database.prepare("SELECT field, time, device, base_time, base_device, value FROM sync_versions WHERE key = ?1 ORDER BY time")
+                    try all.bind(key, at: 1)
+                    var lines = "DUP \(text) key \(key):\n"
+                    while try all.step() { lines += "  \(all.string(0)) \(all.int(1)) \(all.string(2).prefix(4)) base \(all.optionalInt(3) ?? 0) \(all.optionalString(4)?.prefix(4) ?? "-") = \(all.optionalString(5) ?? "")\n" }
+                    FileHandle.standardError.write(Data(lines.utf8))
+                }
+            }
+        }
+        let prayers = try devices[0].journal.database.prepare("SELECT title, body FROM prayers WHERE deleted_at IS NULL")
+        var seen: [String] = []
+        while try prayers.step() { seen.append(prayers.string(0) + "\u{1F}" + prayers.string(1)) }
+        #expect(Set(seen).count == seen.count, "prayers twice: \(seen.sorted())")
+    }
+
+    /// Now and then, what people do to a syncing journal besides editing it: back it up, put
+    /// the backup back, leave and join again, or kill a sync just after its segment was renamed
+    /// into place. None of it may lose a text or make a record twice. (A backup is taken, and
+    /// put back, after a sync: what the device wrote since is in its folder, not lost.)
+    func setUpAgain(_ device: TestDevice, scratch: Scratch, backups: inout [String: String], random: inout SeededRandom) throws {
+        let event = Int.random(in: 0..<40, using: &random)
+        switch Self.setUps || event == 3 ? event : -1 {
+        case 0:
+            try device.sync(segmentsKept: 8)
+            let backup = scratch.file("backup-\(device.name)-\(device.now)")
+            try FileManager.default.copyItem(atPath: Files.parent(of: device.journal.path), toPath: backup)
+            backups[device.name] = backup
+            Self.trace("backup of \(device.name)")
+        case 1:
+            guard let backup = backups.removeValue(forKey: device.name) else { return }
+            try device.sync(segmentsKept: 8)
+            let restored = scratch.file("restored-\(device.name)-\(device.now)")
+            try FileManager.default.copyItem(atPath: backup, toPath: restored)
+            device.journal = try Journal(path: restored + "/journal.sqlite")
+            Self.trace("backup of \(device.name) put back")
+        case 2:
+            try device.journal.stopSync()
+            try device.journal.startSync(folder: device.folder, device: Journal.newUUID(), name: device.name, searches: true)
+            Self.trace("\(device.name) left and joined again")
+        case 3:
+            try device.killAfterRename()
+            Self.trace("\(device.name) killed after a rename")
+        default:
+            break
+        }
     }
 
     /// Every text of notes (tombstones included) and of prayers' titles and bodies.
@@ -183,7 +244,17 @@ struct Network {
     /// snapshot is rewritten, and then delivered again).
     private var delivered: Set<String> = []
 
+    /// Every id each device has written under (a new one after it left and joined again, or
+    /// when a backup put back took one): all its folders are its own.
+    private var owned: [String: Set<String>] = [:]
+
     init(devices: [TestDevice]) { self.devices = devices }
+
+    private mutating func remember() {
+        for device in devices {
+            if let id = try? device.journal.syncState()?.device { owned[device.name, default: []].insert(id) }
+        }
+    }
 
     /// Every (destination, relative path, source, key) not yet delivered whole.
     private func pending() -> [(to: TestDevice, relative: String, source: String, key: String)] {
@@ -191,8 +262,7 @@ struct Network {
         for source in devices {
             let base = SyncFolder(root: source.folder).devices
             // Each device's own files, from its own folder: a file half-arrived elsewhere is not passed on.
-            guard let device = try? source.journal.syncState()?.device else { continue }
-            do {
+            for device in owned[source.name] ?? [] {
                 for file in Files.list(base + "/" + device) where SyncSegment.sequence(ofFileName: file) != nil || file == SyncFolder.snapshotName {
                     let relative = "manna-sync/v1/\(device)/\(file)"
                     let content = (try? Data(contentsOf: URL(fileURLWithPath: source.folder + "/" + relative))) ?? Data()
@@ -207,6 +277,7 @@ struct Network {
     }
 
     mutating func deliverOne(random: inout SeededRandom) throws {
+        remember()
         let candidates = pending()
         guard let (destination, relative, source, key) = candidates.randomElement(using: &random) else { return }
         let target = destination.folder + "/" + relative
@@ -224,6 +295,7 @@ struct Network {
     }
 
     mutating func deliverAll() throws {
+        remember()
         while true {
             let candidates = pending()
             guard !candidates.isEmpty else { return }

@@ -5,23 +5,40 @@ import TestSupport
 
 /// A device in a test: its own journal, syncing through `folder` at its own clock.
 final class TestDevice {
-    let journal: Journal
+    /// Replaced when a backup is put back.
+    var journal: Journal
     let name: String
     let folder: String
     var now: Instant
 
-    init(_ scratch: Scratch, _ name: String, folder: String, now: Instant = 1_800_000_000) throws {
+    /// A device with a journal of its own, just made, syncing through `folder`.
+    convenience init(_ scratch: Scratch, _ name: String, folder: String, now: Instant = 1_800_000_000) throws {
+        let journal = try scratch.journal(name)
+        try journal.startSync(folder: folder, device: Journal.newUUID(), name: name)
+        self.init(journal: journal, name: name, folder: folder, now: now)
+    }
+
+    /// A device with `journal` as it is (syncing or not).
+    init(journal: Journal, name: String, folder: String, now: Instant = 1_800_000_000) {
+        self.journal = journal
         self.name = name
         self.folder = folder
         self.now = now
-        journal = try scratch.journal(name)
-        try journal.startSync(folder: folder, device: Journal.newUUID(), name: name)
     }
 
     @discardableResult
     func sync(segmentsKept: Int = 64) throws -> SyncReport { try Sync.run(journal, now: now, force: true, segmentsKept: segmentsKept) }
 
     func export() throws -> String { try journal.export().prettyText }
+
+    /// What a sync killed after renaming its segment into place leaves: the segment in the
+    /// folder, its changes still queued in the journal.
+    func killAfterRename() throws {
+        try journal.captureSyncChanges(now: now)
+        guard let state = try journal.syncState(), let (sequence, changes) = try journal.syncOutbox() else { return }
+        _ = try SyncFolder(root: folder).write(SyncSegment(device: state.device, name: state.deviceName, sequence: sequence, schema: Sync.schema,
+                                                           after: try journal.syncApplied(), changes: changes))
+    }
 
     func notes() throws -> [Note] { try journal.notes(in: nil) }
 

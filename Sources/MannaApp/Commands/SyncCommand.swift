@@ -47,8 +47,8 @@ enum SyncCommand {
             throw Failure.data("this journal already syncs through \(state.folder) as '\(state.deviceName)': 'manna sync leave' first")
         }
         let deviceName = try name.map(checkedName) ?? hostName()
-        try journal.startSync(folder: directory, device: Journal.newUUID(), name: deviceName, searches: searches)
-        let report = try Sync.run(journal, now: context.clock.now(), force: true)
+        guard let report = try Sync.start(journal, folder: directory, device: Journal.newUUID(), name: deviceName, searches: searches,
+                                          now: context.clock.now()) else { throw busy }
         let state = try journal.syncState()!
         context.stdout.line("this journal syncs through \(directory) as '\(deviceName)' (device \(state.device.prefix(8)))")
         try say(report, context)
@@ -57,15 +57,19 @@ enum SyncCommand {
     static func now(_ context: Context) throws {
         guard let journal = try context.existingJournal(), try journal.syncState() != nil else { throw notSyncing }
         let report = try Sync.run(journal, now: context.clock.now(), force: true)
+        if report.busy { throw busy }
         try say(report, context)
     }
 
     static func leave(_ context: Context) throws {
         guard let journal = try context.existingJournal(), let state = try journal.syncState() else { throw notSyncing }
-        try journal.stopSync()
+        guard try Sync.leave(journal) else { throw busy }
         context.stdout.line("this journal no longer syncs; what it wrote stays in \(state.folder) for the other devices, "
             + "in \(SyncFolder(root: state.folder).folder(of: state.device))")
     }
+
+    /// Another sync of this journal held its lock for a minute (a folder that hangs, a very large sync).
+    static let busy = Failure.unavailable("another sync of this journal has been running for a minute: try again when it is done")
 
     static let notSyncing = Failure.data("this journal does not sync: 'manna sync init DIR' makes DIR (a folder Syncthing keeps in step) its sync folder")
 
@@ -146,9 +150,10 @@ enum SyncCommand {
     }
 
     /// One sync as part of the tick: what goes wrong is kept for `sync status` and `doctor`,
-    /// and never stops the tick.
+    /// and never stops the tick. A sync already running (another tick, `sync now`) is left to
+    /// do the work: the tick does not wait for it.
     static func tickSync(_ journal: Journal, now: Instant) {
-        _ = try? Sync.run(journal, now: now)
+        _ = try? Sync.run(journal, now: now, wait: false)
     }
 
     /// For `doctor`: how syncing stands, or why it failed.

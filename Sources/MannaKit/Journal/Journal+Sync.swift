@@ -133,27 +133,57 @@ extension Journal {
             """)
     }
 
-    /// This journal turned out to be a copy of another device's (its folder holds segments this
-    /// one never wrote): it becomes a new device, which has applied the original's up to where
-    /// the copy was made.
+    /// This journal turned out to be a copy (a cloned home, a restored backup: another journal
+    /// writes under its id). It becomes a new device: it applies the old id's segments again
+    /// from the first (applying is idempotent, and some may be the other journal's), and its
+    /// first segment holds every version it knows, each as it was stamped (time and device):
+    /// what it wrote under the old id that the other journal's files replaced is not lost, and
+    /// versions every device has already change nothing.
     public func becomeNewDevice(_ device: String) throws(JournalError) {
         try writing {
-            let state = try database.prepare("SELECT device, device_name, sequence FROM sync_state WHERE name = 'this'")
+            let state = try database.prepare("SELECT device, device_name FROM sync_state WHERE name = 'this'")
             guard try state.step() else { return }
-            let (old, name, sequence) = (state.string(0), state.string(1), state.int(2))
+            let (old, name) = (state.string(0), state.string(1))
             let known = try database.prepare("""
-                INSERT INTO sync_devices (device, name, applied) VALUES (?1, ?2, ?3)
-                ON CONFLICT (device) DO UPDATE SET applied = max(applied, excluded.applied)
+                INSERT INTO sync_devices (device, name, applied) VALUES (?1, ?2, 0) ON CONFLICT (device) DO UPDATE SET applied = 0
                 """)
             try known.bind(old, at: 1)
             try known.bind(name, at: 2)
-            try known.bind(sequence, at: 3)
             try known.run()
             let update = try database.prepare("UPDATE sync_state SET device = ?1, sequence = 0, sequence_sha = NULL, dirty = 1")
             try update.bind(device, at: 1)
             try update.run()
-            // Changes captured but not written yet are written under the new id.
-            try database.execute("UPDATE sync_outbox SET sequence = 1")
+            // What was queued is among the versions known, sent next.
+            try database.execute("DELETE FROM sync_outbox")
+            var position = 0
+            for table in try syncedTables() {
+                let text = Journal.syncedText[table.name] ?? []
+                let kinds = Dictionary(uniqueKeysWithValues: table.storedFields.map { ($0.name, $0.kind) })
+                let fields = try database.prepare("SELECT key, field, value, time, device FROM sync_fields WHERE tbl = ?1 ORDER BY key, field")
+                try fields.bind(table.name, at: 1)
+                while try fields.step() {
+                    guard !text.contains(fields.string(1)) else { continue }
+                    let value = try Journal.cell(fields, column: 2, kind: kinds[fields.string(1)] ?? .count)
+                    try queue(SyncChange(table: table.name, key: fields.string(0), field: fields.string(1), value: value, time: fields.int(3),
+                                         device: fields.string(4)), sequence: 1, position: position)
+                    position += 1
+                }
+                let versions = try database.prepare("""
+                    SELECT key, field, value, time, device, base_time, base_device, context FROM sync_versions WHERE tbl = ?1 ORDER BY key, field, time, device
+                    """)
+                try versions.bind(table.name, at: 1)
+                while try versions.step() {
+                    let value = try Journal.cell(versions, column: 2, kind: kinds[versions.string(1)] ?? .text)
+                    let base = versions.optionalInt(5).map { SyncVersion(time: $0, device: versions.string(6)) }
+                    var context: [(String, Cell)]?
+                    if let json = versions.optionalString(7), case .object(let pairs)? = try? JSON(parsing: json) {
+                        context = pairs.compactMap { pair in Cell(json: pair.1).map { (pair.0, $0) } }
+                    }
+                    try queue(SyncChange(table: table.name, key: versions.string(0), field: versions.string(1), value: value, time: versions.int(3),
+                                         base: base, context: context, device: versions.string(4)), sequence: 1, position: position)
+                    position += 1
+                }
+            }
         }
     }
 
@@ -278,12 +308,18 @@ extension Journal {
         }
     }
 
-    /// The segment `sequence` is in the folder: its changes leave the queue.
-    public func syncSegmentWritten(_ sequence: Int, sha: String) throws(JournalError) {
+    /// The segment `sequence`, holding the first `changes` queued, is in the folder: they leave
+    /// the queue, and any queued after them wait for the next segment.
+    public func syncSegmentWritten(_ sequence: Int, sha: String, changes: Int) throws(JournalError) {
         try writing {
-            let delete = try database.prepare("DELETE FROM sync_outbox WHERE sequence = ?1")
+            let delete = try database.prepare("DELETE FROM sync_outbox WHERE sequence = ?1 AND position < ?2")
             try delete.bind(sequence, at: 1)
+            try delete.bind(changes, at: 2)
             try delete.run()
+            let later = try database.prepare("UPDATE sync_outbox SET sequence = ?1 + 1, position = position - ?2 WHERE sequence = ?1")
+            try later.bind(sequence, at: 1)
+            try later.bind(changes, at: 2)
+            try later.run()
             let update = try database.prepare("UPDATE sync_state SET sequence = ?1, sequence_sha = ?2")
             try update.bind(sequence, at: 1)
             try update.bind(sha, at: 2)
@@ -445,44 +481,82 @@ extension Journal {
         try upsert.run()
     }
 
-    /// Where a text has more than one head (versions no other version replaced: edits made
-    /// apart), the greatest is the record's and each other becomes a copy of the record as its
-    /// editor had it, with that text: made once, with a uuid every device derives alike.
+    /// Where a text has more than one head (versions no edit replaced: edits made apart), the
+    /// record keeps the greatest version's text and each other text becomes a copy of the record
+    /// as its editor had it: made once, with a uuid every device derives alike from the text.
+    ///
+    /// Equal texts are never a conflict. Two devices holding one text (a journal copied, then
+    /// `sync init` on each; `sync leave` then `sync init`; a restored backup) hold two versions
+    /// of it that neither replaced: a head whose text is the record's makes no copy, and one
+    /// whose text an edit replaced, where that edit came after it or apart from it, is no head
+    /// (whoever made that edit had that very text before them).
     private func keepConflictingText(_ table: ExportTable, key: String) throws -> Int {
         let versions = try database.prepare("""
             SELECT field, time, device, base_time, base_device, value, context FROM sync_versions WHERE tbl = ?1 AND key = ?2 ORDER BY field
             """)
         try versions.bind(table.name, at: 1)
         try versions.bind(key, at: 2)
-        var byField: [String: [(version: SyncVersion, base: SyncVersion?, value: Cell, context: String?)]] = [:]
+        var byField: [String: [TextVersion]] = [:]
         while try versions.step() {
             let base = versions.optionalInt(3).map { SyncVersion(time: $0, device: versions.string(4)) }
             let field = versions.string(0)
             let kind = table.storedFields.first { $0.name == field }?.kind ?? .text
-            byField[field, default: []].append((SyncVersion(time: versions.int(1), device: versions.string(2)), base,
-                                                try Journal.cell(versions, column: 5, kind: kind), versions.optionalString(6)))
+            byField[field, default: []].append(TextVersion(version: SyncVersion(time: versions.int(1), device: versions.string(2)), base: base,
+                                                           value: try Journal.cell(versions, column: 5, kind: kind), context: versions.optionalString(6)))
         }
+        let fields = try syncFields(of: table, key: key)
         var made = 0
         for (field, all) in byField.sorted(by: { $0.key < $1.key }) {
-            let replaced = Set(all.compactMap(\.base))
             // A version whose base has not arrived (a snapshot applied ahead of what it follows)
             // would look like a head: wait until the history is whole.
-            guard replaced.isSubset(of: Set(all.map(\.version))) else { continue }
-            let heads = all.filter { !replaced.contains($0.version) }
-            guard heads.count > 1, let winner = heads.map(\.version).max() else { continue }
-            for loser in heads where loser.version != winner {
-                if try makeConflictCopy(table, key: key, field: field, version: loser.version, value: loser.value, context: loser.context) { made += 1 }
+            guard let current = fields[field]?.value, Set(all.compactMap(\.base)).isSubset(of: Set(all.map(\.version))) else { continue }
+            // Each losing text once, as its greatest version.
+            var losing: [TextVersion] = []
+            for head in Journal.textHeads(all).sorted(by: { $0.version > $1.version }) where head.value != current {
+                if !losing.contains(where: { $0.value == head.value }) { losing.append(head) }
+            }
+            for loser in losing.reversed() where try makeConflictCopy(table, key: key, field: field, version: loser.version, value: loser.value,
+                                                                      context: loser.context) {
+                made += 1
             }
         }
         return made
     }
 
-    /// Makes the copy of `key` that keeps `value`, the losing version of its `field`: its
-    /// fields are versions of that one (its time, its device), recorded, queued for the next
-    /// segment and written into the table. Every device that finds the same conflict makes the
-    /// same copy, to the version, so copies of one conflict never conflict among themselves.
+    /// One version of a text field, with the version it replaced.
+    struct TextVersion {
+        let version: SyncVersion
+        let base: SyncVersion?
+        let value: Cell
+        let context: String?
+    }
+
+    /// The versions of one text whose text no one replaced: not the base of an edit, and not
+    /// equal to the base's text of an edit made after it or apart from it.
+    static func textHeads(_ all: [TextVersion]) -> [TextVersion] {
+        let byVersion = Dictionary(all.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
+        let bases = Set(all.compactMap(\.base))
+        // Each edit, with the text it replaced.
+        let edits: [(edit: SyncVersion, replaced: Cell)] = all.compactMap { edit in edit.base.flatMap { byVersion[$0] }.map { (edit.version, $0.value) } }
+        return all.filter { head in
+            guard !bases.contains(head.version) else { return false }
+            let replacing = edits.filter { $0.replaced == head.value && $0.edit != head.version }
+            guard !replacing.isEmpty else { return true }
+            // The edits this version came after: its line of bases.
+            var before = Set<SyncVersion>()
+            var next = head.base
+            while let version = next, before.insert(version).inserted { next = byVersion[version]?.base }
+            return replacing.allSatisfy { before.contains($0.edit) }
+        }
+    }
+
+    /// Makes the copy of `key` that keeps `value`, a losing text of its `field`: its fields
+    /// are versions of that one (its time, its device), recorded, queued for the next segment
+    /// and written into the table. Its uuid derives from the text, so every device that finds
+    /// the conflict makes the same copy, whichever version of that text it saw first, and
+    /// copies of one conflict never conflict among themselves.
     private func makeConflictCopy(_ table: ExportTable, key: String, field: String, version: SyncVersion, value: Cell, context: String?) throws -> Bool {
-        let uuid = Journal.derivedUUID("\(table.name)|\(key)|\(field)|\(version.time)|\(version.device)")
+        let uuid = Journal.derivedUUID("\(table.name)|\(key)|\(field)|" + (value.json.text))
         let known = try database.prepare("SELECT 1 FROM sync_fields WHERE tbl = ?1 AND key = ?2")
         try known.bind(table.name, at: 1)
         try known.bind(uuid, at: 2)

@@ -16,13 +16,15 @@ public struct SyncReport: Equatable, Sendable {
     public var copies = 0
     /// This journal was a copy of another device's: its new device id.
     public var newDevice: String?
+    /// Another sync of this journal was running: this one did nothing.
+    public var busy = false
     /// What stopped part of it, one line each (also kept for `sync status` and `doctor`).
     public var problems: [String] = []
     /// Files in the folder that are no segment (a sync tool's temporary files and conflict copies).
     public var ignored: [SyncFolder.Ignored] = []
 
     public static func == (lhs: SyncReport, rhs: SyncReport) -> Bool {
-        lhs.idle == rhs.idle && lhs.sent == rhs.sent && lhs.copies == rhs.copies && lhs.newDevice == rhs.newDevice && lhs.problems == rhs.problems
+        lhs.idle == rhs.idle && lhs.busy == rhs.busy && lhs.sent == rhs.sent && lhs.copies == rhs.copies && lhs.newDevice == rhs.newDevice && lhs.problems == rhs.problems
             && lhs.ignored == rhs.ignored && lhs.applied.mapValues { [$0.segments, $0.changes] } == rhs.applied.mapValues { [$0.segments, $0.changes] }
     }
 }
@@ -31,10 +33,35 @@ public enum Sync {
     /// The journal schema segments are written in: a reader with an older one waits.
     public static var schema: Int { Journal.migrations.count }
 
-    /// Syncs `journal` (which must be syncing) at `now`. `force` looks at the folder even when
-    /// nothing seems to have changed. `newDevice` makes an id if this journal turns out to be a copy.
-    public static func run(_ journal: Journal, now: Instant, force: Bool = false, segmentsKept: Int = 64,
+    /// Syncs `journal` (which must be syncing) at `now`, holding its sync lock: a sync already
+    /// running is waited for, or with `wait` false (the tick's) left to do the work, and the
+    /// report says `busy`. `force` looks at the folder even when nothing seems to have changed.
+    /// `newDevice` makes an id if this journal turns out to be a copy.
+    public static func run(_ journal: Journal, now: Instant, force: Bool = false, wait: Bool = true, segmentsKept: Int = 64,
                            newDevice: () -> String = Journal.newUUID) throws(JournalError) -> SyncReport {
+        // A journal that does not sync (most ticks) takes no lock and makes no lock file.
+        guard try journal.syncState() != nil else { return SyncReport() }
+        return try SyncLock.holding(journal, wait: wait) { () throws(JournalError) in
+            try unlocked(journal, now: now, force: force, segmentsKept: segmentsKept, newDevice: newDevice)
+        } ?? SyncReport(busy: true)
+    }
+
+    /// `sync init`: makes `folder` the journal's sync folder as the new device `device`, and
+    /// syncs at once, under the sync lock (nil: another sync held it for a minute).
+    public static func start(_ journal: Journal, folder: String, device: String, name: String, searches: Bool, now: Instant) throws(JournalError) -> SyncReport? {
+        try SyncLock.holding(journal, wait: true) { () throws(JournalError) in
+            try journal.startSync(folder: folder, device: device, name: name, searches: searches)
+            return try unlocked(journal, now: now, force: true, segmentsKept: 64, newDevice: Journal.newUUID)
+        }
+    }
+
+    /// `sync leave`: stops syncing, under the sync lock (false: another sync held it for a minute).
+    public static func leave(_ journal: Journal) throws(JournalError) -> Bool {
+        try SyncLock.holding(journal, wait: true) { () throws(JournalError) in try journal.stopSync() } != nil
+    }
+
+    private static func unlocked(_ journal: Journal, now: Instant, force: Bool, segmentsKept: Int,
+                                 newDevice: () -> String) throws(JournalError) -> SyncReport {
         var report = SyncReport()
         guard var state = try journal.syncState() else { return report }
         let folder = SyncFolder(root: state.folder)
@@ -51,16 +78,20 @@ public enum Sync {
             return report
         }
 
-        // A journal copied to another machine: the folder holds segments under this id that
-        // this journal never wrote. It goes on as a new device.
+        // A sync killed after renaming its segment into place, before the journal recorded it:
+        // the file is this device's own, and is recorded now.
         var scan = folder.scan()
-        let own = scan.devices[state.device] ?? []
-        if let last = own.last, last > state.sequence || (state.sequence > 0 && own.contains(state.sequence) && (try? folder.read(state.device, state.sequence))
-            .flatMap { $0 }.map(SyncFolder.checksum) != state.sequenceSHA) {
+        if (scan.devices[state.device] ?? []).last == state.sequence + 1, try resume(journal, state: state, folder: folder) {
+            state = try journal.syncState()!
+        }
+        // A journal copied (a cloned home, a restored backup): two journals claim this id. It
+        // goes on as a new device, sending all it knows, so nothing is lost or duplicated.
+        if claimedElsewhere(state, folder: folder, scan: scan) {
             let id = newDevice()
             try journal.becomeNewDevice(id)
             report.newDevice = id
             state = try journal.syncState()!
+            scan = folder.scan()
         }
 
         try journal.captureSyncChanges(now: now)
@@ -210,6 +241,33 @@ public enum Sync {
         }
     }
 
+    /// Whether another journal writes under `state`'s device id: segments this one never wrote
+    /// (a greater number, in a segment or the snapshot, or another file at its last number), or
+    /// a sync tool's conflict copy in its folder, made when two devices wrote one file.
+    static func claimedElsewhere(_ state: SyncState, folder: SyncFolder, scan: (devices: [String: [Int]], ignored: [SyncFolder.Ignored])) -> Bool {
+        let own = scan.devices[state.device] ?? []
+        if let last = own.last, last > state.sequence { return true }
+        // Its segments may all be in its snapshot by now.
+        if let snapshot = folder.snapshotHeader(of: state.device, schema: schema), snapshot.sequence > state.sequence { return true }
+        if state.sequence > 0, own.contains(state.sequence),
+           (try? folder.read(state.device, state.sequence)).flatMap({ $0 }).map(SyncFolder.checksum) != state.sequenceSHA {
+            return true
+        }
+        let mine = folder.folder(of: state.device) + "/"
+        return scan.ignored.contains { $0.kind == .conflict && $0.path.hasPrefix(mine) }
+    }
+
+    /// Records this device's segment after its last as written, if it is the one its queue
+    /// holds (its changes the first queued): a sync that wrote it was killed before it said so.
+    private static func resume(_ journal: Journal, state: SyncState, folder: SyncFolder) throws(JournalError) -> Bool {
+        let sequence = state.sequence + 1
+        guard let text = try? folder.read(state.device, sequence), let segment = try? SyncSegment(parsing: text, schema: schema),
+              segment.device == state.device, segment.sequence == sequence,
+              let (queued, changes) = try journal.syncOutbox(), queued == sequence, changes.starts(with: segment.changes) else { return false }
+        try journal.syncSegmentWritten(sequence, sha: SyncFolder.checksum(text), changes: segment.changes.count)
+        return true
+    }
+
     /// Writes the queued changes as this device's next segment; a folder that cannot be
     /// written (read-only, full) leaves them queued for next time.
     private static func send(_ journal: Journal, state: SyncState, folder: SyncFolder, problems: inout [String]) throws(JournalError) -> Int {
@@ -219,7 +277,7 @@ public enum Sync {
                                   after: try journal.syncApplied(), changes: changes)
         do {
             let sha = try folder.write(segment)
-            try journal.syncSegmentWritten(sequence, sha: sha)
+            try journal.syncSegmentWritten(sequence, sha: sha, changes: changes.count)
             return changes.count
         } catch let error as FileError {
             problems.append("cannot write to the sync folder: \(error.reason); \(changes.count) changes wait in the journal")
