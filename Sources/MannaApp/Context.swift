@@ -125,7 +125,7 @@ public final class Context {
 
     /// Everything the timeline depends on: zone, translation, notification time, days, plan.
     func timelineInputs(database: TextDatabase, zone: Zone, now: Instant) throws -> TimelineInputs {
-        let config = try config()
+        let config = config()
         let translation = try translation(nil, in: database)
         // A plan that cannot be loaded leaves the rest of the timeline as it is.
         var plans: [(plan: Plan, run: PlanRun)] = []
@@ -144,13 +144,18 @@ public final class Context {
         let database = try openTextDatabase()
         let translation = try translation(option, in: database)
         let source = try dailySource()
+        if source == .bookmarks([]) {
+            // The setting asks for what is not there: say why the curated verse stands in.
+            stderr.line("manna: daily_source is bookmarks, but there are no bookmarks: the verse is from the curated list ('manna bookmark add REF' adds one)")
+        }
         return try database.dailyVerse(for: date, in: translation, source: source)
     }
 
     /// Where the verse of the day comes from (config `daily_source`). Bookmarks are read from
     /// the journal only when it exists: a missing journal has none, and is not created.
     func dailySource() throws -> DailySource {
-        guard try config().dailySource == .bookmarks, Files.exists(paths.journal) else { return .curated }
+        guard config().dailySource == .bookmarks else { return .curated }
+        guard Files.exists(paths.journal) else { return .bookmarks([]) }
         let journal = try journal()
         return .bookmarks(try journal.bookmarkedPassages())
     }
@@ -173,8 +178,7 @@ public final class Context {
     /// an error: the verse, the reminders, the timeline and the other plans go on without it,
     /// and `plan stop` still stops it.
     func runningPlans(database: TextDatabase) throws -> [RunningPlan] {
-        // A config file that cannot be read names no old plan here: its own check says why.
-        guard Files.exists(paths.journal) || (try? config())?.plan != nil else { return [] }
+        guard Files.exists(paths.journal) || config().plan != nil else { return [] }
         let library = PlanLibrary(database: database, userDirectory: paths.userPlans)
         return try journal().runningPlans().map { run throws -> RunningPlan in
             let stop = "; stop it with 'manna plan stop \(run.planID)'"
@@ -189,32 +193,42 @@ public final class Context {
     /// The user's files (XDG directories).
     var paths: Paths { Paths(environment: environment) }
 
-    /// The user's config, read once; a bad file stops the command with its file and line.
-    func config() throws -> Config {
+    /// The user's config, read once. A line that cannot be used never stops a command: it is
+    /// ignored, its default standing in, and said on stderr, one line each, once a command
+    /// (unless `saysIgnoredConfig` is off).
+    func config() -> Config {
         if let loadedConfig { return loadedConfig }
-        let config = try Config.load(paths.config)
+        let config = Config.load(paths.config)
         loadedConfig = config
+        sayIgnoredConfig(config.ignored)
         return config
     }
 
     private var loadedConfig: Config?
 
-    /// The config, or the defaults when the file cannot be used: for what must show something
-    /// whatever the file says (the prompt, panels), while `doctor` and every other command say
-    /// what is wrong. Later `config()` calls in the command get the same.
-    @discardableResult
-    func configOrDefaults() -> Config {
-        if let loadedConfig { return loadedConfig }
-        let config = (try? Config.load(paths.config)) ?? Config()
-        loadedConfig = config
-        return config
+    /// Whether `config()` says the lines it ignores on stderr. Off for what runs on every
+    /// prompt or panel refresh, and for the commands that say them their own way: the tick
+    /// (once a day), `doctor` and `config list` (in their output).
+    var saysIgnoredConfig = true
+
+    private func sayIgnoredConfig(_ lines: [Config.IgnoredLine]) {
+        guard saysIgnoredConfig else { return }
+        for line in lines { stderr.line("manna: " + line.message) }
     }
 
     /// The translation to use: the option, else `MANNA_TRANSLATION`, else the config, else KJV.
+    /// A configured translation this text database lacks is an ignored line like any other.
     func translation(_ option: String?, in database: TextDatabase) throws -> Translation {
-        var code = option ?? environment.nonEmpty("MANNA_TRANSLATION")
-        if code == nil { code = try config().translation }
-        return try database.translation(code: code ?? "KJV")
+        if let code = option ?? environment.nonEmpty("MANNA_TRANSLATION") { return try database.translation(code: code) }
+        var config = config()
+        if let configured = config.translation {
+            do { return try database.translation(code: configured) } catch {
+                config.ignore("translation", because: error.message, file: paths.config)
+                loadedConfig = config
+                if let line = config.ignored.last(where: { $0.key == "translation" }) { sayIgnoredConfig([line]) }
+            }
+        }
+        return try database.translation(code: Config.defaultTranslation)
     }
 
     /// The local date to act for: `--date` when given (then `TZ` is not consulted), else the
@@ -239,13 +253,12 @@ public final class Context {
         return journal
     }
 
-    /// The plan the config file names, from versions that kept it there. A config file that
-    /// cannot be read names none here: the commands that read it say what is wrong.
+    /// The plan the config file names, from versions that kept it there.
     private func legacyPlan() -> Journal.LegacyPlan? {
-        guard let config = try? config(), let id = config.plan else { return nil }
+        guard let id = config().plan else { return nil }
         let now = clock.now()
         let today = (try? zone())?.local(now).date ?? Zone.utc.local(now).date
-        return Journal.LegacyPlan(id: id, start: config.planStart, today: today, now: now)
+        return Journal.LegacyPlan(id: id, start: config().planStart, today: today, now: now)
     }
 
     private var openedJournal: Journal?

@@ -40,6 +40,27 @@ import TestSupport
         #expect(timeline.contains("\"date\": \"2026-12-26\""))
     }
 
+    /// A typo and a bad value in the config never stop the morning verse (issue 32): the tick
+    /// shows it at the real server with the defaults standing in, and says the ignored lines on
+    /// stderr once a day, not every minute.
+    @Test func aBadConfigLineNeverStopsTheMorningVerse() throws {
+        let setup = try Setup(config: "colour = blue\nnotify_at = 25:00\ntranslation = WEB\n")
+        let config = setup.home.path + "/.config/manna/config"
+        let warning = """
+            manna: \(config):1: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source (ignored: the default stands)
+            manna: \(config):2: notify_at must be a time HH:MM (24-hour), like 07:00, or off, not '25:00' (ignored: the default stands)
+
+            """
+        let first = setup.tick("2026-12-25T06:59")
+        #expect(first.status == 0 && first.stderr == warning, "\(first.stderr)")
+        let morning = setup.tick("2026-12-25T07:00")
+        #expect(morning.status == 0 && morning.stderr.isEmpty, "\(morning.stderr)")
+        #expect(try setup.summaries() == ["Luke 2:10-11 (WEB)"])
+        // The next local day says it again, once.
+        #expect(setup.tick("2026-12-26T00:00").stderr == warning)
+        #expect(setup.tick("2026-12-26T00:01").stderr.isEmpty)
+    }
+
     @Test func fourTicksAtOnceShowItOnce() throws {
         let setup = try Setup()
         for day in 1...5 {

@@ -107,6 +107,11 @@ import Testing
         for key in Config.keys { #expect(ManPage.config.contains(".B \(ManPage.escape(key.name))\n")) }
 
         let home = try TestHome()
+        // Each key's default in manna-config(5) is what `config list` shows where nothing is set.
+        for row in home.run("config", "list").stdout.split(separator: "\n") {
+            let value = row.split(separator: "#")[0].split(separator: "=", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
+            #expect(ManPage.config.contains("Default: \(ManPage.escape(value)).\n"), "\(row)")
+        }
         for name in ManPage.pages {
             let roff = home.run("manpage", name)
             #expect(roff.status == 0)
@@ -161,6 +166,46 @@ import Testing
         for key in Config.keys { #expect(help.contains(key.name)) }
         #expect(!help.contains("plan_start"))
         #expect(home.run("config", "set", "plan_start", "2026-01-01").status == 64)
+    }
+
+    /// A file with a typo, a bad value and a translation the database lacks (issue 32): every
+    /// command goes on with the defaults; `config list` shows each ignored line and why; the
+    /// commands that mend the file work on it, keeping the user's other lines and comments.
+    @Test func ignoredLinesAreListedAndTheFileCanBeMended() throws {
+        let home = try TestHome(config: "# mine\ncolour = blue\nnotify_at = 25:00\ntranslation = NIV\nnot a setting\ntimeline_days = 3\n")
+        let config = home.paths.config
+        let listed = home.run("config", "list")
+        #expect(listed.status == 0 && listed.stderr.isEmpty, "\(listed.stderr)")
+        #expect(listed.stdout == """
+            translation = KJV                   # default
+            notify_at = 07:00                   # default
+            prompt_format = {reference}: {text} # default
+            timeline_days = 3                   # file \(config):6
+            daily_source = curated              # default
+            colour = blue                       # ignored \(config):2: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source
+            notify_at = 25:00                   # ignored \(config):3: notify_at must be a time HH:MM (24-hour), like 07:00, or off, not '25:00'
+            translation = NIV                   # ignored \(config):4: unknown translation 'NIV': choose one of KJV, ASV, WBS, WEB or RV1909
+            not a setting                       # ignored \(config):5: expected 'key = value', found 'not a setting'
+
+            """)
+        #expect(home.run("config", "list", "--json").stdout.contains(
+            #"{"key":"colour","value":"blue","source":"ignored","from":"\#(config):2","problem":"unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source"}"#))
+        // Reading goes on, in the default translation, saying once what it ignored.
+        let read = home.run("read", "John 3:16")
+        #expect(read.status == 0 && read.stdout.hasPrefix("John 3:16 (KJV)"))
+        #expect(read.stderr.split(separator: "\n").count == 4)
+        // Mending: unset takes the unknown key's line out, set replaces the bad value in place.
+        #expect(home.run("config", "unset", "colour").status == 0)
+        let set = home.run("config", "set", "notify_at", "06:30")
+        #expect(set.status == 0 && set.stderr.isEmpty, "\(set.stderr)")
+        #expect(home.run("config", "set", "translation", "WEB").status == 0)
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == "# mine\nnotify_at = 06:30\ntranslation = WEB\nnot a setting\ntimeline_days = 3\n")
+        #expect(home.run("config", "get", "notify_at").stdout == "06:30\n")
+        // An earlier good line stands for a later bad one.
+        let twice = try TestHome(config: "notify_at = 06:00\nnotify_at = 6am\n")
+        let get = twice.run("config", "get", "notify_at")
+        #expect(get.stdout == "06:00\n")
+        #expect(get.stderr.hasSuffix("config:2: notify_at must be a time HH:MM (24-hour), like 07:00, or off, not '6am' (ignored: line 1 stands)\n"))
     }
 
     @Test func onePathByItsKey() throws {

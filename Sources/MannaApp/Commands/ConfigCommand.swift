@@ -16,50 +16,56 @@ enum ConfigCommand {
         let words = arguments.positionals
         switch (words.first, words.count) {
         case ("list", 1):
+            context.saysIgnoredConfig = false  // listed with the rest
             try list(json: arguments.has("json"), context)
         case ("get", 2):
             let key = words[1]
             guard Config.keys.contains(where: { $0.name == key }) else { throw unknownKey(key) }
-            if let value = try context.config().value(of: key) { context.stdout.line(value) }
+            if let value = context.config().value(of: key) { context.stdout.line(value) }
         case ("set", 3):
+            context.saysIgnoredConfig = false  // the file is being mended: 'config list' shows what else is ignored
             try set(key: words[1], value: words[2], context)
         case ("unset", 2):
-            let key = words[1]
-            guard Config.keys.contains(where: { $0.name == key }) else { throw unknownKey(key) }
-            try write(key: key, value: nil, context)
+            context.saysIgnoredConfig = false
+            try unset(key: words[1], context)
         default:
             throw spec.subcommandFailure(words.first, usage: "config needs 'list', 'get KEY', 'set KEY VALUE' or 'unset KEY'; see 'manna config --help'")
         }
     }
 
-    /// Every key's effective value and where it comes from: the environment, a line of the
-    /// file, or the default.
+    /// Every key's effective value and where it comes from (the environment, a line of the
+    /// file, or the default), then each line of the file that is ignored, and why.
     static func list(json: Bool, _ context: Context) throws {
-        let config = try context.config()
-        let defaults = Config()
-        var rows: [(key: String, value: String, source: String, origin: String)] = []
+        // A configured translation the text database lacks is ignored too: ask for it.
+        if let database = try? context.openTextDatabase() { _ = try? context.translation(nil, in: database) }
+        let config = context.config()
+        var rows: [(key: String, value: String, source: String, origin: String, problem: String)] = []
         for key in Config.keys {
             if key.name == "translation", let code = context.environment.nonEmpty("MANNA_TRANSLATION") {
-                rows.append((key.name, code.uppercased(), "environment", "MANNA_TRANSLATION"))
+                rows.append((key.name, code.uppercased(), "environment", "MANNA_TRANSLATION", ""))
             } else if let line = config.lines[key.name], let value = config.value(of: key.name) {
-                rows.append((key.name, value, "file", "\(context.paths.config):\(line)"))
+                rows.append((key.name, value, "file", "\(context.paths.config):\(line)", ""))
             } else {
-                // What stands in for a key never set: KJV, the standard prompt.
-                let fallback = ["translation": "KJV", "prompt_format": PromptFormat.standard.format][key.name] ?? ""
-                rows.append((key.name, defaults.value(of: key.name) ?? fallback, "default", ""))
+                rows.append((key.name, Config.defaultValue(of: key.name) ?? "", "default", "", ""))
             }
+        }
+        for line in config.ignored {
+            let origin = line.error.line > 0 ? "\(line.error.file):\(line.error.line)" : line.error.file
+            rows.append((line.key, line.value, "ignored", origin, line.error.problem))
         }
         if json {
             context.json(.array(rows.map { row in
                 .object([("key", .string(row.key)), ("value", .string(row.value)), ("source", .string(row.source))]
-                    + (row.origin.isEmpty ? [] : [("from", .string(row.origin))]))
+                    + (row.origin.isEmpty ? [] : [("from", .string(row.origin))])
+                    + (row.problem.isEmpty ? [] : [("problem", .string(row.problem))]))
             }))
             return
         }
-        let width = rows.map { $0.key.count + $0.value.count + 3 }.max() ?? 0
-        for row in rows {
-            let assignment = "\(row.key) = \(row.value)"
-            context.stdout.line(assignment.padding(to: width + 1) + "# " + (row.origin.isEmpty ? row.source : "\(row.source) \(row.origin)"))
+        let assignments = rows.map { row in row.key.isEmpty ? row.value : "\(row.key) = \(row.value)" }
+        let width = assignments.map(\.count).max() ?? 0
+        for (row, assignment) in zip(rows, assignments) {
+            let comment = row.origin.isEmpty ? row.source : "\(row.source) \(row.origin)"
+            context.stdout.line((assignment.padding(to: width + 1) + "# " + comment + (row.problem.isEmpty ? "" : ": " + row.problem)).singleLine)
         }
     }
 
@@ -70,16 +76,21 @@ enum ConfigCommand {
 
     /// Checks the value, then rewrites the file atomically with only that line changed.
     static func set(key: String, value: String, _ context: Context) throws {
-        var config = try context.config()
+        var config = context.config()
         do { try config.set(key, to: value) } catch { throw Failure.usage(error.problem) }
         if key == "translation" {
             let database = try context.openTextDatabase()
-            _ = try context.translation(value, in: database)
-        }
-        if key == "prompt_format" {
-            do { try PromptFormat(format: value).validate() } catch { throw Failure.usage(error.message) }
+            _ = try database.translation(code: value)
         }
         try write(key: key, value: value, context)
+    }
+
+    /// Removes every line that sets `key`, a key Manna knows or one it ignores (a typo, a key
+    /// from another version): the command that mends the file never refuses the file's own lines.
+    static func unset(key: String, _ context: Context) throws {
+        let known = Config.keys.contains { $0.name == key }
+        guard known || context.config().ignored.contains(where: { $0.key == key }) else { throw unknownKey(key) }
+        try write(key: key, value: nil, context)
     }
 
     /// Rewrites the file atomically with only `key`'s line changed (nil: removed).

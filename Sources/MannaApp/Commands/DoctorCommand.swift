@@ -53,8 +53,17 @@ enum DoctorCommand {
             let counts = try opened.translations.map { "\($0.code) \(try opened.verseCount(of: $0))" }
             return opened.path + " (" + counts.joined(separator: ", ") + " verses)"
         }
+        // Doctor says what the config ignores as its own FAIL line, not as warnings on stderr.
+        context.saysIgnoredConfig = false
         check("config") {
-            _ = try context.config()
+            // A translation the text database lacks is found only by asking for it.
+            if let database = try? context.openTextDatabase() { _ = try? context.translation(nil, in: database) }
+            let ignored = context.config().ignored
+            guard ignored.isEmpty else {
+                let what = ignored.map(\.error.message).joined(separator: "; ")
+                throw Failure.data(what + (ignored.count == 1 ? ": that line is" : ": those lines are")
+                    + " ignored, the defaults standing in; fix or remove it ('manna config unset KEY', or edit the file)")
+            }
             return Files.exists(context.paths.config) ? context.paths.config : "no file, so the defaults (\(context.paths.config))"
         }
         var zone: Zone?

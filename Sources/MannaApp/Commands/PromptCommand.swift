@@ -19,11 +19,14 @@ enum PromptCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("prompt takes no arguments; see 'manna prompt --help'") }
+        // A prompt prints on every command line: what the config file ignores is for `doctor`
+        // and the other commands to say.
+        context.saysIgnoredConfig = false
         let day = try shownDay(arguments, context)
         var format = PromptFormat.standard
         if let given = arguments.value("format") {
             format = PromptFormat(format: given)
-        } else if let configured = context.configOrDefaults().promptFormat {
+        } else if let configured = context.config().promptFormat {
             format = PromptFormat(format: configured)
         }
         if let given = arguments.value("width") {
@@ -45,9 +48,6 @@ enum PromptCommand {
         if let text = try? Files.readText(context.paths.timeline, followLinks: false), let day = ShownDay.fromTimeline(text, now: now, zone: zone.identifier) {
             return day
         }
-        // A bad line in the config never blanks a prompt or a panel: the defaults stand in
-        // (`doctor` and the other commands say what is wrong).
-        context.configOrDefaults()
         let database = try context.openTextDatabase()
         var inputs = try context.timelineInputs(database: database, zone: zone, now: now)
         inputs = TimelineInputs(zone: zone, translation: inputs.translation, notifyAt: inputs.notifyAt, days: 1, plans: inputs.plans,
@@ -77,6 +77,7 @@ enum WidgetCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("widget takes no arguments; see 'manna widget --help'") }
+        context.saysIgnoredConfig = false  // as for the prompt: a panel shows, doctor tells
         guard let format = arguments.value("format"), let kind = Widget.Kind(rawValue: format) else {
             throw Failure.usage("widget needs --format waybar, i3blocks, polybar or plain")
         }

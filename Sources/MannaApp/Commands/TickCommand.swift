@@ -16,6 +16,8 @@ enum TickCommand {
     /// a tick prints, every minute), and `manna doctor` says how it stands.
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("tick takes no arguments; see 'manna tick --help'") }
+        // A line of the config the tick cannot use is said once a day (below), not every minute.
+        context.saysIgnoredConfig = false
         let zone = try context.zone()
         let now = try context.now(arguments.value("now"), zone: zone)
         let journal = try context.journal()
@@ -32,7 +34,23 @@ enum TickCommand {
         // ran). A stamp, not a journal write: the common tick writes nothing, and a stamp that
         // cannot be made must not stop the tick.
         try? Files.stamp(context.paths.lastTick, at: context.clock.now())
+        try sayIgnoredConfig(context.config().ignored, journal: journal, now: now, zone: zone, context)
         try report(outcomes, journal: journal, now: now, zone: zone)
+    }
+
+    /// The config's ignored lines, on stderr (where cron mails and the journal logs it), by the
+    /// first tick of a local day that meets them, or at once when they change; the tick itself
+    /// went on with the defaults. `doctor` fails on them every time.
+    static func sayIgnoredConfig(_ ignored: [Config.IgnoredLine], journal: Journal, now: Instant, zone: Zone, _ context: Context) throws {
+        let said = try journal.configWarning()
+        guard !ignored.isEmpty else {
+            if said != nil { try journal.clearConfigWarning() }
+            return
+        }
+        let lines = ignored.map { "manna: " + $0.message }.joined(separator: "\n")
+        if let said, said.reason == lines, zone.local(said.instant).date == zone.local(now).date { return }
+        try journal.recordConfigWarning(lines, at: now)
+        context.stderr.line(lines)
     }
 
     /// Records a failure to show a notification (or a server that did not confirm one) for

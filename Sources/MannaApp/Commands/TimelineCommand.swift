@@ -46,7 +46,7 @@ enum TimelineCommand {
         } catch {
             throw Failure.io("cannot write the timeline \(error.message)")
         }
-        let format = context.configOrDefaults().promptFormat.map { PromptFormat(format: $0, width: nil) } ?? .standard
+        let format = context.config().promptFormat.map { PromptFormat(format: $0, width: nil) } ?? .standard
         do {
             try PromptLines.write(try PromptLines.text(entries: entries, format: format), to: context.paths.promptLines)
         } catch let error as FileError {

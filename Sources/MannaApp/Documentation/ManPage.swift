@@ -161,14 +161,16 @@ enum ManPage {
             One setting per line, \\fIkey\\fR = \\fIvalue\\fR; lines starting with # are comments.
             A key not set has its default.
             \\fBmanna config set\\fR checks a value and changes only its line; \\fBmanna config list\\fR shows every key.
-            A value that is not allowed is reported with the file, the line and what is allowed.
+            A line that cannot be used (an unknown key, a value that is not allowed) is reported with the
+            file, the line and what is allowed, and ignored: the default stands in and every command goes on,
+            the tick too, which says it once a day; \\fBmanna doctor\\fR fails until the line is mended.
+            \\fBmanna config unset\\fR removes any key's lines, known or not.
             .SH KEYS
 
             """
-        let defaults = Config()
         for key in Config.keys {
             page += ".TP\n.B \(escape(key.name))\n" + text("Allowed: \(key.allowed).")
-            page += text("Default: " + (defaults.value(of: key.name) ?? "none (see below)") + ".")
+            page += text("Default: " + (Config.defaultValue(of: key.name) ?? "") + ".")
         }
         page += """
             .PP

@@ -1,6 +1,8 @@
-// The config file: plain `key = value` lines with `#` comments, every value checked.
+// The config file: plain `key = value` lines with `#` comments, every value checked. Read the
+// way systemd and git read theirs: a line that cannot be used is reported and skipped, its
+// default standing in, so a typo never stops the morning verse or a reminder.
 
-/// Why a config file cannot be used: file, line, and what is allowed.
+/// Why a config line (or value) cannot be used: file, line, and what is allowed.
 public struct ConfigError: Error, Equatable, Sendable {
     public let file: String
     public let line: Int
@@ -9,7 +11,8 @@ public struct ConfigError: Error, Equatable, Sendable {
     public var message: String { line > 0 ? "\(file):\(line): \(problem)" : "\(file): \(problem)" }
 }
 
-/// The user's settings. A missing file, or a missing key, means the default.
+/// The user's settings. A missing file, or a missing key, means the default; so does a line
+/// that cannot be used, which is kept in `ignored` for the commands that say so.
 public struct Config: Equatable, Sendable {
     public var translation: String? = nil
     /// When the morning notification comes; nil (`off`): never (the timeline and prompt still show the verse).
@@ -23,6 +26,25 @@ public struct Config: Equatable, Sendable {
     public var dailySource = DailySourceSetting.curated
     /// The line of the file each key was set on (the last, where a key is set twice).
     public private(set) var lines: [String: Int] = [:]
+    /// The lines of the file that were not used, in file order: the default stands in for each.
+    public private(set) var ignored: [IgnoredLine] = []
+
+    /// A line of the file that was not used, and why.
+    public struct IgnoredLine: Equatable, Sendable {
+        /// The key the line sets; empty when the line is not `key = value` (or the whole file
+        /// could not be read, with line 0).
+        public let key: String
+        /// The value as written (the whole line, when there is no key).
+        public let value: String
+        public let error: ConfigError
+        /// The earlier line of the file whose value stands instead; nil: the default does.
+        public var standing: Int? = nil
+
+        /// One line for stderr, `doctor` and `config list`: where, what, and what stands instead.
+        public var message: String {
+            error.message + " (ignored: " + (error.line == 0 ? "the defaults stand" : standing.map { "line \($0) stands" } ?? "the default stands") + ")"
+        }
+    }
 
     /// Where the verse of the day comes from.
     public enum DailySourceSetting: String, Sendable {
@@ -40,8 +62,9 @@ public struct Config: Equatable, Sendable {
         ("daily_source", "curated (the shipped list) or bookmarks (your bookmarked passages)"),
     ]
 
-    /// Reads `text` (the contents of `file`, for messages).
-    public init(parsing text: String, file: String) throws(ConfigError) {
+    /// Reads `text` (the contents of `file`, for messages). A line that is not `key = value`,
+    /// names no key, or holds a value the key does not take is skipped and kept in `ignored`.
+    public init(parsing text: String, file: String) {
         self.init()
         var lineNumber = 0
         // Editors on some systems start a UTF-8 file with a byte-order mark: not part of a key.
@@ -51,7 +74,8 @@ public struct Config: Equatable, Sendable {
             let line = String(rawLine).trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
-                throw ConfigError(file: file, line: lineNumber, problem: "expected 'key = value', found '\(line)'")
+                ignored.append(IgnoredLine(key: "", value: line, error: ConfigError(file: file, line: lineNumber, problem: "expected 'key = value', found '\(line)'")))
+                continue
             }
             let key = String(line[..<equals]).trimmingSpaces
             let value = String(line[line.index(after: equals)...]).trimmingSpaces
@@ -59,17 +83,43 @@ public struct Config: Equatable, Sendable {
                 try set(key, to: value, allowingMoved: true)
                 lines[key] = lineNumber
             } catch {
-                throw ConfigError(file: file, line: lineNumber, problem: error.problem)
+                ignored.append(IgnoredLine(key: key, value: value, error: ConfigError(file: file, line: lineNumber, problem: error.problem),
+                                           standing: lines[key]))
             }
         }
     }
 
-    /// Reads the config at `path`; no file gives the defaults.
-    public static func load(_ path: String) throws(ConfigError) -> Config {
+    /// Reads the config at `path`; no file gives the defaults, and so does a file that cannot
+    /// be read (a folder, a pipe, no permission), which is then the one line in `ignored`.
+    public static func load(_ path: String) -> Config {
         let text: String?
-        do { text = try Files.readText(path, limit: 1 << 20) } catch { throw ConfigError(file: path, line: 0, problem: error.reason) }
+        do {
+            text = try Files.readText(path, limit: 1 << 20)
+        } catch {
+            var config = Config()
+            config.ignored = [IgnoredLine(key: "", value: "", error: ConfigError(file: path, line: 0, problem: error.reason))]
+            return config
+        }
         guard let text else { return Config() }
-        return try Config(parsing: text, file: path)
+        return Config(parsing: text, file: path)
+    }
+
+    /// The same settings with `key`'s line ignored for `problem` and its default standing in:
+    /// for what only the caller can check (a translation the text database lacks).
+    public mutating func ignore(_ key: String, because problem: String, file: String) {
+        guard let line = lines[key], let value = value(of: key) else { return }
+        let defaults = Config()
+        switch key {
+        case "translation": translation = defaults.translation
+        case "notify_at": notifyAt = defaults.notifyAt
+        case "prompt_format": promptFormat = defaults.promptFormat
+        case "timeline_days": timelineDays = defaults.timelineDays
+        case "daily_source": dailySource = defaults.dailySource
+        default: return
+        }
+        lines[key] = nil
+        ignored.append(IgnoredLine(key: key, value: value, error: ConfigError(file: file, line: line, problem: problem)))
+        ignored.sort { $0.error.line < $1.error.line }
     }
 
     /// Sets one key from its text form, checking it. `plan` and `plan_start` are only read
@@ -101,6 +151,7 @@ public struct Config: Equatable, Sendable {
             planStart = date
         case "prompt_format":
             guard !value.isEmpty, value.count <= 200 else { throw bad() }
+            do { try PromptFormat(format: value).validate() } catch { throw ConfigError(file: "", line: 0, problem: error.message) }
             promptFormat = value
         case "timeline_days":
             guard let days = Int(value), (1...31).contains(days) else { throw bad() }
@@ -112,6 +163,19 @@ public struct Config: Equatable, Sendable {
             let names = Config.keys.map(\.name)
             throw ConfigError(file: "", line: 0, problem: "unknown key '\(key)'"
                 + Suggestion.hint(for: key, in: names, otherwise: "; keys are \(names.joined(separator: ", "))"))
+        }
+    }
+
+    /// The translation when neither the command line, the environment nor the file names one.
+    public static let defaultTranslation = "KJV"
+
+    /// What stands in for `key` when the file does not set it, as `config list` and the man
+    /// page show it (the translation and the prompt format have no value of their own then).
+    public static func defaultValue(of key: String) -> String? {
+        switch key {
+        case "translation": defaultTranslation
+        case "prompt_format": PromptFormat.standard.format
+        default: Config().value(of: key)
         }
     }
 

@@ -171,26 +171,59 @@ extension Journal {
     /// The last time a tick could not show a notification, and why (`scheduler_events`); nil
     /// when every notification since was shown.
     public func notifyFailure() throws(JournalError) -> (instant: Instant, reason: String)? {
-        try reading {
-            try database.withCachedStatement("SELECT instant, detail FROM scheduler_events WHERE name = 'notify-failed'") { statement in
-                try statement.step() ? (statement.int(0), statement.string(1)) : nil
-            }
-        }
+        try schedulerEvent("notify-failed")
     }
 
     /// Records that a tick could not show a notification at `instant`.
     public func recordNotifyFailure(_ reason: String, at instant: Instant) throws(JournalError) {
+        try recordSchedulerEvent("notify-failed", detail: reason, at: instant)
+    }
+
+    /// Forgets the last failure: a notification has been shown since.
+    public func clearNotifyFailure() throws(JournalError) {
+        try clearSchedulerEvent("notify-failed")
+    }
+
+    /// When the tick last said the config's ignored lines, and what it said.
+    public func configWarning() throws(JournalError) -> (instant: Instant, reason: String)? {
+        try schedulerEvent("config-ignored")
+    }
+
+    public func recordConfigWarning(_ said: String, at instant: Instant) throws(JournalError) {
+        try recordSchedulerEvent("config-ignored", detail: said, at: instant)
+    }
+
+    public func clearConfigWarning() throws(JournalError) {
+        try clearSchedulerEvent("config-ignored")
+    }
+
+    /// One of the things the scheduler keeps to say once (`scheduler_events`, one row a name).
+    private func schedulerEvent(_ name: String) throws(JournalError) -> (instant: Instant, reason: String)? {
+        try reading {
+            try database.withCachedStatement("SELECT instant, detail FROM scheduler_events WHERE name = ?1") { statement in
+                try statement.bind(name, at: 1)
+                return try statement.step() ? (statement.int(0), statement.string(1)) : nil
+            }
+        }
+    }
+
+    private func recordSchedulerEvent(_ name: String, detail: String, at instant: Instant) throws(JournalError) {
         try writing {
-            try database.withCachedStatement("INSERT OR REPLACE INTO scheduler_events VALUES ('notify-failed', ?1, ?2)") { statement in
-                try statement.bind(instant, at: 1)
-                try statement.bind(reason, at: 2)
+            try database.withCachedStatement("INSERT OR REPLACE INTO scheduler_events VALUES (?1, ?2, ?3)") { statement in
+                try statement.bind(name, at: 1)
+                try statement.bind(instant, at: 2)
+                try statement.bind(detail, at: 3)
                 try statement.run()
             }
         }
     }
 
-    /// Forgets the last failure: a notification has been shown since.
-    public func clearNotifyFailure() throws(JournalError) {
-        try writing { try database.execute("DELETE FROM scheduler_events WHERE name = 'notify-failed'") }
+    private func clearSchedulerEvent(_ name: String) throws(JournalError) {
+        try writing {
+            try database.withCachedStatement("DELETE FROM scheduler_events WHERE name = ?1") { statement in
+                try statement.bind(name, at: 1)
+                try statement.run()
+            }
+        }
     }
 }
