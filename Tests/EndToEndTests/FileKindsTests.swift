@@ -57,10 +57,11 @@ struct TouchedFile: CustomStringConvertible, Sendable {
 
     static let files: [TouchedFile] = [
         TouchedFile(name: "config, read", path: ".config/manna/config", content: { _ in Data("translation = KJV\n".utf8) },
-                    arguments: ["today", "--date", "2026-12-25"], statuses: [.regular: 0, .empty: 0, .linkElsewhere: 0]),
+                    // Whatever is there, the verse is shown: a config that cannot be read is one line, ignored.
+                    arguments: ["today", "--date", "2026-12-25"], statuses: Dictionary(uniqueKeysWithValues: FileKind.allCases.map { ($0, 0) })),
         TouchedFile(name: "config, written", path: ".config/manna/config", content: { _ in Data("translation = KJV\n".utf8) },
                     arguments: ["config", "set", "translation", "ASV"],
-                    statuses: [.regular: 0, .empty: 0, .huge: 65, .linkToDevZero: 65, .linkElsewhere: 74, .fifo: 65, .directory: 65]),
+                    statuses: [.regular: 0, .empty: 0, .huge: 74, .linkToDevZero: 74, .linkElsewhere: 74, .fifo: 74, .directory: 74]),
         TouchedFile(name: "journal", path: ".local/share/manna/journal.sqlite", content: { home in try Data(contentsOf: URL(fileURLWithPath: home.journal)) }, prepare: [["note", "add", "John 3:16", "first"]],
                     arguments: ["note", "add", "John 3:17", "second"],
                     statuses: [.regular: 0, .empty: 0, .huge: 74, .fifo: 74, .linkToDevZero: 74, .linkElsewhere: 0, .directory: 74], linkIsFollowed: true),

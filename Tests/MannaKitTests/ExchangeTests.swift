@@ -117,7 +117,7 @@ import TestSupport
             #expect(try journal.bookmarks(in: nil).map(\.reference) == [ref("John 3:16")])
             let running = try journal.database.prepare("SELECT uuid FROM plan_runs WHERE stopped_at IS NULL AND deleted_at IS NULL ORDER BY uuid")
             var uuids: [String] = []
-            while try running.step() { uuids.append(try running.string(0)) }
+            while try running.step() { uuids.append(running.string(0)) }
             #expect(uuids == ["55555555-2fa1-4d2b-883f-0016d3cca427", "77777777-2fa1-4d2b-883f-0016d3cca427"])
             let stopped = try journal.database.prepare("SELECT stopped_at, updated_at FROM plan_runs WHERE uuid = '\(Self.run)'")
             #expect(try stopped.step() && stopped.int(0) == 300 && stopped.int(1) == 300)
