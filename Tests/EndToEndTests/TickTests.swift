@@ -103,7 +103,7 @@ import TestSupport
         let noBus = Manna.run(["tick", "--now", "2026-12-25T07:00"], environment: ["HOME": home.path, "TZ": "UTC", "XDG_RUNTIME_DIR": runtime.path])
         #expect(noBus.status == 69)
         #expect(noBus.stderr.hasPrefix("manna: no D-Bus session bus"))
-        #expect(noBus.stderr.hasSuffix(" (every tick tries again, quietly until tomorrow; see 'manna doctor')\n"))
+        #expect(noBus.stderr.hasSuffix(" (each tick tries again what is still due (the verse and a plan's reading until their day ends, a prayer reminder for a day, then named among the missed), and this clears once one is shown; said once a day: see 'manna doctor')\n"))
         // The timeline was still written.
         #expect(FileManager.default.fileExists(atPath: home.timeline.path))
         // The claim was given back: with a server, the next tick shows it.

@@ -108,7 +108,7 @@ import Testing
         home.notifier.fail(with: Self.noServer)
         let first = home.run("tick", "--now", "2027-06-01T07:00")
         #expect(first.status == 69)
-        #expect(first.stderr == "manna: " + Self.noServer.message + " (every tick tries again, quietly until tomorrow; see 'manna doctor')\n")
+        #expect(first.stderr == "manna: " + Self.noServer.message + " (each tick tries again what is still due (the verse and a plan's reading until their day ends, a prayer reminder for a day, then named among the missed), and this clears once one is shown; said once a day: see 'manna doctor')\n")
         for minute in ["07:01", "12:00", "23:59"] {
             let quiet = home.run("tick", "--now", "2027-06-01T" + minute)
             #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(minute): \(quiet.stderr)")

@@ -49,7 +49,7 @@ import Testing
         let failed = home.run("tick", "--now", "2026-12-25T07:00")
         #expect(failed.status == 69)
         #expect(failed.stderr == "manna: " + NotifyError.noServer("org.freedesktop.Notifications has no owner").message
-            + " (every tick tries again, quietly until tomorrow; see 'manna doctor')\n")
+            + " (each tick tries again what is still due (the verse and a plan's reading until their day ends, a prayer reminder for a day, then named among the missed), and this clears once one is shown; said once a day: see 'manna doctor')\n")
         // The timeline is written either way.
         #expect(FileManager.default.fileExists(atPath: home.paths.timeline))
         #expect(try home.journal().claimed(from: "2026-12-25").isEmpty)

@@ -79,7 +79,7 @@ enum TickCommand {
         try journal.recordNotifyFailure(problem, at: now)
         let saidToday = last.map { zone.local($0.instant).date == zone.local(now).date } ?? false
         if failed && !saidToday {
-            throw Failure.unavailable(problem + " (every tick tries again, quietly until tomorrow; see 'manna doctor')")
+            throw Failure.unavailable(problem + " (" + NotifyError.whatHappensAfter(problem) + "; said once a day: see 'manna doctor')")
         }
     }
 }
