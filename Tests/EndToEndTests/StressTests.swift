@@ -147,7 +147,10 @@ import TestSupport
         #expect(all.verses >= days)
         let repeats = all.prayers.values.reduce(0, +) + all.verses - all.closed - 11 * days
         #expect(killed > killedDays / 4, "the kills must land: \(killed) of \(killedDays)")
-        #expect(repeats >= 0 && repeats <= max(1, killed / 4), "\(repeats) shown twice of \(killed) kills: more than the window explains")
+        // A killed tick has at most one notification in flight (it shows them one at a time), so
+        // each kill can repeat at most one: more is a claim taken from a live tick. How many land
+        // in that window depends on the machine's load (0 or 1 of 10 alone, 3 of 7 in the suite).
+        #expect(repeats >= 0 && repeats <= killed, "\(repeats) shown twice of \(killed) kills: more than the window explains")
         print("overlappingTicksOnAnyClocks: \(exactDays) days exact, \(killedDays) days with \(killed) killed, \(repeats) shown twice, \(all.closed) taken back")
     }
 
