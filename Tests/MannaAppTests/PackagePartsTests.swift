@@ -208,6 +208,27 @@ import Testing
         #expect(get.stderr.hasSuffix("config:2: notify_at must be a time HH:MM (24-hour), like 07:00, or off, not '6am' (ignored: line 1 stands)\n"))
     }
 
+    /// README's list of translations, and the help that names them, are the catalogue's: its
+    /// count and every code (issue 32, point 7).
+    @Test func theTranslationsNamedAreTheCatalogues() throws {
+        let codes = BuiltTexts.database.translations.map(\.code)
+        let readme = try String(contentsOfFile: BuiltTexts.root + "/README.md", encoding: .utf8)
+        let opening = String(readme.split(separator: "\n\n")[1])
+        let words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+        #expect(opening.contains("\(words[codes.count - 1]) public-domain translations"), "\(opening)")
+        let named = { (text: String) in Set(text.split { !$0.isLetter && !$0.isNumber }.map(String.init)) }
+        for code in codes {
+            #expect(named(opening).contains(code), "README does not name \(code)")
+            #expect(named(Config.keys.first { $0.name == "translation" }!.allowed).contains(code), "manna-config(5) does not name \(code)")
+            for (name, spec) in Manna.commands {
+                // A help that lists translations (more than the default KJV) lists them all.
+                guard let help = spec().valueOptions.first(where: { $0.key == "translation" })?.value,
+                      named(help).intersection(codes).count > 1 else { continue }
+                #expect(named(help).contains(code), "manna \(name) --help does not name \(code)")
+            }
+        }
+    }
+
     @Test func onePathByItsKey() throws {
         let home = try TestHome()
         #expect(home.run("paths", "journal_db").stdout == home.paths.journal + "\n")
