@@ -206,6 +206,13 @@ public final class Context {
 
     private var loadedConfig: Config?
 
+    /// The config with every line it ignores, a configured translation the text database lacks
+    /// included (found only by asking the database): for `doctor` and `config list`.
+    func configWithEveryIgnoredLine() -> Config {
+        if let database = try? openTextDatabase() { _ = try? translation(nil, in: database) }
+        return config()
+    }
+
     /// Whether `config()` says the lines it ignores on stderr. Off for what runs on every
     /// prompt or panel refresh, and for the commands that say them their own way: the tick
     /// (once a day), `doctor` and `config list` (in their output).

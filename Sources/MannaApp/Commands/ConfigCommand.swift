@@ -36,9 +36,7 @@ enum ConfigCommand {
     /// Every key's effective value and where it comes from (the environment, a line of the
     /// file, or the default), then each line of the file that is ignored, and why.
     static func list(json: Bool, _ context: Context) throws {
-        // A configured translation the text database lacks is ignored too: ask for it.
-        if let database = try? context.openTextDatabase() { _ = try? context.translation(nil, in: database) }
-        let config = context.config()
+        let config = context.configWithEveryIgnoredLine()
         var rows: [(key: String, value: String, source: String, origin: String, problem: String)] = []
         for key in Config.keys {
             if key.name == "translation", let code = context.environment.nonEmpty("MANNA_TRANSLATION") {

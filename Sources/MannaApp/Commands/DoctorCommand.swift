@@ -56,9 +56,7 @@ enum DoctorCommand {
         // Doctor says what the config ignores as its own FAIL line, not as warnings on stderr.
         context.saysIgnoredConfig = false
         check("config") {
-            // A translation the text database lacks is found only by asking for it.
-            if let database = try? context.openTextDatabase() { _ = try? context.translation(nil, in: database) }
-            let ignored = context.config().ignored
+            let ignored = context.configWithEveryIgnoredLine().ignored
             guard ignored.isEmpty else {
                 let what = ignored.map(\.error.message).joined(separator: "; ")
                 throw Failure.data(what + (ignored.count == 1 ? ": that line is" : ": those lines are")

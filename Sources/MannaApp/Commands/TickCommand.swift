@@ -42,11 +42,9 @@ enum TickCommand {
     /// first tick of a local day that meets them, or at once when they change; the tick itself
     /// went on with the defaults. `doctor` fails on them every time.
     static func sayIgnoredConfig(_ ignored: [Config.IgnoredLine], journal: Journal, now: Instant, zone: Zone, _ context: Context) throws {
+        // A clean config costs the tick nothing: no read of what was said.
+        guard !ignored.isEmpty else { return }
         let said = try journal.configWarning()
-        guard !ignored.isEmpty else {
-            if said != nil { try journal.clearConfigWarning() }
-            return
-        }
         let lines = ignored.map { "manna: " + $0.message }.joined(separator: "\n")
         if let said, said.reason == lines, zone.local(said.instant).date == zone.local(now).date { return }
         try journal.recordConfigWarning(lines, at: now)

@@ -193,10 +193,6 @@ extension Journal {
         try recordSchedulerEvent("config-ignored", detail: said, at: instant)
     }
 
-    public func clearConfigWarning() throws(JournalError) {
-        try clearSchedulerEvent("config-ignored")
-    }
-
     /// One of the things the scheduler keeps to say once (`scheduler_events`, one row a name).
     private func schedulerEvent(_ name: String) throws(JournalError) -> (instant: Instant, reason: String)? {
         try reading {
