@@ -3,8 +3,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MannaKit
 
-/// A buffered text sink.
+/// A buffered text sink, and the terminal's edge: a `String` written here is neutralised
+/// (`neutralisedForTerminal`: no escape sequence from a prayer, a peer's device name or a
+/// file reaches the terminal, whichever command prints it); only a `TerminalText` carries
+/// Manna's own styles.
 public final class Output {
     private let descriptor: Int32?
     private var buffer: [UInt8] = []
@@ -24,7 +28,17 @@ public final class Output {
     /// An output that keeps what is written in `text`.
     public static func captured() -> Output { Output() }
 
-    public func write(_ text: String) {
+    /// Writes `text`, its control characters (but line breaks and tabs) shown as "�".
+    public func write(_ text: String) { writeRendered(text.neutralisedForTerminal) }
+
+    /// Writes Manna's styled text as it is.
+    public func write(_ text: TerminalText) { writeRendered(text.rendered) }
+
+    public func line(_ text: String) { write(text + "\n") }
+
+    public func line(_ text: TerminalText) { writeRendered(text.rendered + "\n") }
+
+    private func writeRendered(_ text: String) {
         guard descriptor != nil else {
             self.text += text
             return
@@ -32,8 +46,6 @@ public final class Output {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 64 * 1024 { flush() }
     }
-
-    public func line(_ text: String) { write(text + "\n") }
 
     public func flush() {
         guard let descriptor else { return }

@@ -94,6 +94,7 @@ import Glibc
     /// up: a FIFO would block the read for ever (Ctrl-C does not help), a link to /dev/zero or
     /// a huge file would grow the shell without end. The snippet then asks `manna prompt`,
     /// within the deadline. A start with leading zeros is decimal (`10#`), not an octal error.
+    /// Control characters in the file are shown as spaces.
     @Test(.needs(.zsh), arguments: ["bash", "zsh"]) func aCacheThatIsNotASmallFileNeverHoldsThePromptUp(shell: String) throws {
         let shellPath = try #require(TestEnvironment.path(of: shell))
         let home = try TemporaryHome()
@@ -117,6 +118,9 @@ import Glibc
             ("a folder", { try FileManager.default.createDirectory(atPath: lines, withIntermediateDirectories: false) }, fallback),
             ("3 GB", { #expect(FileManager.default.createFile(atPath: lines, contents: nil) && truncate(lines, 3 << 30) == 0) }, fallback),
             ("leading zeros", { try "000\(start)\t2026-12-24\tPsalm 1:1\tDay one\n".write(toFile: lines, atomically: true, encoding: .utf8) }, "Day one"),
+            // A title set, a screen cleared (ESC and C1 CSI), a bell: each a space (issue 25, point 3).
+            ("control characters", { try "\(start)\t2026-12-24\tPsalm 1:1\tDay\u{1B}]0;owned\u{07} one\u{9B}2J\u{7F}\n".write(toFile: lines, atomically: true, encoding: .utf8) },
+             "Day ]0;owned  one 2J "),
         ]
         for (name, make, expected) in cases {
             try? FileManager.default.removeItem(atPath: lines)

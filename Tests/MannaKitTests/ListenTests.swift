@@ -113,7 +113,7 @@ import TestSupport
             ranges[VerseID(book: 43, chapter: 3, verse: verse)] = lines.count..<(lines.count + 2)
             lines += ["\(verse) first", "  second"]
         }
-        return FollowAlong(lines: lines, verseLines: ranges)
+        return FollowAlong(lines: lines.map(TerminalText.init), verseLines: ranges)
     }
 
     static func verse(_ number: Int) -> VerseID { VerseID(book: 43, chapter: 3, verse: number) }
@@ -138,9 +138,9 @@ import TestSupport
         var screen = Self.screen()
         screen.follow(Self.verse(1), height: 4)
         let lines = screen.screen(current: Self.verse(1), height: 4, width: 5)
-        #expect(lines == ["John ", "\u{1B}[7m1 fir\u{1B}[27m", "\u{1B}[7m  sec\u{1B}[27m", "2 fir"])
-        // Escape sequences take no columns.
-        #expect(FollowAlong.cut("\u{1B}[38;5;16mabcdef\u{1B}[39m", to: 3) == "\u{1B}[38;5;16mabc\u{1B}[39m")
+        #expect(lines.map(\.rendered) == ["John ", "\u{1B}[7m1 fir\u{1B}[27m", "\u{1B}[7m  sec\u{1B}[27m", "2 fir"])
+        // Styles take no columns.
+        #expect(TerminalText("abcdef", style: .highlight(.yellow)).cut(to: 3).rendered == "\u{1B}[38;5;16;48;5;229mabc\u{1B}[39;49m")
         #expect(Self.screen().screen(current: nil, height: 30, width: 80).count == 30)
     }
 

@@ -131,11 +131,11 @@ import Testing
         let withNone = PassageFormatter.lines(reference: ref("John 3:16-17"), translation: "KJV", verses: verses, width: nil,
                                               marks: PassageMarks(), color: true)
         #expect(plain == withNone)
-        #expect(plain == ["John 3:16-17 (KJV)", "16 For God so loved the world.", "17 For God sent not his Son."])
+        #expect(plain.map(\.rendered) == ["John 3:16-17 (KJV)", "16 For God so loved the world.", "17 For God sent not his Son."])
     }
 
     @Test func marksInAPipeAreWords() {
-        #expect(PassageFormatter.lines(reference: ref("John 3:16-17"), translation: "KJV", verses: verses, width: nil, marks: marks(note)) == [
+        #expect(PassageFormatter.lines(reference: ref("John 3:16-17"), translation: "KJV", verses: verses, width: nil, marks: marks(note)).map(\.rendered) == [
             "John 3:16-17 (KJV)",
             "16 For God so loved the world. [yellow] [bookmark] [1]",
             "17 For God sent not his Son.",
@@ -149,7 +149,7 @@ import Testing
         let lines = PassageFormatter.lines(reference: ref("John 3:16-17"), translation: "KJV", verses: verses, width: 24,
                                            marks: marks(note), color: true)
         let on = "\u{1B}[38;5;16;48;5;229m", off = "\u{1B}[39;49m"
-        #expect(lines == [
+        #expect(lines.map(\.rendered) == [
             "John 3:16-17 (KJV)",
             "16 \(on)For God so loved the\(off)",
             "   \(on)world.\(off) [bookmark] [1]",

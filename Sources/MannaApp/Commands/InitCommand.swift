@@ -34,8 +34,8 @@ enum InitCommand {
     /// The line is cut to the terminal's width, on its own line, dimmed unless NO_COLOR is set
     /// or the terminal is dumb, and each snippet adds itself only once however often it is
     /// evaluated. The verse is printed, never evaluated: a variable's value in a prompt is not
-    /// expanded again, zsh gets it with `%` doubled, and a start that is not all digits ends
-    /// the search before it can reach arithmetic.
+    /// expanded again, zsh gets it with `%` doubled, a start that is not all digits ends the
+    /// search before it can reach arithmetic, and control characters become spaces.
     static let snippets: [String: String] = [
         "bash": #"""
             # Manna: today's verse above the prompt. Add to ~/.bashrc: eval "$(manna init bash)"
@@ -57,6 +57,9 @@ enum InitCommand {
                   (( 10#$start <= EPOCHSECONDS )) || { __manna_until=$(( 10#$start )); break; }
                   __manna_text=${entry#*$'\t'*$'\t'*$'\t'} __manna_until=$(( 10#$start + 82800 ))
                 done
+                # Control characters in the file (an escape that clears the screen or sets the
+                # title) become spaces: the file is read, never trusted.
+                __manna_text=${__manna_text//[[:cntrl:]]/ }
                 if [[ -z $__manna_text ]] || (( EPOCHSECONDS >= __manna_until )); then
                   __manna_text=$(command manna prompt --width "$width" 2>/dev/null) __manna_until=0
                 fi
@@ -103,6 +106,7 @@ enum InitCommand {
                     (( 10#$start <= EPOCHSECONDS )) || { __manna_until=$(( 10#$start )); break }
                     __manna_text=${entry#*$'\t'*$'\t'*$'\t'} __manna_until=$(( 10#$start + 82800 ))
                   done
+                  __manna_text=${__manna_text//[[:cntrl:]]/ }  # the file is read, never trusted
                 fi
                 if [[ -z $__manna_text ]] || (( EPOCHSECONDS >= __manna_until )); then
                   __manna_text="$(command manna prompt --width "$width" 2>/dev/null)" __manna_until=0

@@ -70,9 +70,12 @@ enum SearchCommand {
         }
         let bold = context.usesColor
         func show(_ hit: SearchHit, _ reference: String, width: Int) {
-            let snippet = bold ? hit.snippet.rendered(open: "\u{1B}[1m", close: "\u{1B}[22m") : hit.snippet.rendered(open: "*", close: "*")
+            // Hits in bold on a terminal, between asterisks in a pipe.
+            let pieces = hit.snippet.parts.map { part in
+                part.isHit ? (bold ? (part.text, .bold) : ("*" + part.text + "*", nil)) : (text: part.text, style: TerminalStyle?.none)
+            }
             let prefix = reference.padding(to: width + 1) + " "
-            for line in PassageFormatter.wrap(snippet, firstPrefix: prefix, prefix: String(repeating: " ", count: prefix.count), width: context.terminalWidth) {
+            for line in PassageFormatter.wrap(pieces, firstPrefix: prefix, prefix: String(repeating: " ", count: prefix.count), width: context.terminalWidth) {
                 context.stdout.line(line)
             }
         }

@@ -212,7 +212,7 @@ struct ListenSession {
         let state = paused ? "paused" + (pauseReason.map { " (\($0.description))" } ?? "") + "  " : "playing "
         let status = state + Reference(currentID).description + "  " + ListenCommand.clock(t)
             + "   space pause · n/p verse · ←/→ 10 s · q quit"
-        lines.append("\u{1B}[2m" + FollowAlong.cut(status, to: columns) + "\u{1B}[22m")
+        lines.append(TerminalText(status, style: .dim).cut(to: columns))
         terminal.draw(lines)
     }
 }

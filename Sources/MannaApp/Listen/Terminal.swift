@@ -80,9 +80,10 @@ final class RawTerminal {
         return (Int(size.ws_row), Int(size.ws_col))
     }
 
-    /// Draws `lines` from the top-left corner, each line's rest cleared.
-    func draw(_ lines: [String]) {
-        write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
+    /// Draws `lines` from the top-left corner, each line's rest cleared. The lines are
+    /// `TerminalText`: what they hold from the passage and the player is neutralised.
+    func draw(_ lines: [TerminalText]) {
+        write("\u{1B}[H" + lines.map { $0.rendered + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
     }
 
     /// The keys typed since the last call.

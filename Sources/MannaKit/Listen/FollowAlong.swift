@@ -3,12 +3,12 @@
 // jumps on every verse cannot be read along).
 
 public struct FollowAlong: Sendable {
-    public let lines: [String]
+    public let lines: [TerminalText]
     private let verseLines: [VerseID: Range<Int>]
     /// The first line on screen.
     public private(set) var top = 0
 
-    public init(lines: [String], verseLines: [VerseID: Range<Int>]) {
+    public init(lines: [TerminalText], verseLines: [VerseID: Range<Int>]) {
         self.lines = lines
         self.verseLines = verseLines
     }
@@ -26,36 +26,13 @@ public struct FollowAlong: Sendable {
     }
 
     /// The `height` lines on screen, `current`'s in reverse video, each cut to `width` columns
-    /// (escape sequences do not count). Short passages are padded with empty lines.
-    public func screen(current: VerseID?, height: Int, width: Int) -> [String] {
+    /// (styles do not count). Short passages are padded with empty lines.
+    public func screen(current: VerseID?, height: Int, width: Int) -> [TerminalText] {
         let highlighted = current.flatMap { verseLines[$0] } ?? 0..<0
         return (top..<(top + height)).map { index in
-            guard index < lines.count else { return "" }
-            let line = FollowAlong.cut(lines[index], to: width)
-            return highlighted.contains(index) ? "\u{1B}[7m" + line + "\u{1B}[27m" : line
+            guard index < lines.count else { return TerminalText() }
+            let line = lines[index].cut(to: width)
+            return highlighted.contains(index) ? line.styled(.reverse) : line
         }
-    }
-
-    /// `line` cut to `width` visible characters, escape sequences kept whole.
-    public static func cut(_ line: String, to width: Int) -> String {
-        var visible = 0
-        var result = ""
-        var inEscape = false
-        for character in line {
-            if inEscape {
-                result.append(character)
-                if character.isLetter { inEscape = false }
-                continue
-            }
-            if character == "\u{1B}" {
-                inEscape = true
-                result.append(character)
-                continue
-            }
-            guard visible < width else { continue }
-            result.append(character)
-            visible += 1
-        }
-        return result
     }
 }

@@ -101,10 +101,11 @@ public enum JSON: Equatable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"  // line separators break JavaScript consumers
-            case "\u{2029}": out += "\\u2029"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                // Every control a terminal would act on (C0, DEL, C1, the line separators that
+                // break JavaScript readers, bidi controls) as \u: JSON printed to a terminal is
+                // safe as it is, and the text is kept whole.
+                if String.isTerminalControl(scalar) {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

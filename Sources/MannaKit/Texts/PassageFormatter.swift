@@ -21,7 +21,8 @@ public enum PassageFormatter {
         return nil
     }
 
-    /// The passage as lines of text.
+    /// The passage as lines for a terminal (text from the database and the user's notes
+    /// neutralised, `TerminalText`).
     ///
     /// Verses are numbered by verse, by chapter:verse when the passage spans chapters, and by
     /// their full reference when it spans books. A psalm's title comes before verse 1, unnumbered.
@@ -32,14 +33,14 @@ public enum PassageFormatter {
     /// - Parameter color: show highlights as ANSI background colours (a terminal, `NO_COLOR` unset).
     /// - Parameter language: the translation's language, for the book names ("Juan 3:16").
     public static func lines(reference: Reference, translation: String, language: String = "en", verses: [PassageVerse], width: Int?,
-                             marks: PassageMarks = PassageMarks(), color: Bool = false) -> [String] {
+                             marks: PassageMarks = PassageMarks(), color: Bool = false) -> [TerminalText] {
         layout(reference: reference, translation: translation, language: language, verses: verses, width: width, marks: marks, color: color).lines
     }
 
     /// The passage as `lines` shows it, and the lines each verse takes (for following along).
     public static func layout(reference: Reference, translation: String, language: String = "en", verses: [PassageVerse], width: Int?,
-                              marks: PassageMarks = PassageMarks(), color: Bool = false) -> (lines: [String], verseLines: [VerseID: Range<Int>]) {
-        var lines = ["\(reference.label(in: language)) (\(translation))"]
+                              marks: PassageMarks = PassageMarks(), color: Bool = false) -> (lines: [TerminalText], verseLines: [VerseID: Range<Int>]) {
+        var lines = [TerminalText("\(reference.label(in: language)) (\(translation))")]
         var verseLines: [VerseID: Range<Int>] = [:]
         // Numbered by verse; by chapter:verse across chapters; by full reference across books
         // ("John 3:16", "Romans 8:28": "3:16" and "8:28" alone would not say where they are).
@@ -60,7 +61,7 @@ public enum PassageFormatter {
             let first = lines.count
             defer { verseLines[verse.id] = first..<lines.count }
             guard !verseMarks.isEmpty else {
-                lines += wrap(text, firstPrefix: padded, prefix: indent, width: width)
+                lines += wrap(text, firstPrefix: padded, prefix: indent, width: width).map(TerminalText.init)
                 continue
             }
             var suffix = ""
@@ -71,55 +72,63 @@ public enum PassageFormatter {
                 suffix += " [\(notes.count)]"
             }
             if let highlight = verseMarks.highlight, color {
-                lines += painted(text, suffix: suffix, firstPrefix: padded, prefix: indent, width: width,
-                                 open: background(highlight), close: "\u{1B}[39;49m")
+                lines += wrap([(text, .highlight(highlight)), (suffix, nil)], firstPrefix: padded, prefix: indent, width: width)
             } else {
-                lines += wrap(text + suffix, firstPrefix: padded, prefix: indent, width: width)
+                lines += wrap(text + suffix, firstPrefix: padded, prefix: indent, width: width).map(TerminalText.init)
             }
         }
-        if !notes.isEmpty { lines.append("") }
+        if !notes.isEmpty { lines.append(TerminalText()) }
         for (index, note) in notes.enumerated() {
             let label = "[\(index + 1)] "
             let indent = String(repeating: " ", count: label.count)
-            // A note's own line breaks are kept; other control characters never reach the terminal.
+            // A note's own line breaks are kept, each paragraph wrapped as one line.
             let paragraphs = note.text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).singleLine }
             for (number, paragraph) in paragraphs.enumerated() {
                 let head = number == 0 ? label + "\(note.reference) (\(note.shortID)): " : indent
-                lines += wrap(paragraph, firstPrefix: head, prefix: indent, width: width)
+                lines += wrap(paragraph, firstPrefix: head, prefix: indent, width: width).map(TerminalText.init)
             }
         }
         return (lines, verseLines)
     }
 
-    /// Light backgrounds with black text, from the 256-colour palette every modern terminal has.
-    static func background(_ color: HighlightColor) -> String {
-        let code: Int
-        switch color {
-        case .yellow: code = 229
-        case .green: code = 157
-        case .blue: code = 153
-        case .pink: code = 218
-        case .purple: code = 183
+    /// Styled pieces of text wrapped like `wrap`, each piece in its style (nil: plain) on every
+    /// line it reaches; the indents are plain.
+    public static func wrap(_ pieces: [(text: String, style: TerminalStyle?)], firstPrefix: String, prefix: String,
+                            width: Int?) -> [TerminalText] {
+        // Wrapping joins words with one space, so each line's body is the next stretch of the
+        // pieces' text with its runs of spaces made one: that text, each character's style beside it.
+        var characters: [Character] = []
+        var styles: [TerminalStyle?] = []
+        for piece in pieces {
+            for character in piece.text where character != " " || (characters.last.map { $0 != " " } ?? false) {
+                characters.append(character)
+                styles.append(piece.style)
+            }
         }
-        return "\u{1B}[38;5;16;48;5;\(code)m"
-    }
-
-    /// `text` and `suffix` wrapped like `wrap`, with `text` (not the suffix, not the indent)
-    /// between `open` and `close` on every line it reaches.
-    static func painted(_ text: String, suffix: String, firstPrefix: String, prefix: String, width: Int?,
-                        open: String, close: String) -> [String] {
-        // Wrapping joins words with one space, so each line's body is the next stretch of this.
-        let normalized = text.split(separator: " ").joined(separator: " ")
-        var remaining = normalized.count
-        var painted: [String] = []
-        for (index, line) in wrap(normalized + suffix, firstPrefix: firstPrefix, prefix: prefix, width: width).enumerated() {
+        if characters.last == " " { characters.removeLast() }
+        var position = 0
+        return wrap(String(characters), firstPrefix: firstPrefix, prefix: prefix, width: width).enumerated().map { index, line in
             let head = index == 0 ? firstPrefix.count : prefix.count
-            let body = Array(line.dropFirst(head))
-            let inText = min(max(remaining, 0), body.count)
-            painted.append(String(line.prefix(head)) + (inText > 0 ? open + String(body[..<inText]) + close : "") + String(body[inText...]))
-            remaining -= body.count + 1
+            var text = TerminalText(String(line.prefix(head)))
+            var run = ""
+            var runStyle: TerminalStyle?
+            func endRun() {
+                text += runStyle.map { TerminalText(run, style: $0) } ?? TerminalText(run)
+                run = ""
+            }
+            for character in line.dropFirst(head) {
+                let style = position < styles.count ? styles[position] : nil
+                if style != runStyle {
+                    endRun()
+                    runStyle = style
+                }
+                run.append(character)
+                position += 1
+            }
+            endRun()
+            position += 1  // the space the line break stands for
+            return text
         }
-        return painted
     }
 
     /// Word-wraps `text`, starting with `firstPrefix` and indenting later lines by `prefix`.

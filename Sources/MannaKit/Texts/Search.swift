@@ -198,11 +198,6 @@ public struct Snippet: Hashable, Sendable {
         }
         return ranges
     }
-
-    /// The snippet with each hit wrapped in `open` and `close`.
-    public func rendered(open: String, close: String) -> String {
-        parts.map { $0.isHit ? open + $0.text + close : $0.text }.joined()
-    }
 }
 
 public struct SearchHit: Hashable, Sendable {

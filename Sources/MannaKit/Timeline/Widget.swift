@@ -8,28 +8,29 @@ public enum Widget {
     /// Columns of verse text a panel shows before cutting.
     static let panelWidth = 60
 
-    /// The output for `day`, ending in a newline.
+    /// The output for `day`, ending in a newline. Every piece of text passes through
+    /// `escaped(_:for:)`, which makes it one line and escapes the format's own markup.
     public static func render(_ day: ShownDay, as kind: Kind) -> String {
         let short = "\(day.reference): " + PromptFormat.cut(day.text, to: panelWidth)
         switch kind {
         case .waybar:
-            // Waybar reads Pango markup: escape it. Tooltip lines are separated by "\r".
-            var tooltip = "\(day.reference) (\(day.translation))\r\(day.text)"
-            if let plan = day.plan { tooltip += "\r\r" + plan }
+            // Tooltip lines are separated by "\r".
+            var tooltip = [escaped("\(day.reference) (\(day.translation))", for: kind), escaped(day.text, for: kind)]
+            if let plan = day.plan { tooltip += ["", escaped(plan, for: kind)] }
             return JSON.object([
-                ("text", .string(pango(day.reference))),
+                ("text", .string(escaped(day.reference, for: kind))),
                 ("alt", .string("verse")),
-                ("tooltip", .string(pango(tooltip))),
+                ("tooltip", .string(tooltip.joined(separator: "\r"))),
                 ("class", .string("manna")),
             ]).text + "\n"
         case .i3blocks:
             // full_text, then short_text for narrow bars.
-            return short.singleLine + "\n" + day.reference.singleLine + "\n"
+            return escaped(short, for: kind) + "\n" + escaped(day.reference, for: kind) + "\n"
         case .polybar:
-            return short.singleLine + "\n"
+            return escaped(short, for: kind) + "\n"
         case .plain:
-            var text = "\(day.reference) (\(day.translation))\n\(day.text.singleLine)\n"
-            if let plan = day.plan { text += plan.singleLine + "\n" }
+            var text = escaped("\(day.reference) (\(day.translation))", for: kind) + "\n" + escaped(day.text, for: kind) + "\n"
+            if let plan = day.plan { text += escaped(plan, for: kind) + "\n" }
             return text
         }
     }
@@ -42,17 +43,32 @@ public enum Widget {
             return JSON.object([
                 ("text", .string("Manna")),
                 ("alt", .string("unavailable")),
-                ("tooltip", .string(pango(reason.singleLine))),
+                ("tooltip", .string(escaped(reason, for: kind))),
                 ("class", .string("manna-unavailable")),
             ]).text + "\n"
         case .i3blocks: return "Manna\nManna\n"
         case .polybar: return "Manna\n"
-        case .plain: return "Manna\n" + reason.singleLine + "\n"
+        case .plain: return "Manna\n" + escaped(reason, for: kind) + "\n"
+        }
+    }
+
+    /// `text` as one line of the format, shown as written: control characters become spaces,
+    /// and the format's markup is escaped. Waybar reads Pango markup (`&`, `<`, `>`); polybar
+    /// reads `%{...}` tags, which can run a command on a click (`%{A1:cmd:}`): a word joiner
+    /// (U+2060, invisible) after each `%` makes every `%` literal, in polybar before 3.7 (which
+    /// knows no `%%`) and after. i3blocks shows text as it is unless its block sets
+    /// `markup=pango` (README's example sets `markup=none`); plain is text.
+    public static func escaped(_ text: String, for kind: Kind) -> String {
+        let line = text.singleLine
+        switch kind {
+        case .waybar: return pango(line)
+        case .polybar: return line.contains("%") ? line.replacingAll("%", with: "%\u{2060}") : line
+        case .i3blocks, .plain: return line
         }
     }
 
     /// Escapes the characters Pango markup reserves.
-    public static func pango(_ text: String) -> String {
+    static func pango(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {
