@@ -80,7 +80,7 @@ struct TestUserError: Error, CustomStringConvertible {
         // ~/.bashrc, and a file of their own, readable by all.
         let fifo = shared + "/b.json", link = shared + "/c.json", planted = shared + "/d.json"
         let received = scratch.file("received")
-        FileManager.default.createFile(atPath: received, contents: nil)
+        #expect(FileManager.default.createFile(atPath: received, contents: nil))
         #expect(chown(received, other.uid, other.gid) == 0)
         guard case .exited(0, _, _) = try other.run("/bin/sh", ["-c", "mkfifo \"$0\" && ln -s \"$1\" \"$2\" && echo mine > \"$3\" && chmod 666 \"$3\"", fifo, bashrc, link, planted], home: "/") else {
             Issue.record("the other user cannot plant their files")
