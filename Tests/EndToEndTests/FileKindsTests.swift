@@ -22,7 +22,8 @@ struct TouchedFile: CustomStringConvertible, Sendable {
     var isFolder = false
     /// What a regular file there holds (for a file Manna writes: an old version).
     var content: @Sendable (TemporaryHome) throws -> Data = { _ in Data("old\n".utf8) }
-    /// Commands run first (a journal to export, a recording beside the cue sheet).
+    /// Commands run first (a journal to export, a recording beside the cue sheet); "mkdir",
+    /// "write-audio" and "write-labels" are the test's own steps.
     var prepare: [[String]] = []
     /// The command, run after the kind is made.
     let arguments: [String]
@@ -91,6 +92,13 @@ struct TouchedFile: CustomStringConvertible, Sendable {
                     statuses: Dictionary(uniqueKeysWithValues: FileKind.allCases.map { ($0, 65) })),
         TouchedFile(name: "listen lock", path: ".cache/manna/listen.lock", content: { _ in Data() }, arguments: ["listen", "John 11:35"],
                     statuses: [.regular: 69, .empty: 69, .huge: 69, .fifo: 74, .linkToDevZero: 74, .linkElsewhere: 74, .directory: 74]),
+        TouchedFile(name: "journal's claims", path: ".local/share/manna/journal.sqlite-claims", content: { _ in Data() },
+                    prepare: [["pray", "add", "Morning", "--remind", "daily 07:00", "--now", "2026-11-30T12:00"]], arguments: ["tick", "--now", "2026-12-01T07:00"],
+                    // The reminder is claimed, then finds no bus (the test has none): 69.
+                    statuses: [.regular: 69, .empty: 69, .huge: 69, .fifo: 74, .linkToDevZero: 74, .linkElsewhere: 74, .directory: 74]),
+        TouchedFile(name: "journal's sync lock", path: ".local/share/manna/journal.sqlite.sync-lock", content: { _ in Data() },
+                    prepare: [["mkdir", "sync"], ["sync", "init", "~/sync"]], arguments: ["sync", "now"],
+                    statuses: [.regular: 0, .empty: 0, .huge: 0, .fifo: 74, .linkToDevZero: 74, .linkElsewhere: 74, .directory: 74]),
         TouchedFile(name: "sync folder", path: "sync", isFolder: true, arguments: ["sync", "init", "sync"],
                     statuses: [.directory: 0, .regular: 65, .empty: 65, .huge: 65, .fifo: 65, .linkToDevZero: 65, .linkElsewhere: 0], linkIsFollowed: true),
     ]
@@ -154,7 +162,9 @@ struct TouchedFile: CustomStringConvertible, Sendable {
                 switch step[0] {
                 case "write-audio": try Self.silence.write(to: home.url.appendingPathComponent(step[1]))
                 case "write-labels": try Self.labels.write(to: home.url.appendingPathComponent(step[1]))
-                default: #expect(home.run(step).status == 0, "\(step)")
+                case "mkdir": try FileManager.default.createDirectory(at: home.url.appendingPathComponent(step[1]), withIntermediateDirectories: true)
+                // "~/" is the home, as the command itself runs there.
+                default: #expect(home.run(step.map { $0.hasPrefix("~/") ? home.path + $0.dropFirst() : $0 }).status == 0, "\(step)")
                 }
             }
             let good = try file.content(home)

@@ -12,17 +12,8 @@ enum ListenLock {
     static func takeOver(_ context: Context) throws {
         let path = context.paths.listenLock
         try? Files.makeDirectories(context.paths.cacheDirectory)
-        // Manna's own file, written in place (a lock must stay the same file): never through a
-        // link (it would truncate the file linked to), never a FIFO or a device.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw Failure.io("cannot open \(path): " + (errno == ELOOP ? Files.linkRefused : String(cString: strerror(errno))))
-        }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            throw Failure.io("cannot open \(path): \(Files.notRegular)")
-        }
+        let descriptor: Int32
+        do { descriptor = try Files.openKeptInPlace(path) } catch { throw Failure.io("cannot open \(path): \(error.reason)") }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             var bytes = [UInt8](repeating: 0, count: 32)
             let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }

@@ -30,14 +30,8 @@ final class ClaimHolder {
     /// Opens (creating, 0600) the journal's claims file and locks a free byte of it for this holder.
     init(journalPath: String) throws(JournalError) {
         let path = ClaimHolder.path(forJournal: journalPath)
-        // Never through a link, never blocking on a FIFO, and only a regular file.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-        guard descriptor >= 0 else { throw .unwritable(path: journalPath, reason: "\(path): " + String(cString: strerror(errno))) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            throw .unwritable(path: journalPath, reason: "\(path) is not a regular file")
-        }
+        let descriptor: Int32
+        do { descriptor = try Files.openKeptInPlace(path) } catch { throw .unwritable(path: journalPath, reason: error.message) }
         self.descriptor = descriptor
         var generator = SystemRandomNumberGenerator()
         while true {

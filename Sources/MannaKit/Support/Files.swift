@@ -345,13 +345,26 @@ public enum Files {
     /// a stamp that costs one or two system calls, and no write of content.
     /// Not through a link, and never on a FIFO or a device (O_NOFOLLOW, O_NONBLOCK, fstat).
     public static func stamp(_ path: String, at instant: Instant, mode: mode_t = 0o600) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw errno == ELOOP ? FileError(path: path, reason: linkRefused) : .current(path) }
+        let descriptor = try openKeptInPlace(path, mode: mode)
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw FileError(path: path, reason: notRegular) }
         var times = [timespec(tv_sec: instant, tv_nsec: 0), timespec(tv_sec: instant, tv_nsec: 0)]
         guard futimens(descriptor, &times) == 0 else { throw .current(path) }
+    }
+
+    /// Opens for reading and writing (creating it with `mode`) a file Manna keeps in place and
+    /// never replaces, because what matters is the file itself: a lock (`listen.lock`, the
+    /// journal's claims and sync lock), whose holders must all hold the same file, and the
+    /// `last-tick` stamp. Never through a symbolic link (it would lock, stamp or truncate the
+    /// file linked to), never blocking on a FIFO, and only a regular file. The caller closes it.
+    public static func openKeptInPlace(_ path: String, mode: mode_t = 0o600) throws(FileError) -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw errno == ELOOP ? FileError(path: path, reason: linkRefused) : .current(path) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw FileError(path: path, reason: notRegular)
+        }
+        return descriptor
     }
 
     /// The file's modification time (Unix seconds), or nil when there is no such file.

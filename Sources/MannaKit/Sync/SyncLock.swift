@@ -20,8 +20,8 @@ enum SyncLock {
     /// another process holds it; with it, waits up to `patience` milliseconds, then returns nil.
     static func holding<T>(_ journal: Journal, wait: Bool, _ body: () throws(JournalError) -> T) throws(JournalError) -> T? {
         let file = path(ofJournal: journal.path)
-        let descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .unwritable(path: journal.path, reason: "cannot open \(file): " + String(cString: strerror(errno))) }
+        let descriptor: Int32
+        do { descriptor = try Files.openKeptInPlace(file) } catch { throw .unwritable(path: journal.path, reason: "cannot open \(error.message)") }
         defer { close(descriptor) }
         var waited = 0
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
