@@ -4,8 +4,12 @@ import PackageDescription
 
 // MANNA_DYNAMIC=1 links `manna` dynamically in release builds too: a release build of the tests
 // (tools/sync-converge) links the executable's code into the test bundle, which cannot be static.
+// The static `manna` is linked by the toolchain's lld: gold prints glibc's warning that dlopen in
+// a static program needs the same glibc at run time, for two calls manna never makes (SQLite's
+// load_extension, and the Swift runtime's prespecialization library, looked for only when a
+// SWIFT_DEBUG_ variable asks) and that no flag of gold's silences. Same code, same start-up.
 let staticManna: [LinkerSetting] =
-    ProcessInfo.processInfo.environment["MANNA_DYNAMIC"] == nil ? [.unsafeFlags(["-static-executable"], .when(configuration: .release))] : []
+    ProcessInfo.processInfo.environment["MANNA_DYNAMIC"] == nil ? [.unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release))] : []
 
 // GLib's pkg-config files (gio-2.0, and libnotify through it) add -pthread, a no-op since
 // glibc 2.34 put libpthread into libc, which SwiftPM refuses with a warning on every build. So
