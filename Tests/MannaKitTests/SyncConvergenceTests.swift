@@ -15,12 +15,14 @@ import TestSupport
 @Suite struct SyncConvergenceTests {
     static let environment = ProcessInfo.processInfo.environment
     static let orders = Int(environment["MANNA_SYNC_ORDERS"] ?? "") ?? 4
+    /// MANNA_SYNC_SEED=N runs that one order alone (to trace it).
+    static let seeds = Int(environment["MANNA_SYNC_SEED"] ?? "").map { [$0] } ?? Array(0..<orders)
     /// Edits each device makes (at random moments, so some are concurrent with others').
     static let edits = Int(environment["MANNA_SYNC_EDITS"] ?? "") ?? 30
     /// MANNA_SYNC_SETUPS=1 adds backups put back and devices leaving and joining again while
-    /// the others edit (kills after a rename are always in). Not on by default: about one order
-    /// in eight still ends with a text twice (a conflict copy made while a re-stamped text was
-    /// winning, the same text winning later) or, rarely, devices that differ (issue 24).
+    /// the others edit (kills after a rename are always in). Not on by default: in 512 orders
+    /// (`MANNA_SYNC_ORDERS=128`, four runs) one still lost a text (issue 24); none made a
+    /// duplicate or left devices apart.
     static let setUps = environment["MANNA_SYNC_SETUPS"] != nil
     /// MANNA_SYNC_DEBUG=1 traces each step and, when a text is lost, its versions on each device.
     static let debug = environment["MANNA_SYNC_DEBUG"] != nil
@@ -29,7 +31,7 @@ import TestSupport
         if debug { FileHandle.standardError.write(Data((line() + "\n").utf8)) }
     }
 
-    @Test(arguments: 0..<orders)
+    @Test(arguments: seeds)
     func devicesEditingApartEndTheSame(seed: Int) throws {
         var random = SeededRandom(seed: UInt64(seed) + 1)
         let scratch = try Scratch("sync-converge")
@@ -55,7 +57,11 @@ import TestSupport
             Self.trace("edit on \(device.name)")
             try setUpAgain(device, scratch: scratch, backups: &backups, random: &random)
             // Few segments kept (64 outside tests): compaction and snapshots happen all along.
-            if Bool.random(using: &random) { try device.sync(segmentsKept: 8) }
+            if Bool.random(using: &random) {
+                let report = try device.sync(segmentsKept: 8)
+                let state = try device.journal.syncState()
+                Self.trace("sync \(device.name) \(state?.device.prefix(4) ?? "-") seq \(state?.sequence ?? -1): \(report)")
+            }
             for _ in 0..<Int.random(in: 0...3, using: &random) { try network.deliverOne(random: &random) }
         }
         // Everything arrives; every device syncs until nothing is new anywhere.
@@ -74,6 +80,23 @@ import TestSupport
         let exports = try devices.map { try $0.export() }
         if let dump = Self.environment["MANNA_SYNC_DUMP"] {
             for (device, text) in zip(devices, exports) { try text.write(toFile: "\(dump)/\(seed)-\(device.name).json", atomically: true, encoding: .utf8) }
+        }
+        if Self.debug, Set(exports).count > 1 {
+            // Each field that is not the same everywhere (or not everywhere): its version on each device.
+            var fields: [[String: String]] = []
+            for device in devices {
+                let all = try device.journal.database.prepare("SELECT tbl, key, field, time, device, coalesce(value, 'null') FROM sync_fields")
+                var mine: [String: String] = [:]
+                while try all.step() {
+                    mine["\(all.string(0)) \(all.string(1).prefix(12)) \(all.string(2))"] = "@\(all.int(3)) \(all.string(4).prefix(4)) = \(all.string(5))"
+                }
+                fields.append(mine)
+            }
+            let keys = Set(fields.flatMap(\.keys)).filter { key in Set(fields.map { $0[key] ?? "-" }).count > 1 }
+            for key in keys.sorted() {
+                let versions = zip(devices, fields).map { "\($0.name) \($1[key] ?? "-")" }.joined(separator: " | ")
+                FileHandle.standardError.write(Data("DIFF \(key): \(versions)\n".utf8))
+            }
         }
         #expect(exports[0] == exports[1], "laptop and desktop differ")
         #expect(exports[0] == exports[2], "laptop and phone differ")

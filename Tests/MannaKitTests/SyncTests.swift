@@ -34,10 +34,7 @@ final class TestDevice {
     /// What a sync killed after renaming its segment into place leaves: the segment in the
     /// folder, its changes still queued in the journal.
     func killAfterRename() throws {
-        try journal.captureSyncChanges(now: now)
-        guard let state = try journal.syncState(), let (sequence, changes) = try journal.syncOutbox() else { return }
-        _ = try SyncFolder(root: folder).write(SyncSegment(device: state.device, name: state.deviceName, sequence: sequence, schema: Sync.schema,
-                                                           after: try journal.syncApplied(), changes: changes))
+        _ = try Sync.unlocked(journal, now: now, force: true, segmentsKept: 64, newDevice: Journal.newUUID, killedAfterRename: true)
     }
 
     func notes() throws -> [Note] { try journal.notes(in: nil) }

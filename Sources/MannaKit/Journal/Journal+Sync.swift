@@ -211,10 +211,14 @@ extension Journal {
     // MARK: - Capturing local edits
 
     /// Compares each record written since the last capture (`sync_touched`) with its last
-    /// synced version and queues what differs for the next segment, each record's changes
-    /// stamped with the next hybrid time (its own `updated_at` as the wall clock, so an edit
-    /// made offline keeps its time). Returns how many changes were queued; nothing is read
-    /// when nothing was written since the last time.
+    /// synced version and queues what differs for the next segment. A record's changes are
+    /// stamped at its own `updated_at` (so an edit made offline keeps its time), after every
+    /// version of that record known here (so an edit made after seeing another's wins over it,
+    /// whatever this device's clock says). Not after the versions of other records: one capture
+    /// holds many records, and a record stamped after another's later edit (a journal joining
+    /// again with its older texts, captured after a newer record) would win over edits that
+    /// replaced its text. Returns how many changes were queued; nothing is read when nothing
+    /// was written since the last time.
     @discardableResult
     public func captureSyncChanges(now: Instant) throws(JournalError) -> Int {
         try writing {
@@ -236,11 +240,13 @@ extension Journal {
                 let complete = Set(Journal.syncFields(table).map(\.name))
                 for key in keys {
                     let before = try syncFields(of: table, key: key)
+                    let known = before.values.map(\.version.time).max() ?? 0
                     guard let row = try liveRow(table, key: key) else {
                         guard !before.isEmpty, before[Journal.deletedField]?.value != .int(1), complete.isSubset(of: Set(before.keys)),
                               try parentPresent(table, key: key, fields: before) else { continue }
-                        clock = HybridTime.next(after: clock, wall: now)
-                        changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(1), time: clock))
+                        let time = HybridTime.next(after: known, wall: now)
+                        clock = max(clock, time)
+                        changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(1), time: time))
                         continue
                     }
                     var differing: [(Field, Cell)] = []
@@ -252,14 +258,15 @@ extension Journal {
                     // A record of identity fields alone (a search) exists by a change of its own.
                     let bare = before.isEmpty && Journal.syncFields(table).isEmpty
                     guard !differing.isEmpty || wasDeleted || bare else { continue }
-                    clock = HybridTime.next(after: clock, wall: Journal.wallClock(table, row) ?? now)
+                    let time = HybridTime.next(after: known, wall: Journal.wallClock(table, row) ?? now)
+                    clock = max(clock, time)
                     let context = text.isEmpty ? nil : zip(table.storedFields, row).map { ($0.0.name, $0.1) }
                     for (field, cell) in differing {
                         let isText = text.contains(field.name)
-                        changes.append(SyncChange(table: table.name, key: key, field: field.name, value: cell, time: clock,
+                        changes.append(SyncChange(table: table.name, key: key, field: field.name, value: cell, time: time,
                                                   base: isText ? before[field.name]?.version : nil, context: isText ? context : nil))
                     }
-                    if wasDeleted || bare { changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(0), time: clock)) }
+                    if wasDeleted || bare { changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(0), time: time)) }
                 }
             }
             try database.execute("DELETE FROM sync_touched")
@@ -509,10 +516,11 @@ extension Journal {
         for (field, all) in byField.sorted(by: { $0.key < $1.key }) {
             // A version whose base has not arrived (a snapshot applied ahead of what it follows)
             // would look like a head: wait until the history is whole.
-            guard let current = fields[field]?.value, Set(all.compactMap(\.base)).isSubset(of: Set(all.map(\.version))) else { continue }
+            guard let current = fields[field], Set(all.compactMap(\.base)).isSubset(of: Set(all.map(\.version))) else { continue }
+            try withdrawCopy(table, of: key, field: field, keeping: current)
             // Each losing text once, as its greatest version.
             var losing: [TextVersion] = []
-            for head in Journal.textHeads(all).sorted(by: { $0.version > $1.version }) where head.value != current {
+            for head in Journal.textHeads(all).sorted(by: { $0.version > $1.version }) where head.value != current.value {
                 if !losing.contains(where: { $0.value == head.value }) { losing.append(head) }
             }
             for loser in losing.reversed() where try makeConflictCopy(table, key: key, field: field, version: loser.version, value: loser.value,
@@ -561,9 +569,6 @@ extension Journal {
         try known.bind(table.name, at: 1)
         try known.bind(uuid, at: 2)
         guard !(try known.step()), let context, case .object(let pairs)? = try? JSON(parsing: context) else { return false }
-        let state = try database.prepare("SELECT sequence FROM sync_state WHERE name = 'this'")
-        guard try state.step() else { return false }
-        let sequence = state.int(0) + 1
         let time = HybridTime.instant(version.time)
         let text = Journal.syncedText[table.name] ?? []
         var copy: [(String, Cell)] = []
@@ -580,17 +585,42 @@ extension Journal {
             if table.name == ExportTable.prayers.name, stored.name == "title", case .text(let title) = cell { cell = .text(title + " (conflict copy)") }
             copy.append((stored.name, cell))
         }
+        try send(copy.map { name, cell in
+            SyncChange(table: table.name, key: uuid, field: name, value: cell, time: version.time,
+                       context: text.contains(name) ? [("uuid", .text(uuid))] + copy : nil, device: version.device)
+        }, as: version.device)
+        try materialize(table, key: uuid)
+        return true
+    }
+
+    /// Deletes the conflict copy that keeps the text `key`'s `field` has again (`kept`), if
+    /// there is one and no one has touched it since it was made. A copy is made while another
+    /// text wins; the same text can win later, restated by a journal that joined again or was
+    /// put back from a backup, and two records with one text are a duplicate. The deletion's
+    /// version is just after the winning text's, so it is greater than the copy's (a version of
+    /// that text, the winning one at most: two devices can make one copy from different
+    /// versions) and every device that withdraws the copy does so alike.
+    private func withdrawCopy(_ table: ExportTable, of key: String, field: String, keeping kept: (value: Cell, version: SyncVersion)) throws {
+        let uuid = Journal.derivedUUID("\(table.name)|\(key)|\(field)|" + (kept.value.json.text))
+        let copy = try syncFields(of: table, key: uuid)
+        guard let made = copy[field]?.version, copy["deleted_at"]?.value == .null, copy.values.allSatisfy({ $0.version == made }) else { return }
+        try send([SyncChange(table: table.name, key: uuid, field: "deleted_at", value: .int(HybridTime.instant(kept.version.time)),
+                             time: kept.version.time + 1, device: kept.version.device)], as: kept.version.device)
+        try materialize(table, key: uuid)
+    }
+
+    /// Records `changes`, made here by the merge (a conflict copy, its withdrawal) with versions
+    /// of `device`'s, and queues them for the next segment.
+    private func send(_ changes: [SyncChange], as device: String) throws {
+        let state = try database.prepare("SELECT sequence FROM sync_state WHERE name = 'this'")
+        guard try state.step() else { return }
+        let sequence = state.int(0) + 1
         var position = try queued(sequence)
-        for (name, cell) in copy {
-            let isText = text.contains(name)
-            let change = SyncChange(table: table.name, key: uuid, field: name, value: cell, time: version.time,
-                                    context: isText ? [("uuid", .text(uuid))] + copy : nil, device: version.device)
-            try record(change, from: version.device)
+        for change in changes {
+            try record(change, from: device)
             try queue(change, sequence: sequence, position: position)
             position += 1
         }
-        try materialize(table, key: uuid)
-        return true
     }
 
     // MARK: - Fields and versions

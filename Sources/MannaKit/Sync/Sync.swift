@@ -60,8 +60,10 @@ public enum Sync {
         try SyncLock.holding(journal, wait: true) { () throws(JournalError) in try journal.stopSync() } != nil
     }
 
-    private static func unlocked(_ journal: Journal, now: Instant, force: Bool, segmentsKept: Int,
-                                 newDevice: () -> String) throws(JournalError) -> SyncReport {
+    /// One sync, the lock held. `killedAfterRename` (for tests) stops it as a kill would
+    /// between renaming its first segment into place and recording it in the journal.
+    static func unlocked(_ journal: Journal, now: Instant, force: Bool, segmentsKept: Int,
+                         newDevice: () -> String, killedAfterRename: Bool = false) throws(JournalError) -> SyncReport {
         var report = SyncReport()
         guard var state = try journal.syncState() else { return report }
         let folder = SyncFolder(root: state.folder)
@@ -95,7 +97,8 @@ public enum Sync {
         }
 
         try journal.captureSyncChanges(now: now)
-        report.sent += try send(journal, state: state, folder: folder, problems: &report.problems)
+        report.sent += try send(journal, state: state, folder: folder, problems: &report.problems, killedAfterRename: killedAfterRename)
+        if killedAfterRename { return report }
 
         var applied = try journal.syncApplied()
         var devicesProblems: [String: String] = [:]
@@ -270,13 +273,15 @@ public enum Sync {
 
     /// Writes the queued changes as this device's next segment; a folder that cannot be
     /// written (read-only, full) leaves them queued for next time.
-    private static func send(_ journal: Journal, state: SyncState, folder: SyncFolder, problems: inout [String]) throws(JournalError) -> Int {
+    private static func send(_ journal: Journal, state: SyncState, folder: SyncFolder, problems: inout [String],
+                             killedAfterRename: Bool = false) throws(JournalError) -> Int {
         guard let (sequence, changes) = try journal.syncOutbox() else { return 0 }
         let current = try journal.syncState() ?? state
         let segment = SyncSegment(device: current.device, name: current.deviceName, sequence: sequence, schema: schema,
                                   after: try journal.syncApplied(), changes: changes)
         do {
             let sha = try folder.write(segment)
+            if killedAfterRename { return 0 }
             try journal.syncSegmentWritten(sequence, sha: sha, changes: changes.count)
             return changes.count
         } catch let error as FileError {
