@@ -161,7 +161,7 @@ public enum Manna {
     /// An error message as one line of reasonable length, whatever input it quotes: control
     /// characters become spaces, and a message quoting a megabyte of input is cut short.
     static func oneLine(_ message: String) -> String {
-        PromptFormat.cut(message.singleLine, to: 400)
+        Excerpt.of(message.singleLine, characters: 400)
     }
 
     /// Runs one command line with `context` and returns the exit status. Never throws, never

@@ -206,7 +206,7 @@ import Testing
         let (home, shown) = try verseOfTheDay(bookmarking: "Genesis")
         #expect(shown.summary == "Genesis (KJV)")
         #expect(shown.body.hasPrefix("In the beginning God created the heaven and the earth."))
-        #expect(shown.body.count <= DailySource.excerptLimit && shown.body.hasSuffix("…"))
+        #expect(shown.body.count <= Excerpt.characters && shown.body.hasSuffix("…"))
         let timeline = try FileManager.default.attributesOfItem(atPath: home.paths.timeline)[.size] as? Int ?? .max
         #expect(timeline < 20_000)
         #expect(home.run("widget", "--format", "waybar", "--now", "2027-06-02T08:00").stdout.utf8.count < 4_000)

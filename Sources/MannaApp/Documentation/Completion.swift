@@ -168,7 +168,7 @@ enum Completion {
     }
 
     /// A record's text as a description: one line, short.
-    static func about(_ text: String) -> String { PromptFormat.cut(text.singleLine, to: 50) }
+    static func about(_ text: String) -> String { Excerpt.of(text.singleLine, characters: 50) }
 
     /// The lines `manna completions --complete` prints: `word<TAB>description` each, or
     /// `:files` / `:directories` for the shell's own completion of names.

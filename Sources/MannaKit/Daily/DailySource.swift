@@ -18,19 +18,14 @@ public enum DailySource: Equatable, Sendable {
     }
 }
 
-extension DailySource {
-    /// The most of a bookmarked passage the verse of the day carries, in characters: a whole
-    /// bookmarked book would be a 224 KB notification and a timeline of megabytes that every
-    /// prompt reads. Past it, an excerpt ending in "…" under the passage's full reference.
-    public static let excerptLimit = 500
-}
-
 extension TextDatabase {
     /// The verse of the day from `source`: a bookmarked passage when the source is bookmarks and
     /// there are some (and the passage has text in the translation), else the curated verse.
+    /// A bookmarked passage longer than `Excerpt`'s bound (a whole book would be a 224 KB
+    /// notification and a timeline of megabytes) is an excerpt ending in "…" under its full reference.
     public func dailyVerse(for date: LocalDate, in translation: Translation, source: DailySource) throws(TextDatabaseError) -> DailyVerse {
         if let reference = source.bookmarkedPassage(for: date) {
-            let text = try excerpt(of: reference, in: translation, limit: DailySource.excerptLimit)
+            let text = try excerpt(of: reference, in: translation)
             if !text.isEmpty {
                 return DailyVerse(date: date, reference: reference, translation: translation.code, text: text, language: translation.language)
             }
@@ -38,9 +33,9 @@ extension TextDatabase {
         return try dailyVerse(for: date, in: translation)
     }
 
-    /// The passage's text, verses joined by spaces, cut to `limit` characters: verses are read
-    /// only until the limit is passed, so a whole book costs no more than a psalm.
-    func excerpt(of reference: Reference, in translation: Translation, limit: Int) throws(TextDatabaseError) -> String {
+    /// The passage's text, verses joined by spaces, as an `Excerpt`: verses are read only until
+    /// the bound is passed, so a whole book costs no more than a psalm.
+    func excerpt(of reference: Reference, in translation: Translation) throws(TextDatabaseError) -> String {
         do {
             return try database.withCachedStatement("SELECT text FROM verses WHERE translation = ?1 AND id BETWEEN ?2 AND ?3 AND id % 1000 > 0 ORDER BY id") { statement in
                 var text = ""
@@ -51,7 +46,7 @@ extension TextDatabase {
                     try statement.bind(range.last.rawValue, at: 3)
                     while try statement.step() {
                         text += (text.isEmpty ? "" : " ") + statement.string(0)
-                        if text.utf8.count > limit && text.count > limit { return PromptFormat.cut(text, to: limit) }
+                        if !Excerpt.fits(text) { return Excerpt.of(text) }
                     }
                 }
                 return text

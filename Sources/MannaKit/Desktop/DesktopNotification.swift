@@ -22,10 +22,20 @@ public struct DesktopNotification: Equatable, Sendable {
         public static let plan = Category(rawValue: "x-manna.plan")
     }
 
-    /// Plain text, one line: a reference and translation.
-    public var summary: String
-    /// Plain text; the helper escapes it when the server reads markup.
-    public var body: String
+    /// Plain text, one line: a reference and translation, a prayer's title. Always an
+    /// `Excerpt`, set however it is: a title of 100 kB is not a notification of 100 kB.
+    public var summary: String {
+        get { boundedSummary }
+        set { boundedSummary = Excerpt.of(newValue) }
+    }
+    /// Plain text; the helper escapes it when the server reads markup (after the cut, so
+    /// never inside an entity). Always an `Excerpt`, like the summary.
+    public var body: String {
+        get { boundedBody }
+        set { boundedBody = Excerpt.of(newValue) }
+    }
+    private var boundedSummary: String
+    private var boundedBody: String
     public var category: Category
     public var urgency: Urgency
     /// Milliseconds until the server closes it; nil lets the server choose (the spec's -1).
@@ -59,8 +69,8 @@ public struct DesktopNotification: Equatable, Sendable {
     public init(summary: String, body: String, category: Category, urgency: Urgency = .normal,
                 expireTimeout: Int? = nil, icon: String = "accessories-dictionary",
                 desktopEntry: String = "manna", appName: String = "Manna") {
-        self.summary = summary
-        self.body = body
+        self.boundedSummary = Excerpt.of(summary)
+        self.boundedBody = Excerpt.of(body)
         self.category = category
         self.urgency = urgency
         self.expireTimeout = expireTimeout

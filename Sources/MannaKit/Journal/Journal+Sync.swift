@@ -597,17 +597,24 @@ extension Journal {
     /// there is one and no one has touched it since it was made. A copy is made while another
     /// text wins; the same text can win later, restated by a journal that joined again or was
     /// put back from a backup, and two records with one text are a duplicate. The deletion's
-    /// version is just after the winning text's, so it is greater than the copy's (a version of
-    /// that text, the winning one at most: two devices can make one copy from different
-    /// versions) and every device that withdraws the copy does so alike.
+    /// version is just after both the copy's and the winning text's (two devices can make one
+    /// copy from different versions of its text, some later than the one that wins), and is
+    /// stamped under `mergeDevice`, an id no device writes under: a device's own next edit
+    /// can be stamped at the same time (its clock behind, the time is the last known plus one),
+    /// and two changes with one version would leave devices holding different values.
     private func withdrawCopy(_ table: ExportTable, of key: String, field: String, keeping kept: (value: Cell, version: SyncVersion)) throws {
         let uuid = Journal.derivedUUID("\(table.name)|\(key)|\(field)|" + (kept.value.json.text))
         let copy = try syncFields(of: table, key: uuid)
         guard let made = copy[field]?.version, copy["deleted_at"]?.value == .null, copy.values.allSatisfy({ $0.version == made }) else { return }
-        try send([SyncChange(table: table.name, key: uuid, field: "deleted_at", value: .int(HybridTime.instant(kept.version.time)),
-                             time: kept.version.time + 1, device: kept.version.device)], as: kept.version.device)
+        let time = max(made.time, kept.version.time) + 1
+        try send([SyncChange(table: table.name, key: uuid, field: "deleted_at", value: .int(HybridTime.instant(time)),
+                             time: time, device: Journal.mergeDevice)], as: Journal.mergeDevice)
         try materialize(table, key: uuid)
     }
+
+    /// The device of the versions a merge makes that no edit made (a conflict copy withdrawn):
+    /// every device makes the same, and no device's own edits are stamped under it.
+    static let mergeDevice = derivedUUID("manna-merge")
 
     /// Records `changes`, made here by the merge (a conflict copy, its withdrawal) with versions
     /// of `device`'s, and queues them for the next segment.

@@ -75,6 +75,7 @@ extension DesktopNotification {
 
     /// The one notification for reminders missed while the machine slept: "While you were
     /// away", naming the first `Scheduler.missedNamed` (title and when), counting the rest.
+    /// Each title is cut to a tenth of `Excerpt`'s bound, so that every one named fits the body.
     ///
     /// - Parameter missed: (title, when it was due), oldest first.
     public init(missed: [(title: String, due: Instant)], now: Instant, zone: Zone) {
@@ -82,7 +83,8 @@ extension DesktopNotification {
         var lines = missed.prefix(Scheduler.missedNamed).map { item -> String in
             let local = zone.local(item.due)
             let day = local.date == today ? "" : local.date == today.adding(days: -1) ? "yesterday " : "\(local.date) "
-            return DesktopNotification.summaryText(item.title) + " (\(day)\(local.time))"
+            let title = Excerpt.of(DesktopNotification.summaryText(item.title), characters: Excerpt.characters / (2 * Scheduler.missedNamed))
+            return title + " (\(day)\(local.time))"
         }
         if missed.count > Scheduler.missedNamed { lines.append("and \(missed.count - Scheduler.missedNamed) more") }
         self.init(summary: "While you were away", body: lines.joined(separator: "\n"), category: .prayer)

@@ -2,6 +2,7 @@
 
 /// A prompt format: text with tokens `{reference}`, `{translation}`, `{text}`, `{text:N}`
 /// (cut to N columns at a word, with "…"), `{plan}` (the first running plan's step, or nothing), `{date}`.
+/// A line is never longer than `Excerpt`'s bound, whatever the format and the day.
 public struct PromptFormat: Equatable, Sendable {
     public let format: String
     /// The whole line is cut to this many columns (the default format's promise of 80).
@@ -46,26 +47,13 @@ public struct PromptFormat: Equatable, Sendable {
                 guard token.hasPrefix("text:"), let width = Int(token.dropFirst(5)), width > 0, width <= 1000 else {
                     throw Problem(token: token)
                 }
-                line += PromptFormat.cut(day.text, to: width)
+                line += Excerpt.of(day.text, characters: width)
             }
             rest = rest[rest.index(after: close)...]
         }
         line += String(rest)
-        let safe = line.singleLine
-        return width.map { PromptFormat.cut(safe, to: $0) } ?? safe
-    }
-
-    /// `text` in at most `width` characters: cut after the last whole word that fits, then "…".
-    public static func cut(_ text: String, to width: Int) -> String {
-        guard text.count > width else { return text }
-        guard width > 1 else { return "…" }
-        let head = text.prefix(width - 1)
-        if let space = head.lastIndex(of: " "), head.distance(from: head.startIndex, to: space) >= width / 2 {
-            var kept = head[..<space]
-            while let last = kept.last, ",;:.".contains(last) { kept = kept.dropLast() }
-            return kept + "…"
-        }
-        return head + "…"
+        // The one place a prompt line is bounded: `manna prompt` and every line of prompt.tsv.
+        return Excerpt.of(line.singleLine, characters: width ?? Excerpt.characters)
     }
 }
 
@@ -85,7 +73,8 @@ public enum PromptLines {
             guard let start = Moment.parse(entry.start.iso8601, zone: .utc) else { continue }
             let day = ShownDay(entry)
             let line = try format.render(day).replacingAll("\t", with: " ")
-            text += "\(start)\t\(entry.date)\t\(day.reference.singleLine.replacingAll("\t", with: " "))\t\(line)\n"
+            let reference = Excerpt.of(day.reference.singleLine).replacingAll("\t", with: " ")
+            text += "\(start)\t\(entry.date)\t\(reference)\t\(line)\n"
         }
         return text
     }

@@ -9,9 +9,9 @@ public enum Widget {
     static let panelWidth = 60
 
     /// The output for `day`, ending in a newline. Every piece of text passes through
-    /// `escaped(_:for:)`, which makes it one line and escapes the format's own markup.
+    /// `escaped(_:for:)`, which bounds it, makes it one line and escapes the format's own markup.
     public static func render(_ day: ShownDay, as kind: Kind) -> String {
-        let short = "\(day.reference): " + PromptFormat.cut(day.text, to: panelWidth)
+        let short = "\(day.reference): " + Excerpt.of(day.text, characters: panelWidth)
         switch kind {
         case .waybar:
             // Tooltip lines are separated by "\r".
@@ -52,14 +52,15 @@ public enum Widget {
         }
     }
 
-    /// `text` as one line of the format, shown as written: control characters become spaces,
-    /// and the format's markup is escaped. Waybar reads Pango markup (`&`, `<`, `>`); polybar
+    /// `text` as one line of the format, shown as written: an excerpt within `Excerpt`'s bound,
+    /// cut before escaping (so never inside an entity), control characters as spaces, and the
+    /// format's markup escaped. Waybar reads Pango markup (`&`, `<`, `>`); polybar
     /// reads `%{...}` tags, which can run a command on a click (`%{A1:cmd:}`): a word joiner
     /// (U+2060, invisible) after each `%` makes every `%` literal, in polybar before 3.7 (which
     /// knows no `%%`) and after. i3blocks shows text as it is unless its block sets
     /// `markup=pango` (README's example sets `markup=none`); plain is text.
     public static func escaped(_ text: String, for kind: Kind) -> String {
-        let line = text.singleLine
+        let line = Excerpt.of(text.singleLine)
         switch kind {
         case .waybar: return pango(line)
         case .polybar: return line.contains("%") ? line.replacingAll("%", with: "%\u{2060}") : line
