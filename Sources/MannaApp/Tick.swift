@@ -92,8 +92,10 @@ struct Tick {
     private func notification(planReminder item: Due, plan: Plan, run: PlanRun) -> DesktopNotification? {
         let date = LocalDate(parsing: item.occurrence.label) ?? inputs.zone.local(item.scheduled).date
         guard let step = run.step(for: date, today: date, plan: plan) else { return nil }
-        return DesktopNotification(summary: "\(plan.name): day \(step.day) of \(step.days)",
-                                   body: step.readings.map(\.description).joined(separator: "; "), category: .plan)
+        // The name cut first, so a long one leaves the day in the summary; the readings cut
+        // between two, so a day of a thousand names its first and "…".
+        return DesktopNotification(summary: "\(Excerpt.of(plan.name, characters: 100)): day \(step.day) of \(step.days)",
+                                   body: Excerpt.of(step.readings.map(\.description), joinedBy: "; ").joined(separator: "; "), category: .plan)
     }
 
     /// One tick's calls to the notifier: within the time budget, and none after a failure (a

@@ -268,3 +268,42 @@ import TestSupport
         }
     }
 }
+
+/// Every time read from a file, or from the player's socket, is one `Seconds`: finite, from 0
+/// to a day (issue 25, point 4: a label of 1e308 once wrote `"end": inf` into a cue sheet).
+@Suite struct SecondsTests {
+    @Test(arguments: [
+        ("0", 0.0), ("1.5", 1.5), ("86400", 86_400), ("2.5e1", 25), ("+3", 3),
+        ("86400.001", nil), ("1e308", nil), ("1e400", nil), ("inf", nil), ("infinity", nil), ("nan", nil),
+        ("-1", nil), ("-0.5", nil), ("0x1p3", nil), (" 1", nil), ("", nil), ("1,5", nil),
+    ] as [(String, Double?)])
+    func aTimeIsADecimalWithinADay(text: String, expected: Double?) {
+        #expect(Seconds.parse(text) == expected)
+    }
+
+    /// Each format that carries times refuses one out of range on its line, and the JSON
+    /// writer never writes what JSON cannot hold.
+    @Test(arguments: ["1e308", "inf", "nan", "-1", "100000"])
+    func eachFormatRefusesATimeOutOfRange(value: String) throws {
+        let verses = CueImportTests.john3
+        #expect(throws: CueSheetError("line 2: START and END must each be \(Seconds.allowed), found '1\t\(value)\t2'")) {
+            try CueImport.cues(from: "0\t1\t1\n1\t\(value)\t2\n", format: .audacity, verses: verses)
+        }
+        #expect(throws: CueSheetError("fragments[0]: \"begin\" and \"end\" must each be \(Seconds.allowed)")) {
+            try CueImport.cues(from: #"{"fragments": [{"id": "f1", "begin": "0", "end": "\#(value)", "lines": ["a"]}]}"#, format: .aeneas, verses: verses)
+        }
+        #expect(PlayerCommand(line: "position \(value)") == nil)
+        #expect(PlayerCommand(line: "seek \(value)") == nil || value == "-1")
+    }
+
+    @Test func webVTTTimesAreWithinADay() {
+        #expect(CueImport.timestamp("23:59:59.999") != nil)
+        #expect(CueImport.timestamp("24:00:00.001") == nil)
+        #expect(CueImport.timestamp("99999999999999999:00:00.000") == nil)
+        #expect(CueImport.timestamp("00:00:nan") == nil)
+    }
+
+    @Test func theJSONWriterNeverWritesANonFiniteNumber() throws {
+        #expect(JSON.array([.number(.infinity), .number(-.infinity), .number(.nan), .number(1.5)]).text == "[null,null,null,1.5]")
+    }
+}

@@ -100,8 +100,8 @@ public enum CueImport {
         guard let fragments = json["fragments"]?.arrayValue else { throw CueSheetError("not an aeneas sync map: no \"fragments\" list") }
         var segments: [TimedSegment] = []
         for (index, fragment) in fragments.enumerated() {
-            guard let begin = seconds(fragment["begin"]), let end = seconds(fragment["end"]) else {
-                throw CueSheetError("fragments[\(index)]: \"begin\" and \"end\" must be seconds")
+            guard let begin = Seconds.parse(fragment["begin"]), let end = Seconds.parse(fragment["end"]) else {
+                throw CueSheetError("fragments[\(index)]: \"begin\" and \"end\" must each be \(Seconds.allowed)")
             }
             let lines = fragment["lines"]?.arrayValue?.compactMap(\.stringValue) ?? []
             let id = fragment["id"]?.stringValue ?? ""
@@ -112,14 +112,6 @@ public enum CueImport {
         return segments
     }
 
-    private static func seconds(_ value: JSON?) -> Double? {
-        switch value {
-        case .string(let text)?: return Double(text).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-        case .number(let number)?: return number.isFinite && number >= 0 ? number : nil
-        default: return nil
-        }
-    }
-
     /// Audacity label track: `START<TAB>END<TAB>LABEL` a line; a line starting with `\` after a
     /// tab is Audacity's spectral-selection extra, left out.
     static func audacity(_ text: String) throws(CueSheetError) -> [TimedSegment] {
@@ -128,8 +120,11 @@ public enum CueImport {
         for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             if line.trimmingCharacters(in: " ").isEmpty || line.hasPrefix("\\") { continue }
             let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count >= 2, let start = Double(fields[0]), let end = Double(fields[1]), start.isFinite, end.isFinite, start >= 0 else {
+            guard fields.count >= 2 else {
                 throw CueSheetError("line \(number + 1): expected START<tab>END<tab>LABEL, found '\(String(line).singleLine)'")
+            }
+            guard let start = Seconds.parse(fields[0]), let end = Seconds.parse(fields[1]) else {
+                throw CueSheetError("line \(number + 1): START and END must each be \(Seconds.allowed), found '\(String(line).singleLine)'")
             }
             segments.append(TimedSegment(label: fields.count > 2 ? String(fields[2]) : "", start: start, end: end))
         }
@@ -150,7 +145,7 @@ public enum CueImport {
             let after = String(decoding: Array(line.utf8)[(arrow + 3)...], as: UTF8.self)
             // The end time may be followed by cue settings ("align:start").
             guard let start = timestamp(before), let end = timestamp(String(after.trimmingSpaces.split(separator: " ").first ?? "")) else {
-                throw CueSheetError("line \(index + 1): not a WebVTT cue timing: '\(line.singleLine)'")
+                throw CueSheetError("line \(index + 1): not a WebVTT cue timing (HH:MM:SS.mmm --> HH:MM:SS.mmm, within a day): '\(line.singleLine)'")
             }
             let identifier = index > 0 && !lines[index - 1].trimmingSpaces.isEmpty ? lines[index - 1] : ""
             segments.append(TimedSegment(label: identifier, start: start, end: end))
@@ -161,13 +156,13 @@ public enum CueImport {
     /// `01:02:03.456` or `02:03.456` in seconds.
     static func timestamp(_ text: String) -> Double? {
         let fields = text.trimmingSpaces.split(separator: ":")
-        guard (2...3).contains(fields.count), let seconds = Double(fields.last!), seconds >= 0, seconds < 60 else { return nil }
+        guard (2...3).contains(fields.count), let seconds = Seconds.parse(fields.last!), seconds < 60 else { return nil }
         var total = seconds
         for (power, field) in fields.dropLast().reversed().enumerated() {
-            guard let value = Int(field), value >= 0 else { return nil }
+            guard field.utf8.count <= 5, let value = Int(field), value >= 0 else { return nil }
             total += Double(value) * (power == 0 ? 60 : 3600)
         }
-        return total
+        return Seconds.checked(total)
     }
 }
 

@@ -114,8 +114,8 @@ extension CueSheet {
             return value
         }
         func number(_ value: JSON?, _ name: String) throws(CueSheetError) -> Double {
-            guard case .number(let number)? = value, number.isFinite, number >= 0 else { throw CueSheetError("\(name) must be a number of seconds, 0 or more") }
-            return number
+            guard case .number? = value, let seconds = Seconds.parse(value) else { throw CueSheetError("\(name) must be \(Seconds.allowed)") }
+            return seconds
         }
         let audio = try string("audio")
         guard !audio.contains("/") else { throw CueSheetError("\"audio\" must be a file name beside the cue sheet, not a path") }

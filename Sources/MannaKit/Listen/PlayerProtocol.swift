@@ -125,11 +125,14 @@ public enum PlayerCommand: Equatable, Sendable {
         case ("quit", 1): self = .quit
         case ("skip", 2): guard let count = Int(words[1]) else { return nil }
             self = .skip(count)
-        case ("seek", 2): guard let seconds = Double(words[1]), seconds.isFinite else { return nil }
-            self = .seek(seconds)
+        case ("seek", 2):
+            // Relative: back when negative, each way at most `Seconds.longest`.
+            let back = words[1].hasPrefix("-")
+            guard let seconds = Seconds.parse(back ? words[1].dropFirst() : words[1]) else { return nil }
+            self = .seek(back ? -seconds : seconds)
         case ("verse", 2): guard let index = Int(words[1]) else { return nil }
             self = .verse(index)
-        case ("position", 2): guard let seconds = Double(words[1]), seconds.isFinite, seconds >= 0 else { return nil }
+        case ("position", 2): guard let seconds = Seconds.parse(words[1]) else { return nil }
             self = .position(seconds)
         default: return nil
         }

@@ -64,7 +64,9 @@ public enum JSON: Equatable, Sendable {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n):
-            if n.rounded() == n && abs(n) < 9e15 { out += String(Int(n)) } else { out += String(n) }
+            // JSON has no infinity or NaN: such a value (every number read is checked, so none
+            // should come) is written null, which a reader refuses, never `inf` that no reader parses.
+            if !n.isFinite { out += "null" } else if n.rounded() == n && abs(n) < 9e15 { out += String(Int(n)) } else { out += String(n) }
         case .string(let s): JSON.writeString(s, to: &out)
         case .array(let items):
             writeContainer(open: "[", close: "]", count: items.count, to: &out, indent: indent, level: level) { index, out in

@@ -132,13 +132,16 @@ public enum Timeline {
         ])
     }
 
+    /// A plan's step as the file holds it: its name and readings within `Excerpt`'s bound
+    /// (a plan of one's own can have a long name or a thousand readings a day; every prompt
+    /// reads this file), "…" the last reading when some were left out.
     static func json(_ step: PlanStep) -> JSON {
         .object([
             ("id", .string(step.planID)),
-            ("name", .string(step.planName)),
+            ("name", .string(Excerpt.of(step.planName))),
             ("day", .int(step.day)),
             ("days", .int(step.days)),
-            ("readings", .array(step.readings.map { .string($0.description) })),
+            ("readings", .array(Excerpt.of(step.readings.map(\.description), joinedBy: "; ").map(JSON.string))),
         ])
     }
 
