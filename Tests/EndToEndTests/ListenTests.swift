@@ -223,6 +223,21 @@ import TestSupport
         let again = home.run(arguments)
         #expect(again.status == 65)
         #expect(again.stderr == "manna: \(recording).cues.json exists: move it aside to import again\n")
+
+        // A time no recording has (issue 25, point 4: 1e308 once wrote "end": inf, and the sheet
+        // then blocked a re-import): one line naming it, nothing written.
+        try FileManager.default.removeItem(atPath: CueSheet.path(forAudio: recording))
+        for bad in ["1e308", "inf", "nan", "-2"] {
+            // The third label ends at `bad`: line 4, after "\\c 23".
+            var lines = labels.split(separator: "\n").map(String.init)
+            lines[2] = "3.0\t\(bad)\t3"
+            try ("\\c 23\n" + lines.joined(separator: "\n") + "\n").write(toFile: home.path + "/labels.txt", atomically: true, encoding: .utf8)
+            let refused = home.run(arguments)
+            #expect(refused.status == 65)
+            #expect(refused.stderr.hasPrefix("manna: \(home.path)/labels.txt: line 4: START and END must each be a number of seconds from 0 to 86400, found '3.0")
+                && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: CueSheet.path(forAudio: recording)))
+        }
     }
 
     /// A recording plays by its cue sheet: `--from` starts at the verse's cue, each verse is

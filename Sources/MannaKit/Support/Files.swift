@@ -40,8 +40,8 @@ public enum Files {
 
     /// The file's first line (without its newline, or the whole file if it has none), reading
     /// no further than it: a sync snapshot's header, without the megabytes after it.
-    public static func readFirstLine(_ path: String, limit: Int = 1 << 20) throws(FileError) -> String? {
-        guard let (descriptor, _) = try openForReading(path) else { return nil }
+    public static func readFirstLine(_ path: String, limit: Int = 1 << 20, followLinks: Bool = true) throws(FileError) -> String? {
+        guard let (descriptor, _) = try openForReading(path, followLinks: followLinks) else { return nil }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -103,6 +103,28 @@ public enum Files {
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component
             if mkdir(prefix, mode) != 0 && errno != EEXIST { throw .current(prefix) }
+        }
+    }
+
+    /// Makes `path` a folder only this user can enter (0700, a folder made before with
+    /// another mode included), and each missing parent below `base` alike; refused when one
+    /// of them is a symbolic link or no folder (a sync tool carries links, and one planted
+    /// there would take Manna's writes elsewhere). `base` itself is the user's choice: it may
+    /// be a link.
+    public static func makePrivateDirectories(_ path: String, below base: String) throws(FileError) {
+        guard path.hasPrefix(base + "/") else { return try makeDirectories(path, mode: 0o700) }
+        try makeDirectories(base)
+        var prefix = base
+        for component in path.dropFirst(base.count + 1).split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { throw .current(prefix) }
+            var info = stat()
+            guard lstat(prefix, &info) == 0 else { throw .current(prefix) }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: if info.st_mode & 0o7777 != 0o700 && chmod(prefix, 0o700) != 0 { throw .current(prefix) }
+            case S_IFLNK: throw FileError(path: prefix, reason: "a symbolic link, where Manna keeps only its own folder: remove it")
+            default: throw FileError(path: prefix, reason: "not a folder: remove it")
+            }
         }
     }
 
@@ -385,10 +407,10 @@ public enum Files {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
     }
 
-    /// True when `path` is a folder (or a link to one).
-    public static func isDirectory(_ path: String) -> Bool {
+    /// True when `path` is a folder (or, with `followLinks`, a link to one).
+    public static func isDirectory(_ path: String, followLinks: Bool = true) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        return (followLinks ? stat(path, &info) : lstat(path, &info)) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// True when `path` is a file this process may execute.

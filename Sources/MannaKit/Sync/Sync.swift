@@ -285,7 +285,9 @@ public enum Sync {
             try journal.syncSegmentWritten(sequence, sha: sha, changes: changes.count)
             return changes.count
         } catch let error as FileError {
-            problems.append("cannot write to the sync folder: \(error.reason); \(changes.count) changes wait in the journal")
+            // Said once, though a sync sends twice (its edits, then what applying made).
+            let problem = "cannot write to the sync folder: \(error.message); \(changes.count) changes wait in the journal"
+            if !problems.contains(problem) { problems.append(problem) }
             return 0
         } catch {
             throw error as! JournalError

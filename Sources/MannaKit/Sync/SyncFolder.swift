@@ -40,7 +40,9 @@ public struct SyncFolder: Sendable {
         var ignored: [Ignored] = []
         for device in Files.list(self.devices).sorted() {
             let path = folder(of: device)
-            guard Files.isDirectory(path) else {
+            // A link is no device's folder: a sync tool carries links, and one planted here
+            // would have Manna read (or write) elsewhere.
+            guard Files.isDirectory(path, followLinks: false) else {
                 ignored.append(Ignored(path: path, kind: SyncFolder.kind(of: device)))
                 continue
             }
@@ -60,7 +62,7 @@ public struct SyncFolder: Sendable {
     public static let snapshotName = "snapshot.jsonl"
 
     public func snapshot(of device: String) throws(FileError) -> String? {
-        try Files.readText(folder(of: device) + "/" + SyncFolder.snapshotName, limit: 256 << 20)
+        try Files.readText(folder(of: device) + "/" + SyncFolder.snapshotName, limit: 256 << 20, followLinks: false)
     }
 
     /// The header of `device`'s snapshot, read alone (nil: no snapshot, or none this Manna can
@@ -75,7 +77,7 @@ public struct SyncFolder: Sendable {
     }
 
     private static func header(at path: String, schema: Int) -> SyncSegment.Header? {
-        guard let line = try? Files.readFirstLine(path) else { return nil }
+        guard let line = try? Files.readFirstLine(path, followLinks: false) else { return nil }
         return try? SyncSegment.Header(parsing: line, schema: schema)
     }
 
@@ -95,19 +97,21 @@ public struct SyncFolder: Sendable {
     }
 
     /// Writes `segment` into its device's folder (a temporary file, flushed, then renamed), and
-    /// returns its checksum.
+    /// returns its checksum. The segment is 0600 and `manna-sync`, `v1` and the device's folder
+    /// 0700, as the journal is: it holds prayer text, and the synced folder may be in reach of
+    /// other users. A link among those folders, or at the segment, is refused, never followed.
     public func write(_ segment: SyncSegment, asSnapshot: Bool = false) throws(FileError) -> String {
         let folder = folder(of: segment.device)
-        try Files.makeDirectories(folder, mode: 0o755)
+        try Files.makePrivateDirectories(folder, below: root)
         let text = segment.text
-        try Files.writeAtomically(text, to: folder + "/" + (asSnapshot ? SyncFolder.snapshotName : SyncSegment.fileName(segment.sequence)), mode: 0o644)
+        try Files.writeAtomically(text, to: folder + "/" + (asSnapshot ? SyncFolder.snapshotName : SyncSegment.fileName(segment.sequence)), mode: 0o600)
         Files.syncDirectory(folder)
         return SyncFolder.checksum(text)
     }
 
     /// The text of `device`'s segment `sequence` (nil: not there).
     public func read(_ device: String, _ sequence: Int) throws(FileError) -> String? {
-        try Files.readText(folder(of: device) + "/" + SyncSegment.fileName(sequence), limit: 256 << 20)
+        try Files.readText(folder(of: device) + "/" + SyncSegment.fileName(sequence), limit: 256 << 20, followLinks: false)
     }
 
     /// A whole file's SHA-256: what a device remembers of the last segment it wrote.
