@@ -87,6 +87,9 @@ enum SyncCommand {
         if report.copies > 0 {
             lines.append("kept \(report.copies) \(plural(report.copies, "text")) edited on two devices at once as \(plural(report.copies, "copy", "copies")) beside the other")
         }
+        if report.refused > 0 {
+            lines.append("refused \(report.refused) \(plural(report.refused, "change")) another device sent that a backup would not take: 'manna sync status' names them")
+        }
         for line in lines.isEmpty && report.problems.isEmpty ? ["nothing new"] : lines { context.stdout.line(line) }
         if !report.ignored.isEmpty { context.stdout.line(ignoredLine(report.ignored, lead: "ignored ")) }
         guard let first = report.problems.first else { return }
@@ -114,6 +117,7 @@ enum SyncCommand {
         guard let journal = try context.existingJournal(), let state = try journal.syncState() else { throw notSyncing }
         let zone = try context.zone()
         let devices = try journal.syncDevices()
+        let refused = try journal.syncRefused()
         let pending = try journal.syncOutbox()?.changes.count ?? 0
         let ignored = Files.isDirectory(state.folder) ? SyncFolder(root: state.folder).scan().ignored : []
         func when(_ time: Int?) -> String? { time.map { zone.local(HybridTime.instant($0)).iso8601 } }
@@ -126,7 +130,8 @@ enum SyncCommand {
                 ("devices", .array(devices.map { device in
                     .object([("device", .string(device.device)), ("name", .string(device.name)), ("segments_applied", .int(device.applied)),
                              ("last_change", when(device.lastTime).map(JSON.string) ?? .null),
-                             ("problem", device.problem.map(JSON.string) ?? .null)])
+                             ("problem", device.problem.map(JSON.string) ?? .null),
+                             ("refused_changes", .int(refused[device.device]?.count ?? 0))])
                 })),
                 ("ignored", .array(ignored.map { .object([("path", .string($0.path)), ("kind", .string($0.kind.rawValue))]) })),
                 ("problem", state.problem.map(JSON.string) ?? .null),
@@ -143,7 +148,8 @@ enum SyncCommand {
         for (index, device) in devices.enumerated() {
             let last = when(device.lastTime).map { "last change \($0)" } ?? "no change yet"
             context.stdout.line((index == 0 ? "devices  " : "         ") + "'\(device.name)' (device \(device.device.prefix(8))): \(last), "
-                + "\(device.applied) \(plural(device.applied, "segment")) applied" + (device.problem.map { "; \($0)" } ?? ""))
+                + "\(device.applied) \(plural(device.applied, "segment")) applied" + (device.problem.map { "; \($0)" } ?? "")
+                + (refused[device.device].map { "; refused \($0.count) \(plural($0.count, "change")), like \($0.first)" } ?? ""))
         }
         if !ignored.isEmpty { context.stdout.line("ignored  " + ignoredLine(ignored, lead: "")) }
         context.stdout.line("problem  " + (state.problem ?? "none"))
@@ -160,6 +166,14 @@ enum SyncCommand {
     static func doctorStatus(_ context: Context) throws -> String {
         guard let journal = try context.existingJournal(), let state = try journal.syncState() else { return "not syncing" }
         if let problem = state.problem { throw Failure.unavailable(problem) }
+        let refused = try journal.syncRefused()
+        if !refused.isEmpty {
+            let names = Dictionary(try journal.syncDevices().map { ($0.device, $0.name) }, uniquingKeysWith: { first, _ in first })
+            let count = refused.values.map(\.count).reduce(0, +)
+            let example = refused.sorted { $0.key < $1.key }.first!
+            throw Failure.data("\(count) \(plural(count, "change")) from '\(names[example.key] ?? example.key)' refused, like \(example.value.first); "
+                + "the rest applied: update Manna on that device, or edit the record there")
+        }
         var when = ""
         if let checked = state.checkedAt { when = " (last synced \(try context.zone().local(checked).iso8601))" }
         let others = try journal.syncDevices().count

@@ -171,18 +171,35 @@ enum ExportFormat {
 
     /// A field's JSON form. `row` holds the record's stored cells, for fields derived from others.
     static func json(_ field: Field, cell: Cell, row: [Cell], table: ExportTable) -> JSON {
-        switch field.kind {
+        guard field.kind == .passage else { return json(field.kind, cell) }
+        let verse = table.index("verse_id").flatMap { row[$0].int } ?? 0
+        return .string(Journal.passage(verseID: verse, reference: field.stored ? cell.text : nil).description)
+    }
+
+    /// The JSON form of a field that stands alone (every kind but a passage, which reads the record's verse).
+    private static func json(_ kind: FieldKind, _ cell: Cell) -> JSON {
+        switch kind {
         case .instant, .optionalInstant:
             return cell.int.map { .string(timestamp($0)) } ?? .null
         case .count, .verseID:
             return cell.int.map(JSON.int) ?? .null
         case .tags:
             return .array((cell.text ?? "").split(separator: ",").map { .string(String($0)) })
-        case .passage:
-            let verse = table.index("verse_id").flatMap { row[$0].int } ?? 0
-            return .string(Journal.passage(verseID: verse, reference: field.stored ? cell.text : nil).description)
         default:
             return cell.text.map(JSON.string) ?? .null
+        }
+    }
+
+    /// Checks a field as the journal stores it (a change from another device) by the rules
+    /// `cell(_:_:)` applies to an import: its JSON form must read back as that very cell. So
+    /// import and sync share one validator, caps included. A stored passage is null (the verse
+    /// alone) or a reference; that it starts at the record's verse is checked with the record.
+    static func check(_ field: Field, stored: Cell) -> Problem? {
+        if field.kind == .passage, stored == .null { return nil }
+        let value = field.kind == .passage ? stored.json : json(field.kind, stored)
+        switch cell(field, value) {
+        case .success(let back): return back == stored ? nil : Problem("\(field.name) in the form manna stores it")
+        case .failure(let problem): return problem
         }
     }
 

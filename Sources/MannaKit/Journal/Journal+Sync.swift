@@ -47,6 +47,8 @@ public struct SyncApplied: Equatable, Sendable {
     public var changed = 0
     /// Conflict copies made: two edits of one text made apart.
     public var copies = 0
+    /// Changes refused by the checks `import` makes (kept in `sync_refused`), the rest applied.
+    public var refused = 0
 }
 
 extension Journal {
@@ -129,7 +131,7 @@ extension Journal {
     private func clearSync() throws(SQLiteError) {
         try database.execute("""
             DELETE FROM sync_state; DELETE FROM sync_fields; DELETE FROM sync_versions; DELETE FROM sync_devices; DELETE FROM sync_outbox;
-            DELETE FROM sync_touched;
+            DELETE FROM sync_touched; DELETE FROM sync_refused;
             """)
     }
 
@@ -357,9 +359,14 @@ extension Journal {
             let tables = Dictionary(uniqueKeysWithValues: synced.map { ($0.name, $0) })
             let current = try database.prepare("SELECT time, device FROM sync_fields WHERE tbl = ?1 AND key = ?2 AND field = ?3")
             for change in segment.changes {
-                clock = max(clock, change.time)
                 guard let table = tables[change.table],
                       change.field == Journal.deletedField || Journal.syncFields(table).contains(where: { $0.name == change.field }) else { continue }
+                if let problem = Journal.refusal(of: change, in: table) {
+                    try refuse(change, from: segment, problem: problem)
+                    applied.refused += 1
+                    continue
+                }
+                clock = max(clock, change.time)
                 let incoming = SyncVersion(time: change.time, device: change.device ?? segment.device)
                 if Journal.syncedText[table.name]?.contains(change.field) == true {
                     try recordVersion(change, from: incoming.device)
@@ -398,6 +405,54 @@ extension Journal {
             try update.bind(clock, at: 1)
             try update.run()
             return applied
+        }
+    }
+
+    /// Why a change from another device cannot be applied, in one line, or nil when it can: the
+    /// checks `import` makes of each field (`ExportFormat.check`), of the record's key, and of
+    /// the record a text carries for conflict copies. A time must be a hybrid time Manna could
+    /// have made (after 1970, before 10000).
+    static func refusal(of change: SyncChange, in table: ExportTable) -> String? {
+        let record = "\(table.record) \(String(change.key.prefix(36)).singleLine)"
+        guard change.time > 0, HybridTime.instant(change.time) < 253_402_300_800 else { return "\(record): a version time Manna never writes" }
+        let identity = identityFields(table)
+        let parts = change.key.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+        guard parts.count == identity.count else { return "\(record): not a key of a \(table.record)" }
+        for (field, cell) in zip(identity, keyCells(table, change.key)) {
+            if let problem = ExportFormat.check(field, stored: cell) { return "\(record): its \(field.name) is not \(problem.expected)" }
+        }
+        if change.field == deletedField {
+            return change.value == .int(0) || change.value == .int(1) ? nil : "\(record): a deletion that is neither 0 nor 1"
+        }
+        guard let field = syncFields(table).first(where: { $0.name == change.field }) else { return "\(record): no field \(change.field.singleLine)" }
+        if let problem = ExportFormat.check(field, stored: change.value) { return "\(record): \(field.name) must be \(problem.expected)" }
+        for (name, cell) in change.context ?? [] {
+            guard let field = table.storedFields.first(where: { $0.name == name }) else { return "\(record): its text came with no field \(name.singleLine)" }
+            if let problem = ExportFormat.check(field, stored: cell) { return "\(record): its text came with a \(name) that is not \(problem.expected)" }
+        }
+        return nil
+    }
+
+    /// Keeps a refused change for `sync status` and `doctor`: its record, field and problem.
+    private func refuse(_ change: SyncChange, from segment: SyncSegment, problem: String) throws {
+        try database.withCachedStatement("INSERT OR REPLACE INTO sync_refused (device, tbl, key, field, sequence, problem) VALUES (?1, ?2, ?3, ?4, ?5, ?6)") { statement in
+            try statement.bind(segment.device, at: 1)
+            try statement.bind(change.table, at: 2)
+            try statement.bind(String(change.key.prefix(200)), at: 3)
+            try statement.bind(String(change.field.prefix(64)), at: 4)
+            try statement.bind(segment.sequence, at: 5)
+            try statement.bind(problem, at: 6)
+            try statement.run()
+        }
+    }
+
+    /// The changes refused from each device: how many, and one problem (by device id).
+    public func syncRefused() throws(JournalError) -> [String: (count: Int, first: String)] {
+        try reading {
+            let statement = try database.prepare("SELECT device, count(*), min(problem) FROM sync_refused GROUP BY device")
+            var refused: [String: (count: Int, first: String)] = [:]
+            while try statement.step() { refused[statement.string(0)] = (statement.int(1), statement.string(2)) }
+            return refused
         }
     }
 

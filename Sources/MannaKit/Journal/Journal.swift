@@ -401,6 +401,17 @@ public final class Journal {
         """
         ALTER TABLE deliveries ADD COLUMN holder INTEGER;
         """,
+        // 13: changes from other devices refused by the checks `import` makes (a verse id that
+        // does not exist, a title that is null, a text past the cap): not applied, kept here for
+        // `sync status` and `doctor`, never blocking the rest of the segment.
+        """
+        CREATE TABLE sync_refused (
+            device TEXT NOT NULL, tbl TEXT NOT NULL, key TEXT NOT NULL, field TEXT NOT NULL,
+            sequence INTEGER NOT NULL,          -- the segment it came in
+            problem TEXT NOT NULL,              -- one line: the record, the field and what it must be
+            PRIMARY KEY (device, tbl, key, field)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).

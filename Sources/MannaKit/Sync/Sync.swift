@@ -14,6 +14,8 @@ public struct SyncReport: Equatable, Sendable {
     public var applied: [String: (segments: Int, changes: Int)] = [:]
     /// Conflict copies made.
     public var copies = 0
+    /// Changes refused by the checks `import` makes (the rest of their segments applied).
+    public var refused = 0
     /// This journal was a copy of another device's: its new device id.
     public var newDevice: String?
     /// Another sync of this journal was running: this one did nothing.
@@ -24,7 +26,7 @@ public struct SyncReport: Equatable, Sendable {
     public var ignored: [SyncFolder.Ignored] = []
 
     public static func == (lhs: SyncReport, rhs: SyncReport) -> Bool {
-        lhs.idle == rhs.idle && lhs.busy == rhs.busy && lhs.sent == rhs.sent && lhs.copies == rhs.copies && lhs.newDevice == rhs.newDevice && lhs.problems == rhs.problems
+        lhs.idle == rhs.idle && lhs.busy == rhs.busy && lhs.sent == rhs.sent && lhs.copies == rhs.copies && lhs.refused == rhs.refused && lhs.newDevice == rhs.newDevice && lhs.problems == rhs.problems
             && lhs.ignored == rhs.ignored && lhs.applied.mapValues { [$0.segments, $0.changes] } == rhs.applied.mapValues { [$0.segments, $0.changes] }
     }
 }
@@ -134,6 +136,7 @@ public enum Sync {
                     report.applied[segment.name, default: (0, 0)].segments += 1
                     report.applied[segment.name, default: (0, 0)].changes += result.changed
                     report.copies += result.copies
+                    report.refused += result.refused
                     next += 1
                     progress = true
                 }
@@ -151,6 +154,7 @@ public enum Sync {
                     report.applied[snapshot.name, default: (0, 0)].segments += 1
                     report.applied[snapshot.name, default: (0, 0)].changes += result.changed
                     report.copies += result.copies
+                    report.refused += result.refused
                     next = snapshot.sequence + 1
                     progress = true
                     continue
