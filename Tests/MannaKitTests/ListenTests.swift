@@ -286,7 +286,7 @@ import TestSupport
     @Test(arguments: ["1e308", "inf", "nan", "-1", "100000"])
     func eachFormatRefusesATimeOutOfRange(value: String) throws {
         let verses = CueImportTests.john3
-        #expect(throws: CueSheetError("line 2: START and END must each be \(Seconds.allowed), found '1\t\(value)\t2'")) {
+        #expect(throws: CueSheetError("line 2: START and END must each be \(Seconds.allowed), found '1 \(value) 2'")) {
             try CueImport.cues(from: "0\t1\t1\n1\t\(value)\t2\n", format: .audacity, verses: verses)
         }
         #expect(throws: CueSheetError("fragments[0]: \"begin\" and \"end\" must each be \(Seconds.allowed)")) {
