@@ -166,9 +166,10 @@ enum SyncCommand {
     static func doctorStatus(_ context: Context) throws -> String {
         guard let journal = try context.existingJournal(), let state = try journal.syncState() else { return "not syncing" }
         if let problem = state.problem { throw Failure.unavailable(problem) }
+        let devices = try journal.syncDevices()
         let refused = try journal.syncRefused()
         if !refused.isEmpty {
-            let names = Dictionary(try journal.syncDevices().map { ($0.device, $0.name) }, uniquingKeysWith: { first, _ in first })
+            let names = Dictionary(devices.map { ($0.device, $0.name) }, uniquingKeysWith: { first, _ in first })
             let count = refused.values.map(\.count).reduce(0, +)
             let example = refused.sorted { $0.key < $1.key }.first!
             throw Failure.data("\(count) \(plural(count, "change")) from '\(names[example.key] ?? example.key)' refused, like \(example.value.first); "
@@ -176,7 +177,7 @@ enum SyncCommand {
         }
         var when = ""
         if let checked = state.checkedAt { when = " (last synced \(try context.zone().local(checked).iso8601))" }
-        let others = try journal.syncDevices().count
+        let others = devices.count
         return "through \(state.folder) as '\(state.deviceName)' with \(others) other \(plural(others, "device"))" + when
     }
 

@@ -359,9 +359,10 @@ extension Journal {
             let tables = Dictionary(uniqueKeysWithValues: synced.map { ($0.name, $0) })
             let current = try database.prepare("SELECT time, device FROM sync_fields WHERE tbl = ?1 AND key = ?2 AND field = ?3")
             for change in segment.changes {
-                guard let table = tables[change.table],
-                      change.field == Journal.deletedField || Journal.syncFields(table).contains(where: { $0.name == change.field }) else { continue }
-                if let problem = Journal.refusal(of: change, in: table) {
+                guard let table = tables[change.table] else { continue }
+                let field = Journal.syncFields(table).first { $0.name == change.field }
+                guard field != nil || change.field == Journal.deletedField else { continue }
+                if let problem = Journal.refusal(of: change, field: field, in: table) {
                     try refuse(change, from: segment, problem: problem)
                     applied.refused += 1
                     continue
@@ -408,11 +409,11 @@ extension Journal {
         }
     }
 
-    /// Why a change from another device cannot be applied, in one line, or nil when it can: the
-    /// checks `import` makes of each field (`ExportFormat.check`), of the record's key, and of
-    /// the record a text carries for conflict copies. A time must be a hybrid time Manna could
-    /// have made (after 1970, before 10000).
-    static func refusal(of change: SyncChange, in table: ExportTable) -> String? {
+    /// Why a change from another device to `field` (nil: the record's deletion) cannot be
+    /// applied, in one line, or nil when it can: the checks `import` makes of each field
+    /// (`ExportFormat.check`), of the record's key, and of the record a text carries for
+    /// conflict copies. A time must be a hybrid time Manna could have made (after 1970, before 10000).
+    static func refusal(of change: SyncChange, field: Field?, in table: ExportTable) -> String? {
         let record = "\(table.record) \(String(change.key.prefix(36)).singleLine)"
         guard change.time > 0, HybridTime.instant(change.time) < 253_402_300_800 else { return "\(record): a version time Manna never writes" }
         let identity = identityFields(table)
@@ -421,10 +422,9 @@ extension Journal {
         for (field, cell) in zip(identity, keyCells(table, change.key)) {
             if let problem = ExportFormat.check(field, stored: cell) { return "\(record): its \(field.name) is not \(problem.expected)" }
         }
-        if change.field == deletedField {
+        guard let field else {
             return change.value == .int(0) || change.value == .int(1) ? nil : "\(record): a deletion that is neither 0 nor 1"
         }
-        guard let field = syncFields(table).first(where: { $0.name == change.field }) else { return "\(record): no field \(change.field.singleLine)" }
         if let problem = ExportFormat.check(field, stored: change.value) { return "\(record): \(field.name) must be \(problem.expected)" }
         for (name, cell) in change.context ?? [] {
             guard let field = table.storedFields.first(where: { $0.name == name }) else { return "\(record): its text came with no field \(name.singleLine)" }

@@ -15,11 +15,12 @@ public enum Seconds {
     /// names its line). Swift's own spellings that are no decimal (`nan`, `inf`, `0x1p3`) are
     /// refused, as is anything out of range.
     public static func parse<Text: StringProtocol>(_ text: Text) -> Double? {
-        guard text.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
-                  || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let value = Double(text) else { return nil }
+        guard text.utf8.allSatisfy({ decimal.contains($0) }), let value = Double(text) else { return nil }
         return checked(value)
     }
+
+    /// The bytes a decimal is written with.
+    private static let decimal = Set("0123456789.eE+-".utf8)
 
     /// `value` when it is a time from 0 to `longest`, else nil.
     public static func checked(_ value: Double) -> Double? {
