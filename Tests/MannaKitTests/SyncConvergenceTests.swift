@@ -20,9 +20,10 @@ import TestSupport
     /// Edits each device makes (at random moments, so some are concurrent with others').
     static let edits = Int(environment["MANNA_SYNC_EDITS"] ?? "") ?? 30
     /// MANNA_SYNC_SETUPS=1 adds backups put back and devices leaving and joining again while
-    /// the others edit (kills after a rename are always in). Not on by default yet: 256 orders
-    /// (`MANNA_SYNC_ORDERS=128`, twice) pass, but one order of an earlier run lost a text and
-    /// did not replay (issue 24); it should be seen again before this is on for every run.
+    /// the others edit (kills after a rename are always in). Not on by default: a conflict copy
+    /// made while a restated text lost stays when that text wins again (a text twice); taking
+    /// it back as that happens made segments applied in different orders end apart
+    /// (`SyncIdentityTests`), so it is not done yet (issue 24).
     static let setUps = environment["MANNA_SYNC_SETUPS"] != nil
     /// MANNA_SYNC_DEBUG=1 traces each step and, when a text is lost, its versions on each device.
     static let debug = environment["MANNA_SYNC_DEBUG"] != nil

@@ -571,11 +571,10 @@ extension Journal {
         for (field, all) in byField.sorted(by: { $0.key < $1.key }) {
             // A version whose base has not arrived (a snapshot applied ahead of what it follows)
             // would look like a head: wait until the history is whole.
-            guard let current = fields[field], Set(all.compactMap(\.base)).isSubset(of: Set(all.map(\.version))) else { continue }
-            try withdrawCopy(table, of: key, field: field, keeping: current)
+            guard let current = fields[field]?.value, Set(all.compactMap(\.base)).isSubset(of: Set(all.map(\.version))) else { continue }
             // Each losing text once, as its greatest version.
             var losing: [TextVersion] = []
-            for head in Journal.textHeads(all).sorted(by: { $0.version > $1.version }) where head.value != current.value {
+            for head in Journal.textHeads(all).sorted(by: { $0.version > $1.version }) where head.value != current {
                 if !losing.contains(where: { $0.value == head.value }) { losing.append(head) }
             }
             for loser in losing.reversed() where try makeConflictCopy(table, key: key, field: field, version: loser.version, value: loser.value,
@@ -648,30 +647,7 @@ extension Journal {
         return true
     }
 
-    /// Deletes the conflict copy that keeps the text `key`'s `field` has again (`kept`), if
-    /// there is one and no one has touched it since it was made. A copy is made while another
-    /// text wins; the same text can win later, restated by a journal that joined again or was
-    /// put back from a backup, and two records with one text are a duplicate. The deletion's
-    /// version is just after both the copy's and the winning text's (two devices can make one
-    /// copy from different versions of its text, some later than the one that wins), and is
-    /// stamped under `mergeDevice`, an id no device writes under: a device's own next edit
-    /// can be stamped at the same time (its clock behind, the time is the last known plus one),
-    /// and two changes with one version would leave devices holding different values.
-    private func withdrawCopy(_ table: ExportTable, of key: String, field: String, keeping kept: (value: Cell, version: SyncVersion)) throws {
-        let uuid = Journal.derivedUUID("\(table.name)|\(key)|\(field)|" + (kept.value.json.text))
-        let copy = try syncFields(of: table, key: uuid)
-        guard let made = copy[field]?.version, copy["deleted_at"]?.value == .null, copy.values.allSatisfy({ $0.version == made }) else { return }
-        let time = max(made.time, kept.version.time) + 1
-        try send([SyncChange(table: table.name, key: uuid, field: "deleted_at", value: .int(HybridTime.instant(time)),
-                             time: time, device: Journal.mergeDevice)], as: Journal.mergeDevice)
-        try materialize(table, key: uuid)
-    }
-
-    /// The device of the versions a merge makes that no edit made (a conflict copy withdrawn):
-    /// every device makes the same, and no device's own edits are stamped under it.
-    static let mergeDevice = derivedUUID("manna-merge")
-
-    /// Records `changes`, made here by the merge (a conflict copy, its withdrawal) with versions
+    /// Records `changes`, made here by the merge (a conflict copy) with versions
     /// of `device`'s, and queues them for the next segment.
     private func send(_ changes: [SyncChange], as device: String) throws {
         let state = try database.prepare("SELECT sequence FROM sync_state WHERE name = 'this'")
