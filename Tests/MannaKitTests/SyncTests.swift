@@ -283,3 +283,76 @@ final class TestDevice {
         #expect(HybridTime.instant(HybridTime.next(after: seen, wall: 2_000)) == 2_000)
     }
 }
+
+/// A file in the folder refused for its content is remembered by its identity (size, mtime,
+/// inode) and not read again while it is unchanged (issue 24, point 6): a large damaged segment
+/// would otherwise be read and checked on every tick. Each case damages one byte in place,
+/// syncs, mends it in place with the damaged file's mtime put back (the same identity), and
+/// shows the sync still reporting the damage unread, until the file is touched.
+@Suite struct SyncRejectedFileTests {
+    enum Damaged: String, CaseIterable { case segment, snapshot }
+
+    @Test(arguments: Damaged.allCases)
+    func aRefusedFileIsNotReadAgainUntilItChanges(_ damaged: Damaged) throws {
+        let scratch = try Scratch("sync-rejected")
+        let shared = scratch.file("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let laptop = try TestDevice(scratch, "laptop", folder: shared)
+        for index in 0..<3 {
+            laptop.now += 60
+            _ = try laptop.journal.addNote("note \(index)", on: ref("Ps 23:\(index + 1)"), at: laptop.now)
+            try laptop.sync()
+        }
+        // Alone in the folder, the laptop collapses its segments into a snapshot and removes them.
+        if damaged == .snapshot { try laptop.sync(segmentsKept: 1) }
+        let own = SyncFolder(root: shared).folder(of: try #require(try laptop.journal.syncState()).device)
+        let file = own + "/" + (damaged == .snapshot ? SyncFolder.snapshotName : SyncSegment.fileName(1))
+        if damaged == .snapshot { #expect(!Files.list(own).contains(SyncSegment.fileName(1))) }
+
+        let original = try #require(FileManager.default.contents(atPath: file))
+        let offset = UInt64(original.count - 10)  // inside the last change, past the header
+        try overwrite(file, at: offset, with: original[Int(offset)] ^ 0x01)
+        let damagedTime = try modified(file)
+
+        let desktop = try TestDevice(scratch, "desktop", folder: shared)
+        let first = try desktop.sync()
+        let problem = try #require(first.problems.first, "\(first)")
+        #expect(problem.contains(file) && problem.contains("checksum"), "\(problem)")
+        #expect(try desktop.notes().isEmpty)
+
+        // Mended in place, its mtime put back: to a stat it is the file refused, so it is not read.
+        try overwrite(file, at: offset, with: original[Int(offset)])
+        try setModified(file, damagedTime)
+        #expect(try desktop.sync().problems == [problem])
+        #expect(try desktop.notes().isEmpty)
+        #expect(try desktop.journal.syncDevices().first?.rejected.count == 1)
+
+        // Touched (as any rewrite, rename or copy does), it is read again and applies.
+        var later = damagedTime
+        later.tv_sec += 1
+        try setModified(file, later)
+        let mended = try desktop.sync()
+        #expect(mended.problems == [], "\(mended)")
+        #expect(Set(try desktop.notes().map(\.text)) == ["note 0", "note 1", "note 2"])
+        #expect(try desktop.journal.syncDevices().first?.rejected == [])
+    }
+
+    /// Writes one byte at `offset` in place: the file keeps its inode and size.
+    func overwrite(_ path: String, at offset: UInt64, with byte: UInt8) throws {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: Data([byte]))
+    }
+
+    func modified(_ path: String) throws -> timespec {
+        var info = stat()
+        try #require(lstat(path, &info) == 0)
+        return info.st_mtim
+    }
+
+    func setModified(_ path: String, _ time: timespec) throws {
+        var times = [time, time]
+        try #require(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    }
+}

@@ -39,6 +39,9 @@ public struct SyncDevice: Equatable, Sendable {
     public let lastTime: Int?
     public let folderModified: Int?
     public let problem: String?
+    /// The files of its refused for their content (`problem`), as `SyncFolder.rejection` names
+    /// them: while a file is unchanged it is not read again.
+    public let rejected: Set<String>
 }
 
 /// What applying a segment did.
@@ -88,11 +91,13 @@ extension Journal {
 
     public func syncDevices() throws(JournalError) -> [SyncDevice] {
         try reading {
-            let statement = try database.prepare("SELECT device, name, applied, last_time, folder_mtime, problem FROM sync_devices ORDER BY name, device")
+            let statement = try database.prepare("SELECT device, name, applied, last_time, folder_mtime, problem, rejected FROM sync_devices ORDER BY name, device")
             var devices: [SyncDevice] = []
             while try statement.step() {
                 devices.append(SyncDevice(device: statement.string(0), name: statement.string(1), applied: statement.int(2),
-                                          lastTime: statement.optionalInt(3), folderModified: statement.optionalInt(4), problem: statement.optionalString(5)))
+                                          lastTime: statement.optionalInt(3), folderModified: statement.optionalInt(4),
+                                          problem: statement.optionalString(5),
+                                          rejected: Set((statement.optionalString(6) ?? "").split(separator: "\n").map(String.init))))
             }
             return devices
         }
@@ -200,12 +205,20 @@ extension Journal {
         }
     }
 
-    public func recordDevice(_ device: String, problem: String?, folderModified: Int?) throws(JournalError) {
+    /// Notes what the last sync found wrong with `device`'s segments (nil: nothing), the files
+    /// it refused for their content (`rejected`), and its folder's mtime. A device not known yet
+    /// (nothing of it applied) is added as `name`; a known one keeps its name.
+    public func recordDevice(_ device: String, name: String? = nil, problem: String?, rejected: Set<String> = [], folderModified: Int?) throws(JournalError) {
         try writing {
-            let update = try database.prepare("UPDATE sync_devices SET problem = ?2, folder_mtime = ?3 WHERE device = ?1")
+            let update = try database.prepare("""
+                INSERT INTO sync_devices (device, name, applied, problem, folder_mtime, rejected) VALUES (?1, ?5, 0, ?2, ?3, ?4)
+                ON CONFLICT (device) DO UPDATE SET problem = excluded.problem, folder_mtime = excluded.folder_mtime, rejected = excluded.rejected
+                """)
+            try update.bind(name ?? device, at: 5)
             try update.bind(device, at: 1)
             try update.bind(problem, at: 2)
             if let folderModified { try update.bind(folderModified, at: 3) } else { try update.bindNull(at: 3) }
+            try update.bind(rejected.isEmpty ? nil : rejected.sorted().joined(separator: "\n"), at: 4)
             try update.run()
         }
     }
@@ -395,7 +408,7 @@ extension Journal {
             let device = try database.prepare("""
                 INSERT INTO sync_devices (device, name, applied, last_time) VALUES (?1, ?2, ?3, ?4)
                 ON CONFLICT (device) DO UPDATE SET name = excluded.name, applied = excluded.applied,
-                    last_time = max(coalesce(last_time, 0), coalesce(excluded.last_time, 0)), problem = NULL
+                    last_time = max(coalesce(last_time, 0), coalesce(excluded.last_time, 0)), problem = NULL, rejected = NULL
                 """)
             try device.bind(segment.device, at: 1)
             try device.bind(segment.name, at: 2)

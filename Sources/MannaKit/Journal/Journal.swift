@@ -412,6 +412,13 @@ public final class Journal {
             PRIMARY KEY (device, tbl, key, field)
         ) WITHOUT ROWID;
         """,
+        // 14: a segment whose content was refused (damaged, half there, from a newer Manna) is
+        // remembered by its file's identity (`Files.identity`: size, mtime, inode), so later
+        // syncs report its problem again without re-reading megabytes every tick, until the
+        // file changes.
+        """
+        ALTER TABLE sync_devices ADD COLUMN rejected TEXT;  -- '<file name> <identity>' of each file refused, one a line
+        """,
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).

@@ -32,8 +32,11 @@ public struct SyncReport: Equatable, Sendable {
 }
 
 public enum Sync {
-    /// The journal schema segments are written in: a reader with an older one waits.
-    public static var schema: Int { Journal.migrations.count }
+    /// The journal schema segments are written in: a reader with an older one waits. It is the
+    /// last migration that changed what syncs (a synced table or field, `sync_refused`), not the
+    /// journal's own schema: a migration of this device's bookkeeping alone (14) changes nothing
+    /// a peer reads, and must not make peers on the version before wait for an update.
+    public static let schema = 13
 
     /// Syncs `journal` (which must be syncing) at `now`, holding its sync lock: a sync already
     /// running is waited for, or with `wait` false (the tick's) left to do the work, and the
@@ -104,6 +107,7 @@ public enum Sync {
 
         var applied = try journal.syncApplied()
         var devicesProblems: [String: String] = [:]
+        var rejections = Rejections(devices)
         var progress = true
         while progress {
             progress = false
@@ -111,12 +115,18 @@ public enum Sync {
                 var next = (applied[device] ?? 0) + 1
                 var problem: String?
                 while sequences.contains(next) {
+                    let file = folder.rejection(device, SyncSegment.fileName(next))
+                    if let known = rejections.again(device, file) {
+                        problem = known
+                        break
+                    }
                     let segment: SyncSegment
                     do {
                         guard let text = try folder.read(device, next) else { break }
                         segment = try SyncSegment(parsing: text, schema: schema)
                     } catch let error as SyncSegment.Problem {
                         problem = "\(folder.folder(of: device))/\(SyncSegment.fileName(next)): \(error.message)"
+                        rejections.refuse(device, file)
                         break
                     } catch {
                         problem = "cannot read \(folder.folder(of: device))/\(SyncSegment.fileName(next)): \(error)"
@@ -124,6 +134,7 @@ public enum Sync {
                     }
                     guard segment.device == device, segment.sequence == next else {
                         problem = "\(folder.folder(of: device))/\(SyncSegment.fileName(next)) says it is \(segment.device)'s segment \(segment.sequence)"
+                        rejections.refuse(device, file)
                         break
                     }
                     if let (other, needed) = segment.after.sorted(by: { $0.key < $1.key })
@@ -145,19 +156,22 @@ public enum Sync {
                 // were). It is applied without waiting for what it follows, which may follow it in
                 // turn: a text whose history is not all here yet makes no conflict copy until it is.
                 // A segment that cannot be read (half-arrived, its whole removed since) is one too.
-                if problem != nil || !sequences.contains(next), let header = folder.snapshotHeader(of: device, schema: schema),
-                   header.device == device, header.sequence >= next, let text = try? folder.snapshot(of: device),
-                   let snapshot = try? SyncSegment(parsing: text, schema: schema), snapshot.device == device, snapshot.sequence >= next {
-                    problem = nil
-                    let result = try journal.apply(snapshot)
-                    applied[device] = snapshot.sequence
-                    report.applied[snapshot.name, default: (0, 0)].segments += 1
-                    report.applied[snapshot.name, default: (0, 0)].changes += result.changed
-                    report.copies += result.copies
-                    report.refused += result.refused
-                    next = snapshot.sequence + 1
-                    progress = true
-                    continue
+                if problem != nil || !sequences.contains(next) {
+                    switch snapshot(of: device, past: next - 1, folder: folder, rejections: &rejections) {
+                    case nil: break
+                    case .failure(let refused): problem = problem ?? refused.problem
+                    case .success(let snapshot):
+                        problem = nil
+                        let result = try journal.apply(snapshot)
+                        applied[device] = snapshot.sequence
+                        report.applied[snapshot.name, default: (0, 0)].segments += 1
+                        report.applied[snapshot.name, default: (0, 0)].changes += result.changed
+                        report.copies += result.copies
+                        report.refused += result.refused
+                        next = snapshot.sequence + 1
+                        progress = true
+                        continue
+                    }
                 }
                 if problem == nil, let later = sequences.first(where: { $0 > next }) {
                     problem = "segment \(next) of device \(device) is missing while \(later) is there: waiting for it"
@@ -172,14 +186,69 @@ public enum Sync {
         try compact(journal, folder: folder, segmentsKept: segmentsKept)
         scan = folder.scan()
         report.ignored = scan.ignored
-        for device in try journal.syncDevices() {
-            try journal.recordDevice(device.device, problem: devicesProblems[device.device], folderModified: SyncFolder.modified(folder.folder(of: device.device)))
+        // A device nothing has been applied from yet is recorded too when it has a problem, so
+        // `sync status` names the device that is stuck, by the name its first header gives.
+        let known = Set(try journal.syncDevices().map(\.device))
+        for device in known.union(devicesProblems.keys).sorted() {
+            let name = known.contains(device) ? nil
+                : (scan.devices[device] ?? []).lazy.compactMap { folder.header(device, $0, schema: schema)?.name }.first
+                    ?? folder.snapshotHeader(of: device, schema: schema)?.name ?? device
+            try journal.recordDevice(device, name: name, problem: devicesProblems[device], rejected: rejections.refused[device] ?? [],
+                                     folderModified: SyncFolder.modified(folder.folder(of: device)))
         }
         report.problems += devicesProblems.sorted { $0.key < $1.key }.compactMap(\.value)
         // Problems found last time are looked at again next time: the folder's mtime is kept only when all went well.
         try journal.recordSync(problem: report.problems.isEmpty ? nil : report.problems.joined(separator: "; "), at: now,
                                folderModified: report.problems.isEmpty ? SyncFolder.modified(folder.devices) : nil)
         return report
+    }
+
+    /// A problem with one file in the folder, for `Result`.
+    struct Refusal: Error { let problem: String }
+
+    /// `device`'s snapshot when it goes past `applied` (nil: none does, or none this Manna can
+    /// read), its header read alone first; a failure when its content is refused.
+    private static func snapshot(of device: String, past applied: Int, folder: SyncFolder,
+                                 rejections: inout Rejections) -> Result<SyncSegment, Refusal>? {
+        guard let header = folder.snapshotHeader(of: device, schema: schema), header.device == device, header.sequence > applied else { return nil }
+        let file = folder.rejection(device, SyncFolder.snapshotName)
+        if let known = rejections.again(device, file) { return .failure(Refusal(problem: known)) }
+        do {
+            guard let text = try folder.snapshot(of: device) else { return nil }
+            let snapshot = try SyncSegment(parsing: text, schema: schema)
+            return snapshot.device == device && snapshot.sequence > applied ? .success(snapshot) : nil
+        } catch let error as SyncSegment.Problem {
+            rejections.refuse(device, file)
+            return .failure(Refusal(problem: "\(folder.folder(of: device))/\(SyncFolder.snapshotName): \(error.message)"))
+        } catch {
+            return .failure(Refusal(problem: "cannot read \(folder.folder(of: device))/\(SyncFolder.snapshotName): \(error)"))
+        }
+    }
+
+    /// Files in the folder refused for their content (damaged, half there, from a newer Manna,
+    /// another device's), by `SyncFolder.rejection`: one unchanged since is refused again with
+    /// last time's problem, unread, so a large bad file costs nothing each tick. What this sync
+    /// refused (again) is what the journal remembers next.
+    struct Rejections {
+        private let known: [String: (files: Set<String>, problem: String?)]
+        private(set) var refused: [String: Set<String>] = [:]
+
+        init(_ devices: [SyncDevice]) {
+            var known: [String: (files: Set<String>, problem: String?)] = [:]
+            for device in devices { known[device.device] = (device.rejected, device.problem) }
+            self.known = known
+        }
+
+        /// Last time's problem when `file` was refused then and is unchanged (nil: read it).
+        mutating func again(_ device: String, _ file: String?) -> String? {
+            guard let file, let known = known[device], known.files.contains(file), let problem = known.problem else { return nil }
+            refused[device, default: []].insert(file)
+            return problem
+        }
+
+        mutating func refuse(_ device: String, _ file: String?) {
+            if let file { refused[device, default: []].insert(file) }
+        }
     }
 
     /// Once this device has written more than `segmentsKept` segments since its snapshot,

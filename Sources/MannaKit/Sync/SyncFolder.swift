@@ -114,6 +114,13 @@ public struct SyncFolder: Sendable {
         try Files.readText(folder(of: device) + "/" + SyncSegment.fileName(sequence), limit: 256 << 20, followLinks: false)
     }
 
+    /// Names `device`'s file `name` (a segment, its snapshot) as it now is (`Files.identity`),
+    /// for a file refused for its content: while the name is the same, so is the file, and its
+    /// problem. Nil: nothing there.
+    public func rejection(_ device: String, _ name: String) -> String? {
+        Files.identity(folder(of: device) + "/" + name).map { "\(name) \($0)" }
+    }
+
     /// A whole file's SHA-256: what a device remembers of the last segment it wrote.
     public static func checksum(_ text: String) -> String {
         var digest = SHA256()
