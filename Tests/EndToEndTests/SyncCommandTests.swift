@@ -34,11 +34,17 @@ import TestSupport
         #expect(laptop.run("export").stdout == desktop.run("export").stdout)
         #expect(laptop.run("sync", "now").stdout == "nothing new\n")
 
+        // Each device: when its last change was made and when it was applied here; this one: its last sync.
         let status = laptop.run("sync", "status")
         #expect(status.stdout.contains("devices  'desktop' (device "))
+        #expect(status.stdout.contains(": last change made 20") && status.stdout.contains(", applied here 20"), "\(status.stdout)")
+        #expect(status.stdout.contains(" written, last synced 20") && !status.stdout.contains("with a problem"), "\(status.stdout)")
         #expect(status.stdout.hasSuffix("problem  none\n"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(laptop.run("sync", "status", "--json").stdout.utf8)) as? [String: Any])
-        #expect((json["devices"] as? [[String: Any]])?.first?["name"] as? String == "desktop")
+        let device = try #require((json["devices"] as? [[String: Any]])?.first)
+        #expect(device["name"] as? String == "desktop")
+        #expect(device["last_applied"] is String && device["last_change"] is String)
+        #expect(json["last_sync_without_problem"] as? String == json["last_sync"] as? String)
         #expect(laptop.run("doctor").stdout.contains("ok    sync: through "))
 
         let left = laptop.run("sync", "leave")
@@ -70,7 +76,9 @@ import TestSupport
         let gone = laptop.run("sync", "now")
         #expect(gone.status == 69)
         #expect(gone.stderr == "manna: the sync folder \(shared) is not there (not mounted?); the journal is unchanged\n")
-        #expect(laptop.run("sync", "status").stdout.contains("problem  the sync folder \(shared) is not there"))
+        let goneStatus = laptop.run("sync", "status").stdout
+        #expect(goneStatus.contains("problem  the sync folder \(shared) is not there"))
+        #expect(goneStatus.contains("(with a problem; without one 20"), "\(goneStatus)")
         #expect(laptop.run("doctor").stdout.contains("FAIL  sync: the sync folder \(shared) is not there"))
         try expectTickGoesOn(laptop)
         try FileManager.default.moveItem(atPath: shared + ".away", toPath: shared)
@@ -101,6 +109,9 @@ import TestSupport
         let garbage = laptop.run("sync", "now")
         #expect(garbage.status == 0)
         #expect(garbage.stderr == "manna: \(stranger)/0000000001.jsonl: not a Manna sync segment (its first line is not JSON)\n")
+        // A device nothing came from yet is named with its problem (by its id: no header to name it).
+        #expect(laptop.run("sync", "status").stdout.contains(
+            "'0f0f0f0f-0000-4000-8000-000000000000' (device 0f0f0f0f): nothing applied yet, 0 segments applied; \(stranger)/0000000001.jsonl: not a Manna"))
         let newer = SyncSegment(device: "0f0f0f0f-0000-4000-8000-000000000000", name: "future", sequence: 1, schema: 99, after: [:], changes: [])
         try newer.text.write(toFile: stranger + "/0000000001.jsonl", atomically: true, encoding: .utf8)
         let waiting = laptop.run("sync", "now")

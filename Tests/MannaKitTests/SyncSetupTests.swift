@@ -367,8 +367,8 @@ import TestSupport
             try journal.startSync(folder: laptop.folder, device: Journal.newUUID(), name: "order\(order)")
             var delivery = segments.shuffled(using: &random)
             delivery += delivery.filter { _ in Bool.random(using: &random) }
-            for segment in delivery { _ = try journal.apply(segment) }
-            for segment in segments { _ = try journal.apply(segment) }
+            for segment in delivery { _ = try journal.apply(segment, at: 1_800_000_000) }
+            for segment in segments { _ = try journal.apply(segment, at: 1_800_000_000) }
             exports.append(try journal.export().prettyText)
         }
         #expect(Set(exports).count == 1)

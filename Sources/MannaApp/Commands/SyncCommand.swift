@@ -126,10 +126,12 @@ enum SyncCommand {
                 ("folder", .string(state.folder)), ("reachable", .bool(Files.isDirectory(state.folder))),
                 ("device", .string(state.device)), ("name", .string(state.deviceName)), ("segments_written", .int(state.sequence)),
                 ("last_sync", state.checkedAt.map { .string(zone.local($0).iso8601) } ?? .null),
+                ("last_sync_without_problem", state.syncedAt.map { .string(zone.local($0).iso8601) } ?? .null),
                 ("pending_changes", .int(pending)), ("unsent_edits", .bool(state.dirty)), ("searches", .bool(state.searches)),
                 ("devices", .array(devices.map { device in
                     .object([("device", .string(device.device)), ("name", .string(device.name)), ("segments_applied", .int(device.applied)),
                              ("last_change", when(device.lastTime).map(JSON.string) ?? .null),
+                             ("last_applied", device.appliedAt.map { .string(zone.local($0).iso8601) } ?? .null),
                              ("problem", device.problem.map(JSON.string) ?? .null),
                              ("refused_changes", .int(refused[device.device]?.count ?? 0))])
                 })),
@@ -140,19 +142,30 @@ enum SyncCommand {
         }
         context.stdout.line("folder   \(state.folder)" + (Files.isDirectory(state.folder) ? "" : " (not there: not mounted?)"))
         context.stdout.line("this     '\(state.deviceName)' (device \(state.device.prefix(8))), \(state.sequence) \(plural(state.sequence, "segment")) written"
-            + (state.checkedAt.map { ", last synced \(zone.local($0).iso8601)" } ?? ", never synced")
+            + lastSynced(state, zone)
             + (state.searches ? "; the search history syncs too" : ""))
         context.stdout.line("pending  " + (pending > 0 ? "\(pending) \(plural(pending, "change")) not yet written to the folder"
             : state.dirty ? "edits since the last sync (the next tick sends them)" : "nothing"))
         if devices.isEmpty { context.stdout.line("devices  none seen yet") }
         for (index, device) in devices.enumerated() {
-            let last = when(device.lastTime).map { "last change \($0)" } ?? "no change yet"
+            // When the change was made (its clock), and when it arrived here (this one's).
+            let last = device.appliedAt.map { applied in
+                (when(device.lastTime).map { "last change made \($0), " } ?? "") + "applied here \(zone.local(applied).iso8601)"
+            } ?? "nothing applied yet"
             context.stdout.line((index == 0 ? "devices  " : "         ") + "'\(device.name)' (device \(device.device.prefix(8))): \(last), "
                 + "\(device.applied) \(plural(device.applied, "segment")) applied" + (device.problem.map { "; \($0)" } ?? "")
                 + (refused[device.device].map { "; refused \($0.count) \(plural($0.count, "change")), like \($0.first)" } ?? ""))
         }
         if !ignored.isEmpty { context.stdout.line("ignored  " + ignoredLine(ignored, lead: "")) }
         context.stdout.line("problem  " + (state.problem ?? "none"))
+    }
+
+    /// ", last synced T", and when a sync last went without a problem if the last did not.
+    static func lastSynced(_ state: SyncState, _ zone: Zone) -> String {
+        guard let checked = state.checkedAt else { return ", never synced" }
+        let last = ", last synced \(zone.local(checked).iso8601)"
+        guard state.problem != nil else { return last }
+        return last + (state.syncedAt.map { " (with a problem; without one \(zone.local($0).iso8601))" } ?? " (with a problem; never without one)")
     }
 
     /// One sync as part of the tick: what goes wrong is kept for `sync status` and `doctor`,

@@ -23,6 +23,8 @@ public struct SyncState: Equatable, Sendable {
     public let sequenceSHA: String?
     public let dirty: Bool
     public let checkedAt: Instant?
+    /// The last sync that ended with no problem (`checkedAt` when the last did).
+    public let syncedAt: Instant?
     public let folderModified: Int?
     public let problem: String?
     /// The search history syncs too.
@@ -35,8 +37,10 @@ public struct SyncDevice: Equatable, Sendable {
     public let name: String
     /// Its segments applied here: 1 to this.
     public let applied: Int
-    /// The newest hybrid time applied from it.
+    /// The newest hybrid time applied from it: when its last change was made, by its clock.
     public let lastTime: Int?
+    /// When its last segment was applied here, by this device's clock.
+    public let appliedAt: Instant?
     public let folderModified: Int?
     public let problem: String?
     /// The files of its refused for their content (`problem`), as `SyncFolder.rejection` names
@@ -78,24 +82,24 @@ extension Journal {
     public func syncState() throws(JournalError) -> SyncState? {
         try reading {
             let statement = try database.prepare("""
-                SELECT device, device_name, folder, clock, sequence, sequence_sha, dirty, checked_at, folder_mtime, problem, searches
+                SELECT device, device_name, folder, clock, sequence, sequence_sha, dirty, checked_at, folder_mtime, problem, searches, synced_at
                 FROM sync_state WHERE name = 'this'
                 """)
             guard try statement.step() else { return nil }
             return SyncState(device: statement.string(0), deviceName: statement.string(1), folder: statement.string(2), clock: statement.int(3),
                              sequence: statement.int(4), sequenceSHA: statement.optionalString(5), dirty: statement.int(6) != 0,
-                             checkedAt: statement.optionalInt(7), folderModified: statement.optionalInt(8), problem: statement.optionalString(9),
-                             searches: statement.int(10) != 0)
+                             checkedAt: statement.optionalInt(7), syncedAt: statement.optionalInt(11), folderModified: statement.optionalInt(8),
+                             problem: statement.optionalString(9), searches: statement.int(10) != 0)
         }
     }
 
     public func syncDevices() throws(JournalError) -> [SyncDevice] {
         try reading {
-            let statement = try database.prepare("SELECT device, name, applied, last_time, folder_mtime, problem, rejected FROM sync_devices ORDER BY name, device")
+            let statement = try database.prepare("SELECT device, name, applied, last_time, folder_mtime, problem, rejected, applied_at FROM sync_devices ORDER BY name, device")
             var devices: [SyncDevice] = []
             while try statement.step() {
                 devices.append(SyncDevice(device: statement.string(0), name: statement.string(1), applied: statement.int(2),
-                                          lastTime: statement.optionalInt(3), folderModified: statement.optionalInt(4),
+                                          lastTime: statement.optionalInt(3), appliedAt: statement.optionalInt(7), folderModified: statement.optionalInt(4),
                                           problem: statement.optionalString(5),
                                           rejected: Set((statement.optionalString(6) ?? "").split(separator: "\n").map(String.init))))
             }
@@ -197,7 +201,7 @@ extension Journal {
     /// Notes what the last sync found wrong (nil: nothing), and when it ran.
     public func recordSync(problem: String?, at now: Instant, folderModified: Int?) throws(JournalError) {
         try writing {
-            let update = try database.prepare("UPDATE sync_state SET problem = ?1, checked_at = ?2, folder_mtime = ?3")
+            let update = try database.prepare("UPDATE sync_state SET problem = ?1, checked_at = ?2, folder_mtime = ?3, synced_at = CASE WHEN ?1 IS NULL THEN ?2 ELSE synced_at END")
             try update.bind(problem, at: 1)
             try update.bind(now, at: 2)
             if let folderModified { try update.bind(folderModified, at: 3) } else { try update.bindNull(at: 3) }
@@ -360,7 +364,7 @@ extension Journal {
     /// field's wins and its record is written back; two versions of a text made apart leave
     /// the losing one as a conflict copy. The device's count of applied segments moves on in
     /// the same transaction, so a segment is applied entirely once, or not at all.
-    public func apply(_ segment: SyncSegment) throws(JournalError) -> SyncApplied {
+    public func apply(_ segment: SyncSegment, at now: Instant) throws(JournalError) -> SyncApplied {
         try writing {
             let state = try database.prepare("SELECT clock FROM sync_state WHERE name = 'this'")
             guard try state.step() else { return SyncApplied() }
@@ -406,14 +410,15 @@ extension Journal {
             }
             try supersedeAfterMerge()
             let device = try database.prepare("""
-                INSERT INTO sync_devices (device, name, applied, last_time) VALUES (?1, ?2, ?3, ?4)
-                ON CONFLICT (device) DO UPDATE SET name = excluded.name, applied = excluded.applied,
+                INSERT INTO sync_devices (device, name, applied, last_time, applied_at) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (device) DO UPDATE SET name = excluded.name, applied = excluded.applied, applied_at = excluded.applied_at,
                     last_time = max(coalesce(last_time, 0), coalesce(excluded.last_time, 0)), problem = NULL, rejected = NULL
                 """)
             try device.bind(segment.device, at: 1)
             try device.bind(segment.name, at: 2)
             try device.bind(segment.sequence, at: 3)
             if let last = segment.changes.map(\.time).max() { try device.bind(last, at: 4) } else { try device.bindNull(at: 4) }
+            try device.bind(now, at: 5)
             try device.run()
             let update = try database.prepare("UPDATE sync_state SET clock = ?1")
             try update.bind(clock, at: 1)

@@ -142,7 +142,7 @@ public enum Sync {
                         problem = "waiting for segment \(needed) of device \(other), which \(segment.name)'s segment \(next) follows"
                         break
                     }
-                    let result = try journal.apply(segment)
+                    let result = try journal.apply(segment, at: now)
                     applied[device] = next
                     report.applied[segment.name, default: (0, 0)].segments += 1
                     report.applied[segment.name, default: (0, 0)].changes += result.changed
@@ -162,7 +162,7 @@ public enum Sync {
                     case .failure(let refused): problem = problem ?? refused.problem
                     case .success(let snapshot):
                         problem = nil
-                        let result = try journal.apply(snapshot)
+                        let result = try journal.apply(snapshot, at: now)
                         applied[device] = snapshot.sequence
                         report.applied[snapshot.name, default: (0, 0)].segments += 1
                         report.applied[snapshot.name, default: (0, 0)].changes += result.changed
