@@ -26,6 +26,30 @@ import TestSupport
         #expect(home.run("note", "list").stdout == "\(other)  Genesis 1:1  In the beginning\n")
     }
 
+    /// A deleted note keeps its text: `note list --deleted` shows it with the day it went, and
+    /// `note restore` brings it back (issue 24, point 5: an edit on one device to a note deleted
+    /// on another ends here, not lost).
+    @Test func deletedNotesAreListedWithTheirTextAndRestored() throws {
+        let home = try TemporaryHome()
+        let id = shortID(home.run("note", "add", "John 3:16-18", "The gospel\nin one verse", "--now", "2026-03-01T09:00").stdout, after: "note")
+        _ = home.run("note", "add", "Gen 1:1", "In the beginning")
+        let none = home.run("note", "list", "--deleted")
+        #expect(none.status == 0 && none.stdout == "" && none.stderr == "manna: no deleted notes\n")
+        home.run("note", "delete", id, "--now", "2026-03-02T10:00")
+        #expect(home.run("note", "list", "--deleted").stdout == """
+            \(id)  John 3:16-18  2026-03-02  The gospel
+                                            in one verse
+
+            """)
+        #expect(home.run("note", "list", "--deleted", "Gen 1").stderr == "manna: no deleted notes on Genesis 1\n")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(home.run("note", "list", "--deleted", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect(json.count == 1 && json[0]["text"] as? String == "The gospel\nin one verse")
+        #expect((json[0]["deleted_at"] as? String)?.hasPrefix("2026-03-02T10:00") == true, "\(json)")
+        #expect(home.run("note", "restore", id).stdout == "restored note \(id) on John 3:16-18\n")
+        #expect(home.run("note", "list", "--deleted").stderr == "manna: no deleted notes\n")
+        #expect(home.run("note", "list", "John 3").stdout.hasPrefix("\(id)  John 3:16-18  The gospel\n"))
+    }
+
     @Test func highlightsChangeColourAndBookmarksTheirPassage() throws {
         let home = try TemporaryHome()
         let added = home.run("highlight", "Ps 23:1-2", "--color", "green")

@@ -27,8 +27,8 @@ import Testing
         #expect(offered(home, "read", "--translation", "w") == ["WBS", "WEB"])
         // After a subcommand, only the options it takes.
         #expect(offered(home, "note", "delete", "k7m2", "-") == ["--now", "--help", "-h"])
-        #expect(offered(home, "note", "list", "-") == ["--json", "-j", "--help", "-h"])
-        #expect(offered(home, "note", "-") == ["--json", "--now", "-j", "--help", "-h"])
+        #expect(offered(home, "note", "list", "-") == ["--deleted", "--json", "-j", "--help", "-h"])
+        #expect(offered(home, "note", "-") == ["--deleted", "--json", "--now", "-j", "--help", "-h"])
         // Options before the command, with their values, are passed over.
         #expect(offered(home, "--translation", "WEB", "rea") == ["read"])
         #expect(offered(home, "-t", "WEB", "read", "1jo") == ["1John"])

@@ -187,6 +187,30 @@ final class TestDevice {
         #expect(Set(try laptop.notes().map(\.text)) == ["before the copy", "on the original", "on the copy"])
     }
 
+    /// A note deleted on one device while edited on another: both end with it deleted and the
+    /// edit in it, listed by `note list --deleted` and restorable, on every device.
+    @Test func anEditToANoteDeletedElsewhereIsKeptWithTheDeletedNote() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        let note = try laptop.journal.addNote("first thoughts", on: ref("Rom 8:28"), at: laptop.now)
+        try laptop.sync()
+        try desktop.sync()
+        laptop.now += 60
+        _ = try laptop.journal.deleteNote(id: note.shortID, at: laptop.now)
+        desktop.now += 120
+        try desktop.edit(try #require(try desktop.notes().first), "second thoughts, on the train")
+        for device in [laptop, desktop, laptop] { try device.sync() }
+        for device in [laptop, desktop] {
+            #expect(try device.notes().isEmpty, "\(device.name)")
+            #expect(try device.journal.notes(in: nil, deleted: true).map(\.text) == ["second thoughts, on the train"], "\(device.name)")
+        }
+        #expect(try laptop.export() == desktop.export())
+        desktop.now += 60
+        _ = try desktop.journal.restoreNote(id: note.shortID, at: desktop.now)
+        for device in [desktop, laptop] { try device.sync() }
+        #expect(try laptop.notes().map(\.text) == ["second thoughts, on the train"])
+    }
+
     @Test func aSegmentCutShortIsWaitedFor() throws {
         let scratch = try Scratch("sync")
         let (laptop, desktop) = try pair(scratch)

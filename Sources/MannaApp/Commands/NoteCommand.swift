@@ -1,15 +1,15 @@
-// manna note add REF TEXT | list [REF] | edit ID TEXT | delete ID | restore ID: notes on passages, found at their first verse.
+// manna note add REF TEXT | list [REF] [--deleted] | edit ID TEXT | delete ID | restore ID: notes on passages, found at their first verse.
 import MannaKit
 
 enum NoteCommand {
     static let spec = CommandSpec(
         name: "note",
-        usage: "manna note add REF TEXT | list [REF] [--json] | edit ID TEXT | delete ID | restore ID",
+        usage: "manna note add REF TEXT | list [REF] [--deleted] [--json] | edit ID TEXT | delete ID | restore ID",
         abstract: "Write notes on passages: manna note add \"John 3:16\" \"The gospel in one verse\"",
         valueOptions: ["now": CommandSpec.nowWhenWritten],
-        flags: ["json": "list: print JSON"],
+        flags: ["json": "list: print JSON", "deleted": "list: the deleted notes, each with its text (restore brings one back)"],
         subcommands: ["add", "list", "edit", "delete", "restore"],
-        subcommandOptions: ["add": ["now"], "list": ["json"], "edit": ["now"], "delete": ["now"], "restore": ["now"]],
+        subcommandOptions: ["add": ["now"], "list": ["deleted", "json"], "edit": ["now"], "delete": ["now"], "restore": ["now"]],
         operands: ["add": .reference, "list": .reference, "edit": .note, "delete": .note, "restore": .note],
         pages: true,
         run: run)
@@ -33,19 +33,23 @@ enum NoteCommand {
             context.stdout.line("added note \(note.shortID) on \(note.reference)")
         case "list":
             let reference = try MarkListing.optionalReference(rest, command: "note list")
-            var notes: [Note] = []
-            if let journal = try context.existingJournal() {
-                notes = try journal.notes(in: reference)
-            }
+            let deleted = arguments.has("deleted")
+            // No journal yet: no notes, and listing them does not make one.
+            let notes = try context.existingJournal()?.notes(in: reference, deleted: deleted) ?? []
+            let zone = try context.zone()
             if arguments.has("json") {
-                let zone = try context.zone()
-                return context.json(.array(notes.map {
-                    MarkListing.json(id: $0.shortID, uuid: $0.uuid, reference: $0.reference, extra: [("text", .string($0.text))],
-                                     created: $0.createdAt, updated: $0.updatedAt, zone: zone)
+                return context.json(.array(notes.map { note in
+                    MarkListing.json(id: note.shortID, uuid: note.uuid, reference: note.reference,
+                                     extra: [("text", .string(note.text))]
+                                        + (deleted ? [("deleted_at", note.deletedAt.map { .string(zone.local($0).iso8601) } ?? .null)] : []),
+                                     created: note.createdAt, updated: note.updatedAt, zone: zone)
                 }))
             }
-            guard !notes.isEmpty else { return MarkListing.empty(.note, on: reference, context) }
-            for line in lines(notes) { context.stdout.line(line) }
+            guard !notes.isEmpty else {
+                if deleted { return context.stderr.line("manna: no deleted notes" + (reference.map { " on \($0)" } ?? "")) }
+                return MarkListing.empty(.note, on: reference, context)
+            }
+            for line in lines(notes, deletedIn: deleted ? zone : nil) { context.stdout.line(line) }
         case "delete":
             let id = try MarkListing.id(rest, kind: .note)
             let journal = try MarkListing.journal(holding: .note, id: id, context)
@@ -70,10 +74,13 @@ enum NoteCommand {
         }
     }
 
-    /// `ID  REFERENCE  TEXT`, a note's further lines indented under its text.
-    static func lines(_ notes: [Note]) -> [String] {
+    /// `ID  REFERENCE  TEXT`, a note's further lines indented under its text; with `deletedIn`,
+    /// the date each was deleted, in that zone, before its text (`ID  REFERENCE  DATE  TEXT`).
+    static func lines(_ notes: [Note], deletedIn zone: Zone? = nil) -> [String] {
         let paragraphs = notes.map { $0.text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).singleLine } }
-        let heads = MarkListing.lines(notes.map { [$0.shortID, $0.reference.description, ""] })
+        let heads = MarkListing.lines(notes.map { note in
+            [note.shortID, note.reference.description] + (zone.flatMap { zone in note.deletedAt.map { ["\(zone.local($0).date)"] } } ?? []) + [""]
+        })
         var lines: [String] = []
         for (head, text) in zip(heads, paragraphs) {
             lines.append(head + text[0])

@@ -37,8 +37,12 @@ extension Journal {
     }
 
     /// The notes found at the verses of `reference` (every note when nil), in Bible order, oldest first on a verse.
-    public func notes(in reference: Reference?) throws(MarkError) -> [Note] {
-        try markOperation { try live("notes", columns: Journal.noteColumns, in: reference, row: Journal.note) }
+    /// The notes on `reference` (nil: all), in Bible order; with `deleted`, the deleted ones
+    /// instead: what a delete here, or on another device, took away, each with its text.
+    public func notes(in reference: Reference?, deleted: Bool = false) throws(MarkError) -> [Note] {
+        try markOperation {
+            try live("notes", columns: Journal.noteColumns, in: reference, deleted: deleted, row: Journal.note)
+        }
     }
 
     /// Deletes the note with short id (or uuid) `id`: it becomes a tombstone, which export carries.
@@ -259,14 +263,15 @@ extension Journal {
 
     // MARK: Shared
 
-    static let noteColumns = "uuid, short_id, verse_id, reference, text, created_at, updated_at"
+    static let noteColumns = "uuid, short_id, verse_id, reference, text, created_at, updated_at, deleted_at"
     static let highlightColumns = "uuid, short_id, verse_id, color, created_at, updated_at"
     static let bookmarkColumns = "uuid, short_id, verse_id, reference, created_at, updated_at"
 
     static func note(_ row: Statement) throws(SQLiteError) -> Note {
         try Note(uuid: row.string("uuid"), shortID: row.string("short_id"),
                  reference: passage(verseID: row.int("verse_id"), reference: row.optionalString("reference")),
-                 text: row.string("text"), createdAt: row.int("created_at"), updatedAt: row.int("updated_at"))
+                 text: row.string("text"), createdAt: row.int("created_at"), updatedAt: row.int("updated_at"),
+                 deletedAt: row.optionalInt("deleted_at"))
     }
 
     static func highlight(_ row: Statement) throws(SQLiteError) -> Highlight {
@@ -304,17 +309,20 @@ extension Journal {
         }
     }
 
-    /// The live rows of `table` found at the verses of `reference`, or all of them, in Bible order.
-    private func live<T>(_ table: String, columns: String, in reference: Reference?, row: (Statement) throws -> T) throws -> [T] {
+    /// The live rows of `table` found at the verses of `reference`, or all of them, in Bible
+    /// order (`deleted`: the deleted rows).
+    private func live<T>(_ table: String, columns: String, in reference: Reference?, deleted: Bool = false,
+                         row: (Statement) throws -> T) throws -> [T] {
         let order = "ORDER BY verse_id, created_at, uuid"
+        let alive = "deleted_at IS \(deleted ? "NOT NULL" : "NULL")"
         guard let reference else {
-            let statement = try database.prepare("SELECT \(columns) FROM \(table) WHERE deleted_at IS NULL \(order)")
+            let statement = try database.prepare("SELECT \(columns) FROM \(table) WHERE \(alive) \(order)")
             var rows: [T] = []
             while try statement.step() { rows.append(try row(statement)) }
             return rows
         }
         let statement = try database.prepare("""
-            SELECT \(columns) FROM \(table) WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL \(order)
+            SELECT \(columns) FROM \(table) WHERE verse_id BETWEEN ?1 AND ?2 AND \(alive) \(order)
             """)
         var rows: [T] = []
         var seen: Set<String> = []

@@ -32,6 +32,8 @@ public struct Note: Equatable, Sendable {
     public let text: String
     public let createdAt: Instant
     public let updatedAt: Instant
+    /// When it was deleted (nil: it is not): a deleted note stays, restorable, and its text with it.
+    public var deletedAt: Instant? = nil
 
     /// The verse the note is found at: the passage's first.
     public var verseID: VerseID { reference.ranges[0].first }
