@@ -261,6 +261,30 @@ final class TestDevice {
         #expect(try phone.notes().count == 5)
     }
 
+    /// A device that left (`sync leave`) keeps no segments in the folder: the others compact
+    /// theirs again, and a device that joins later still gets what the one that left wrote.
+    @Test func aDeviceThatLeftHoldsNoSegmentsBack() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        _ = try desktop.journal.addNote("from the desktop", on: ref("Rom 8:28"), at: desktop.now)
+        try desktop.sync()
+        try laptop.sync()
+        #expect(try Sync.leave(desktop.journal, now: desktop.now) == .marked)
+        #expect(try desktop.journal.syncState() == nil)
+        for index in 0..<4 {
+            laptop.now += 60
+            _ = try laptop.journal.addNote("note \(index)", on: ref("Ps 23:\(index + 1)"), at: laptop.now)
+            try laptop.sync()
+        }
+        let own = SyncFolder(root: laptop.folder).folder(of: try #require(try laptop.journal.syncState()).device)
+        try laptop.sync(segmentsKept: 2)
+        // Without the mark, the desktop's last segment (which had applied none of these) would keep them all.
+        #expect(Files.list(own).sorted() == ["snapshot.jsonl"])
+        let phone = try TestDevice(scratch, "phone", folder: laptop.folder)
+        #expect(try phone.sync().problems.isEmpty)
+        #expect(Set(try phone.notes().map(\.text)) == ["from the desktop", "note 0", "note 1", "note 2", "note 3"])
+    }
+
     /// The search history syncs when both devices ask for it, the trim to 100 included.
     @Test func theSearchHistorySyncsWhenAskedFor() throws {
         let scratch = try Scratch("sync")

@@ -1,4 +1,4 @@
-// manna sync init DIR | status | now | leave: the journal on every device, through a folder a
+// manna sync init DIR | status | now | leave | forget NAME: the journal on every device, through a folder a
 // sync tool (Syncthing, Nextcloud, Dropbox) keeps in step. The design is docs/sync.md; the
 // tick runs `tickSync` every minute.
 #if canImport(Glibc)
@@ -9,12 +9,12 @@ import MannaKit
 enum SyncCommand {
     static let spec = CommandSpec(
         name: "sync",
-        usage: "manna sync init DIR [--name NAME] [--searches] | status [--json] | now | leave",
+        usage: "manna sync init DIR [--name NAME] [--searches] | status [--json] | now | leave | forget NAME",
         abstract: "Keep the journal the same on each of your devices through a folder Syncthing (or another sync tool) keeps in step",
         valueOptions: ["name": "what this device is called in 'sync status' on the others (init; the host name if not given)"],
         flags: ["json": "status as JSON", "searches": "sync the search history too (init; give it on every device)"],
-        subcommands: ["init", "status", "now", "leave"],
-        subcommandOptions: ["init": ["name", "searches"], "status": ["json"], "now": [], "leave": []],
+        subcommands: ["init", "status", "now", "leave", "forget"],
+        subcommandOptions: ["init": ["name", "searches"], "status": ["json"], "now": [], "leave": [], "forget": []],
         operands: ["init": .directory],
         run: run)
 
@@ -24,8 +24,10 @@ enum SyncCommand {
         case ("status", 1): try status(json: arguments.has("json"), context)
         case ("now", 1): try now(context)
         case ("leave", 1): try leave(context)
+        case ("forget", 2): try forget(arguments.positionals[1], context)
+        case ("forget", _): throw Failure.usage("sync forget needs the name (or id) of one device, as 'manna sync status' shows it, like 'manna sync forget laptop'")
         default:
-            throw spec.subcommandFailure(arguments.positionals.first, usage: "sync needs one of: init DIR, status, now, leave; see 'manna sync --help'")
+            throw spec.subcommandFailure(arguments.positionals.first, usage: "sync needs one of: init DIR, status, now, leave, forget NAME; see 'manna sync --help'")
         }
     }
 
@@ -63,9 +65,43 @@ enum SyncCommand {
 
     static func leave(_ context: Context) throws {
         guard let journal = try context.existingJournal(), let state = try journal.syncState() else { throw notSyncing }
-        guard try Sync.leave(journal) else { throw busy }
+        let leaving = try Sync.leave(journal, now: context.clock.now())
+        if leaving == .busy { throw busy }
         context.stdout.line("this journal no longer syncs; what it wrote stays in \(state.folder) for the other devices, "
             + "in \(SyncFolder(root: state.folder).folder(of: state.device))")
+        if case .unmarked(let reason) = leaving {
+            context.stderr.line("manna: could not tell the other devices it left (\(reason)): they keep what they write for it until "
+                + "'manna sync forget \(state.deviceName)' on one of them")
+        }
+    }
+
+    /// `sync forget NAME`: the device named (or whose id starts so) is taken as gone; the others
+    /// stop keeping what they write for it.
+    static func forget(_ which: String, _ context: Context) throws {
+        guard let journal = try context.existingJournal(), let state = try journal.syncState() else { throw notSyncing }
+        let key = which.trimmingSpaces.lowercased()
+        if key == state.deviceName.lowercased() || (key.count >= 4 && state.device.hasPrefix(key)) {
+            throw Failure.usage("'\(which.singleLine)' is this device: 'manna sync leave' stops it syncing")
+        }
+        let devices = try journal.syncDevices()
+        var matches = devices.filter { $0.name.lowercased() == key }
+        if matches.isEmpty && key.count >= 4 { matches = devices.filter { $0.device.hasPrefix(key) } }
+        guard matches.count == 1, let device = matches.first else {
+            if matches.isEmpty {
+                let names = devices.map { "'\($0.name.singleLine)'" }
+                throw Failure.data("no device called '\(which.singleLine)' has synced here; "
+                    + (names.isEmpty ? "none has yet" : "the others are \(names.joined(separator: ", "))"))
+            }
+            throw Failure.usage("\(matches.count) devices are called '\(which.singleLine)' (\(matches.map { "device \($0.device.prefix(8))" }.joined(separator: ", "))): "
+                + "forget one by its id")
+        }
+        switch try Sync.forget(device, journal, now: context.clock.now()) {
+        case .busy: throw busy
+        case .unmarked(let reason): throw Failure.unavailable("could not forget '\(device.name.singleLine)': \(reason)")
+        case .marked:
+            context.stdout.line("forgot '\(device.name.singleLine)' (device \(device.device.prefix(8))): no device keeps what it writes for it now; "
+                + "should it sync again, it goes on as a new device and sends all it knows")
+        }
     }
 
     /// Another sync of this journal held its lock for a minute (a folder that hangs, a very large sync).
@@ -76,7 +112,10 @@ enum SyncCommand {
     /// What a sync did, a line each; the problems on stderr, and a folder that cannot be
     /// reached or written exits 69.
     static func say(_ report: SyncReport, _ context: Context) throws {
-        if let device = report.newDevice {
+        if let device = report.newDevice, let forgotten = report.forgotten {
+            context.stdout.line("this device was forgotten on another (" + (forgotten.by.map { "device \($0.prefix(8)), " } ?? "")
+                + "'manna sync forget'): it goes on as a new device (device \(device.prefix(8))) and sends all it knows")
+        } else if let device = report.newDevice {
             context.stdout.line("this journal was a copy of another device's: it is now a device of its own (device \(device.prefix(8)))")
         }
         var lines: [String] = []
@@ -119,7 +158,12 @@ enum SyncCommand {
         let devices = try journal.syncDevices()
         let refused = try journal.syncRefused()
         let pending = try journal.syncOutbox()?.changes.count ?? 0
-        let ignored = Files.isDirectory(state.folder) ? SyncFolder(root: state.folder).scan().ignored : []
+        let folder = SyncFolder(root: state.folder)
+        let scan = Files.isDirectory(state.folder) ? folder.scan() : SyncFolder.Scan()
+        let ignored = scan.ignored
+        var left: [String: SyncFolder.Left?] = [:]
+        for device in scan.left { left[device] = folder.left(of: device) }
+        let silent = silence(devices, left: scan.left, now: context.clock.now(), days: context.config().syncSilentDays)
         func when(_ time: Int?) -> String? { time.map { zone.local(HybridTime.instant($0)).iso8601 } }
         if json {
             context.json(.object([
@@ -132,6 +176,8 @@ enum SyncCommand {
                     .object([("device", .string(device.device)), ("name", .string(device.name)), ("segments_applied", .int(device.applied)),
                              ("last_change", when(device.lastTime).map(JSON.string) ?? .null),
                              ("last_applied", device.appliedAt.map { .string(zone.local($0).iso8601) } ?? .null),
+                             ("left", leftJSON(left[device.device], zone)),
+                             ("silent_days", silent[device.device].map(JSON.int) ?? .null),
                              ("problem", device.problem.map(JSON.string) ?? .null),
                              ("refused_changes", .int(refused[device.device]?.count ?? 0))])
                 })),
@@ -153,7 +199,9 @@ enum SyncCommand {
                 (when(device.lastTime).map { "last change made \($0), " } ?? "") + "applied here \(zone.local(applied).iso8601)"
             } ?? "nothing applied yet"
             context.stdout.line((index == 0 ? "devices  " : "         ") + "'\(device.name)' (device \(device.device.prefix(8))): \(last), "
-                + "\(device.applied) \(plural(device.applied, "segment")) applied" + (device.problem.map { "; \($0)" } ?? "")
+                + "\(device.applied) \(plural(device.applied, "segment")) applied"
+                + leftNote(left[device.device], zone) + silentNote(silent[device.device], device)
+                + (device.problem.map { "; \($0)" } ?? "")
                 + (refused[device.device].map { "; refused \($0.count) \(plural($0.count, "change")), like \($0.first)" } ?? ""))
         }
         if !ignored.isEmpty { context.stdout.line("ignored  " + ignoredLine(ignored, lead: "")) }
@@ -191,7 +239,45 @@ enum SyncCommand {
         var when = ""
         if let checked = state.checkedAt { when = " (last synced \(try context.zone().local(checked).iso8601))" }
         let others = devices.count
-        return "through \(state.folder) as '\(state.deviceName)' with \(others) other \(plural(others, "device"))" + when
+        let scan = Files.isDirectory(state.folder) ? SyncFolder(root: state.folder).scan() : SyncFolder.Scan()
+        let silent = silence(devices, left: scan.left, now: context.clock.now(), days: context.config().syncSilentDays)
+        let names: [String] = devices.filter { silent[$0.device] != nil }.map { "'\($0.name)'" }
+        var silence = ""
+        if !names.isEmpty {
+            silence = "; nothing from \(names.joined(separator: ", ")) for \(context.config().syncSilentDays) days or more: 'manna sync forget NAME' if gone for good"
+        }
+        return "through \(state.folder) as '\(state.deviceName)' with \(others) other \(plural(others, "device"))" + when + silence
+    }
+
+    /// A left device in `sync status --json`: when it left (true: a mark not read), or null.
+    static func leftJSON(_ left: SyncFolder.Left??, _ zone: Zone) -> JSON {
+        guard let left else { return .null }
+        guard let mark = left else { return .bool(true) }
+        return .string(zone.local(mark.at).iso8601)
+    }
+
+    /// "; left 2026-12-01: nothing is kept for it" ("forgotten" when another device forgot it).
+    static func leftNote(_ left: SyncFolder.Left??, _ zone: Zone) -> String {
+        guard let left else { return "" }
+        let how = left.map { "\($0.by == nil ? "left" : "forgotten") \(zone.local($0.at).date)" } ?? "left"
+        return "; " + how + ": nothing is kept for it"
+    }
+
+    static func silentNote(_ days: Int?, _ device: SyncDevice) -> String {
+        guard let days else { return "" }
+        return "; nothing from it for \(days) days: if it is gone for good, 'manna sync forget \(device.name)' lets the folder shrink"
+    }
+
+    /// The devices nothing has come from for `days` or more (by when the last was applied here,
+    /// or made, for a device applied before that was kept), and for how many days; not those that left.
+    static func silence(_ devices: [SyncDevice], left: Set<String>, now: Instant, days: Int) -> [String: Int] {
+        var silent: [String: Int] = [:]
+        for device in devices where !left.contains(device.device) {
+            guard let heard = device.appliedAt ?? device.lastTime.map(HybridTime.instant) else { continue }
+            let quiet = (now - heard) / 86_400
+            if quiet >= days { silent[device.device] = quiet }
+        }
+        return silent
     }
 
     static func checkedName(_ name: String) throws -> String {

@@ -23,6 +23,9 @@ public struct Config: Equatable, Sendable {
     public var planStart: LocalDate? = nil
     public var promptFormat: String? = nil
     public var timelineDays = 7
+    /// After how many days with nothing from a device `sync status` and `doctor` call it silent
+    /// and suggest `sync forget` (the folder keeps what it has not read until then).
+    public var syncSilentDays = 90
     public var dailySource = DailySourceSetting.curated
     /// The line of the file each key was set on (the last, where a key is set twice).
     public private(set) var lines: [String: Int] = [:]
@@ -60,6 +63,7 @@ public struct Config: Equatable, Sendable {
         ("prompt_format", "a prompt format, like '{reference}: {text:60}'"),
         ("timeline_days", "a whole number of days from 1 to 31"),
         ("daily_source", "curated (the shipped list) or bookmarks (your bookmarked passages)"),
+        ("sync_silent_days", "a whole number of days from 1 to 3650: a device silent that long is named"),
     ]
 
     /// Reads `text` (the contents of `file`, for messages). A line that is not `key = value`,
@@ -115,6 +119,7 @@ public struct Config: Equatable, Sendable {
         case "prompt_format": promptFormat = defaults.promptFormat
         case "timeline_days": timelineDays = defaults.timelineDays
         case "daily_source": dailySource = defaults.dailySource
+        case "sync_silent_days": syncSilentDays = defaults.syncSilentDays
         default: return
         }
         lines[key] = nil
@@ -159,6 +164,9 @@ public struct Config: Equatable, Sendable {
         case "daily_source":
             guard let source = DailySourceSetting(rawValue: value) else { throw bad() }
             dailySource = source
+        case "sync_silent_days":
+            guard let days = Int(value), (1...3650).contains(days) else { throw bad() }
+            syncSilentDays = days
         default:
             let names = Config.keys.map(\.name)
             throw ConfigError(file: "", line: 0, problem: "unknown key '\(key)'"
@@ -187,6 +195,7 @@ public struct Config: Equatable, Sendable {
         case "prompt_format": return promptFormat
         case "timeline_days": return String(timelineDays)
         case "daily_source": return dailySource.rawValue
+        case "sync_silent_days": return String(syncSilentDays)
         default: return nil
         }
     }

@@ -16,8 +16,10 @@ public struct SyncReport: Equatable, Sendable {
     public var copies = 0
     /// Changes refused by the checks `import` makes (the rest of their segments applied).
     public var refused = 0
-    /// This journal was a copy of another device's: its new device id.
+    /// This journal was a copy of another device's, or was forgotten (`forgotten`): its new device id.
     public var newDevice: String?
+    /// The mark another device left in this one's folder (`sync forget`), which made it a new device.
+    public var forgotten: SyncFolder.Left?
     /// Another sync of this journal was running: this one did nothing.
     public var busy = false
     /// What stopped part of it, one line each (also kept for `sync status` and `doctor`).
@@ -60,9 +62,42 @@ public enum Sync {
         }
     }
 
-    /// `sync leave`: stops syncing, under the sync lock (false: another sync held it for a minute).
-    public static func leave(_ journal: Journal) throws(JournalError) -> Bool {
-        try SyncLock.holding(journal, wait: true) { () throws(JournalError) in try journal.stopSync() } != nil
+    /// What `sync leave` and `sync forget` did.
+    public enum Leaving: Equatable, Sendable {
+        /// The device's `left` mark is in the folder: the others stop keeping segments for it.
+        case marked
+        /// The mark could not be written (the folder unmounted, read-only): the others keep
+        /// their segments for it until it is forgotten there.
+        case unmarked(String)
+        /// Another sync of this journal held its lock for a minute: nothing was done.
+        case busy
+    }
+
+    /// `sync leave` at `now`: leaves this device's `left` mark in the folder, then stops syncing
+    /// (what it wrote stays for the others), under the sync lock.
+    public static func leave(_ journal: Journal, now: Instant) throws(JournalError) -> Leaving {
+        try SyncLock.holding(journal, wait: true) { () throws(JournalError) -> Leaving in
+            guard let state = try journal.syncState() else { return .marked }
+            let leaving = mark(SyncFolder.Left(device: state.device, name: state.deviceName, at: now), in: SyncFolder(root: state.folder))
+            try journal.stopSync()
+            return leaving
+        } ?? .busy
+    }
+
+    /// `sync forget`: leaves `device`'s `left` mark for it, as if it had left (a laptop lost, a
+    /// machine wiped): every device stops keeping segments for it, and should it sync again it
+    /// finds the mark and goes on as a new device, sending all it knows.
+    public static func forget(_ device: SyncDevice, _ journal: Journal, now: Instant) throws(JournalError) -> Leaving {
+        try SyncLock.holding(journal, wait: true) { () throws(JournalError) -> Leaving in
+            guard let state = try journal.syncState() else { return .marked }
+            return mark(SyncFolder.Left(device: device.device, name: device.name, at: now, by: state.device), in: SyncFolder(root: state.folder))
+        } ?? .busy
+    }
+
+    private static func mark(_ left: SyncFolder.Left, in folder: SyncFolder) -> Leaving {
+        guard Files.isDirectory(folder.root) else { return .unmarked("the sync folder \(folder.root) is not there (not mounted?)") }
+        do { try folder.write(left) } catch { return .unmarked(error.message) }
+        return .marked
     }
 
     /// One sync, the lock held. `killedAfterRename` (for tests) stops it as a kill would
@@ -92,8 +127,11 @@ public enum Sync {
             state = try journal.syncState()!
         }
         // A journal copied (a cloned home, a restored backup): two journals claim this id. It
-        // goes on as a new device, sending all it knows, so nothing is lost or duplicated.
-        if claimedElsewhere(state, folder: folder, scan: scan) {
+        // goes on as a new device, sending all it knows, so nothing is lost or duplicated. So
+        // does a device another forgot (`sync forget`), or whose copy left: the others no longer
+        // keep its segments, and what it sends under its old id may never be read.
+        if scan.left.contains(state.device) { report.forgotten = folder.left(of: state.device) }
+        if scan.left.contains(state.device) || claimedElsewhere(state, folder: folder, scan: scan) {
             let id = newDevice()
             try journal.becomeNewDevice(id)
             report.newDevice = id
@@ -278,9 +316,10 @@ public enum Sync {
             guard (try? folder.write(written, asSnapshot: true)) != nil else { return }
             through = state.sequence
         }
-        // What every other device that has written since says it has applied of this one's.
+        // What every other device that has written since says it has applied of this one's; a
+        // device that left (or was forgotten) reads no more, and keeps nothing here.
         var safe = through
-        for (device, sequences) in scan.devices where device != state.device {
+        for (device, sequences) in scan.devices where device != state.device && !scan.left.contains(device) {
             let header = sequences.last.flatMap { folder.header(device, $0, schema: schema) } ?? folder.snapshotHeader(of: device, schema: schema)
             safe = min(safe, header?.after[state.device] ?? 0)
         }
@@ -320,7 +359,7 @@ public enum Sync {
     /// Whether another journal writes under `state`'s device id: segments this one never wrote
     /// (a greater number, in a segment or the snapshot, or another file at its last number), or
     /// a sync tool's conflict copy in its folder, made when two devices wrote one file.
-    static func claimedElsewhere(_ state: SyncState, folder: SyncFolder, scan: (devices: [String: [Int]], ignored: [SyncFolder.Ignored])) -> Bool {
+    static func claimedElsewhere(_ state: SyncState, folder: SyncFolder, scan: SyncFolder.Scan) -> Bool {
         let own = scan.devices[state.device] ?? []
         if let last = own.last, last > state.sequence { return true }
         // Its segments may all be in its snapshot by now.

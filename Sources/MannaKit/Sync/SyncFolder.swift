@@ -34,10 +34,23 @@ public struct SyncFolder: Sendable {
         }
     }
 
-    /// The device folders here (each named by a device id), with the segment numbers each holds.
-    public func scan() -> (devices: [String: [Int]], ignored: [Ignored]) {
+    /// What the folder holds: the device folders (each named by a device id) with the segment
+    /// numbers each holds, the devices that left, and the files that are none of Manna's.
+    public struct Scan: Sendable {
+        public var devices: [String: [Int]] = [:]
+        public var ignored: [Ignored] = []
+        /// Devices whose folder holds a `left` mark, by id.
+        public var left: Set<String> = []
+
+        public init(devices: [String: [Int]] = [:], ignored: [Ignored] = [], left: Set<String> = []) {
+            (self.devices, self.ignored, self.left) = (devices, ignored, left)
+        }
+    }
+
+    public func scan() -> Scan {
         var devices: [String: [Int]] = [:]
         var ignored: [Ignored] = []
+        var left: Set<String> = []
         for device in Files.list(self.devices).sorted() {
             let path = folder(of: device)
             // A link is no device's folder: a sync tool carries links, and one planted here
@@ -48,13 +61,58 @@ public struct SyncFolder: Sendable {
             }
             var sequences: [Int] = []
             for name in Files.list(path) where name != SyncFolder.snapshotName {
-                if let sequence = SyncSegment.sequence(ofFileName: name) { sequences.append(sequence) } else {
+                if name == SyncFolder.leftName {
+                    left.insert(device)
+                } else if let sequence = SyncSegment.sequence(ofFileName: name) { sequences.append(sequence) } else {
                     ignored.append(Ignored(path: path + "/" + name, kind: SyncFolder.kind(of: name)))
                 }
             }
             devices[device] = sequences.sorted()
         }
-        return (devices, ignored)
+        return Scan(devices: devices, ignored: ignored, left: left)
+    }
+
+    /// The mark a device leaves in its folder when it stops syncing (`sync leave`), or another
+    /// leaves there for it (`sync forget`): the others stop keeping their segments until it has
+    /// read them, and a device that finds it in its own folder while it syncs goes on as a new one.
+    public static let leftName = "left.json"
+
+    public struct Left: Equatable, Sendable {
+        public let device: String
+        public let name: String
+        public let at: Instant
+        /// The device that forgot it (nil: it left itself).
+        public let by: String?
+
+        public init(device: String, name: String, at: Instant, by: String? = nil) {
+            (self.device, self.name, self.at, self.by) = (device, name, at, by)
+        }
+
+        var json: JSON {
+            .object([("format", .string("manna-sync-left")), ("device", .string(device)), ("name", .string(name)), ("at", .int(at)),
+                     ("by", by.map(JSON.string) ?? .null)])
+        }
+
+        init?(_ json: JSON) {
+            guard json["format"]?.stringValue == "manna-sync-left", let device = json["device"]?.stringValue,
+                  let name = json["name"]?.stringValue, let at = json["at"]?.intValue else { return nil }
+            self.init(device: device, name: name, at: at, by: json["by"]?.stringValue)
+        }
+    }
+
+    /// Leaves `left` in its device's folder (0600, as a segment), the folder made if missing.
+    public func write(_ left: Left) throws(FileError) {
+        let folder = folder(of: left.device)
+        try Files.makePrivateDirectories(folder, below: root)
+        try Files.writeAtomically(left.json.text + "\n", to: folder + "/" + SyncFolder.leftName, mode: 0o600)
+        Files.syncDirectory(folder)
+    }
+
+    /// The mark in `device`'s folder (nil: none, or not one Manna wrote).
+    public func left(of device: String) -> Left? {
+        guard let line = try? Files.readFirstLine(folder(of: device) + "/" + SyncFolder.leftName, limit: 4096, followLinks: false),
+              let json = try? JSON(parsing: line) else { return nil }
+        return Left(json)
     }
 
     /// A device's snapshot: its segments up to one, collapsed into one file, which a device that
