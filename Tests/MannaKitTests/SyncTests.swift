@@ -404,3 +404,56 @@ final class TestDevice {
         try #require(utimensat(AT_FDCWD, path, &times, 0) == 0)
     }
 }
+
+/// A device that cannot apply another's segments (one damaged, one gone) asks it, after an
+/// hour, for a snapshot in their place, and is unstuck by it (issue 24, point 7): a device's
+/// edits never stop reaching the others because one file in the folder went bad.
+@Suite struct SyncStuckTests {
+    enum Fault: String, CaseIterable { case damaged, removed }
+
+    @Test(arguments: Fault.allCases)
+    func aDeviceStuckForAnHourAsksForASnapshotAndIsUnstuck(_ fault: Fault) throws {
+        let scratch = try Scratch("sync-stuck")
+        let shared = scratch.file("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let laptop = try TestDevice(scratch, "laptop", folder: shared)
+        for text in ["first", "second"] {
+            laptop.now += 60
+            _ = try laptop.journal.addNote(text, on: ref("Ps 23:1"), at: laptop.now)
+            try laptop.sync()
+        }
+        let folder = SyncFolder(root: shared)
+        let laptopID = try #require(try laptop.journal.syncState()).device
+        let first = folder.folder(of: laptopID) + "/" + SyncSegment.fileName(1)
+        switch fault {
+        case .damaged: try "not a segment\n".write(toFile: first, atomically: true, encoding: .utf8)
+        case .removed: try FileManager.default.removeItem(atPath: first)
+        }
+
+        let desktop = try TestDevice(scratch, "desktop", folder: shared, now: laptop.now)
+        let stuck = try desktop.sync()
+        let problem = try #require(stuck.problems.first)
+        #expect(fault == .damaged ? problem.contains("not a Manna sync segment") : problem.contains("segment 1 of 'laptop' (device "), "\(problem)")
+        let desktopID = try #require(try desktop.journal.syncState()).device
+        desktop.now += 1800
+        try desktop.sync()
+        #expect(folder.wants(of: desktopID).isEmpty)
+        #expect(try desktop.journal.syncDevices().first?.problemSince == laptop.now)
+        desktop.now += 1800
+        try desktop.sync()
+        #expect(folder.wants(of: desktopID) == [laptopID: 1])
+
+        // The laptop answers at its next sync; the desktop applies the snapshot and stops asking.
+        try laptop.sync()
+        #expect(folder.snapshotHeader(of: laptopID, schema: Sync.schema)?.sequence == 2)
+        desktop.now += 60
+        let unstuck = try desktop.sync()
+        #expect(unstuck.problems == [], "\(unstuck)")
+        #expect(Set(try desktop.notes().map(\.text)) == ["first", "second"])
+        #expect(!Files.exists(folder.folder(of: desktopID) + "/" + SyncFolder.wantsName))
+        #expect(try desktop.journal.syncDevices().first?.problemSince == nil)
+        try laptop.sync()
+        try desktop.sync()
+        #expect(try laptop.export() == desktop.export())
+    }
+}

@@ -164,6 +164,7 @@ enum SyncCommand {
         var left: [String: SyncFolder.Left?] = [:]
         for device in scan.left { left[device] = folder.left(of: device) }
         let silent = silence(devices, left: scan.left, now: context.clock.now(), days: context.config().syncSilentDays)
+        let wants = Files.isDirectory(state.folder) ? folder.wants(of: state.device) : [:]
         func when(_ time: Int?) -> String? { time.map { zone.local(HybridTime.instant($0)).iso8601 } }
         if json {
             context.json(.object([
@@ -179,6 +180,8 @@ enum SyncCommand {
                              ("left", leftJSON(left[device.device], zone)),
                              ("silent_days", silent[device.device].map(JSON.int) ?? .null),
                              ("problem", device.problem.map(JSON.string) ?? .null),
+                             ("problem_since", device.problemSince.map { .string(zone.local($0).iso8601) } ?? .null),
+                             ("snapshot_asked_from", wants[device.device].map(JSON.int) ?? .null),
                              ("refused_changes", .int(refused[device.device]?.count ?? 0))])
                 })),
                 ("ignored", .array(ignored.map { .object([("path", .string($0.path)), ("kind", .string($0.kind.rawValue))]) })),
@@ -202,6 +205,8 @@ enum SyncCommand {
                 + "\(device.applied) \(plural(device.applied, "segment")) applied"
                 + leftNote(left[device.device], zone) + silentNote(silent[device.device], device)
                 + (device.problem.map { "; \($0)" } ?? "")
+                + (device.problem == nil ? "" : device.problemSince.map { " (since \(zone.local($0).iso8601))" } ?? "")
+                + (wants[device.device].map { "; asked it for a snapshot in place of segments \($0) on (it writes one at its next sync)" } ?? "")
                 + (refused[device.device].map { "; refused \($0.count) \(plural($0.count, "change")), like \($0.first)" } ?? ""))
         }
         if !ignored.isEmpty { context.stdout.line("ignored  " + ignoredLine(ignored, lead: "")) }

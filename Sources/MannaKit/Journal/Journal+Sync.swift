@@ -43,6 +43,8 @@ public struct SyncDevice: Equatable, Sendable {
     public let appliedAt: Instant?
     public let folderModified: Int?
     public let problem: String?
+    /// Since when `problem` has stood, by this device's clock.
+    public let problemSince: Instant?
     /// The files of its refused for their content (`problem`), as `SyncFolder.rejection` names
     /// them: while a file is unchanged it is not read again.
     public let rejected: Set<String>
@@ -95,12 +97,12 @@ extension Journal {
 
     public func syncDevices() throws(JournalError) -> [SyncDevice] {
         try reading {
-            let statement = try database.prepare("SELECT device, name, applied, last_time, folder_mtime, problem, rejected, applied_at FROM sync_devices ORDER BY name, device")
+            let statement = try database.prepare("SELECT device, name, applied, last_time, folder_mtime, problem, rejected, applied_at, problem_since FROM sync_devices ORDER BY name, device")
             var devices: [SyncDevice] = []
             while try statement.step() {
                 devices.append(SyncDevice(device: statement.string(0), name: statement.string(1), applied: statement.int(2),
                                           lastTime: statement.optionalInt(3), appliedAt: statement.optionalInt(7), folderModified: statement.optionalInt(4),
-                                          problem: statement.optionalString(5),
+                                          problem: statement.optionalString(5), problemSince: statement.optionalInt(8),
                                           rejected: Set((statement.optionalString(6) ?? "").split(separator: "\n").map(String.init))))
             }
             return devices
@@ -167,33 +169,50 @@ extension Journal {
             // What was queued is among the versions known, sent next.
             try database.execute("DELETE FROM sync_outbox")
             var position = 0
-            for table in try syncedTables() {
-                let text = Journal.syncedText[table.name] ?? []
-                let kinds = Dictionary(uniqueKeysWithValues: table.storedFields.map { ($0.name, $0.kind) })
-                let fields = try database.prepare("SELECT key, field, value, time, device FROM sync_fields WHERE tbl = ?1 ORDER BY key, field")
-                try fields.bind(table.name, at: 1)
-                while try fields.step() {
-                    guard !text.contains(fields.string(1)) else { continue }
-                    let value = try Journal.cell(fields, column: 2, kind: kinds[fields.string(1)] ?? .count)
-                    try queue(SyncChange(table: table.name, key: fields.string(0), field: fields.string(1), value: value, time: fields.int(3),
-                                         device: fields.string(4)), sequence: 1, position: position)
-                    position += 1
+            try forEachVersionKnown { change in
+                try queue(change, sequence: 1, position: position)
+                position += 1
+            }
+        }
+    }
+
+    /// Every version this journal knows, each as it was stamped (time and device): each text
+    /// version with its base and context, and the winning version of every other field. What a
+    /// device that became a new one sends first, and the snapshot a device asks for when it
+    /// cannot read another's segments.
+    public func everyVersionKnown() throws(JournalError) -> [SyncChange] {
+        try reading {
+            var changes: [SyncChange] = []
+            try forEachVersionKnown { changes.append($0) }
+            return changes
+        }
+    }
+
+    private func forEachVersionKnown(_ body: (SyncChange) throws -> Void) throws {
+        for table in try syncedTables() {
+            let text = Journal.syncedText[table.name] ?? []
+            let kinds = Dictionary(uniqueKeysWithValues: table.storedFields.map { ($0.name, $0.kind) })
+            let fields = try database.prepare("SELECT key, field, value, time, device FROM sync_fields WHERE tbl = ?1 ORDER BY key, field")
+            try fields.bind(table.name, at: 1)
+            while try fields.step() {
+                guard !text.contains(fields.string(1)) else { continue }
+                let value = try Journal.cell(fields, column: 2, kind: kinds[fields.string(1)] ?? .count)
+                try body(SyncChange(table: table.name, key: fields.string(0), field: fields.string(1), value: value, time: fields.int(3),
+                                    device: fields.string(4)))
+            }
+            let versions = try database.prepare("""
+                SELECT key, field, value, time, device, base_time, base_device, context FROM sync_versions WHERE tbl = ?1 ORDER BY key, field, time, device
+                """)
+            try versions.bind(table.name, at: 1)
+            while try versions.step() {
+                let value = try Journal.cell(versions, column: 2, kind: kinds[versions.string(1)] ?? .text)
+                let base = versions.optionalInt(5).map { SyncVersion(time: $0, device: versions.string(6)) }
+                var context: [(String, Cell)]?
+                if let json = versions.optionalString(7), case .object(let pairs)? = try? JSON(parsing: json) {
+                    context = pairs.compactMap { pair in Cell(json: pair.1).map { (pair.0, $0) } }
                 }
-                let versions = try database.prepare("""
-                    SELECT key, field, value, time, device, base_time, base_device, context FROM sync_versions WHERE tbl = ?1 ORDER BY key, field, time, device
-                    """)
-                try versions.bind(table.name, at: 1)
-                while try versions.step() {
-                    let value = try Journal.cell(versions, column: 2, kind: kinds[versions.string(1)] ?? .text)
-                    let base = versions.optionalInt(5).map { SyncVersion(time: $0, device: versions.string(6)) }
-                    var context: [(String, Cell)]?
-                    if let json = versions.optionalString(7), case .object(let pairs)? = try? JSON(parsing: json) {
-                        context = pairs.compactMap { pair in Cell(json: pair.1).map { (pair.0, $0) } }
-                    }
-                    try queue(SyncChange(table: table.name, key: versions.string(0), field: versions.string(1), value: value, time: versions.int(3),
-                                         base: base, context: context, device: versions.string(4)), sequence: 1, position: position)
-                    position += 1
-                }
+                try body(SyncChange(table: table.name, key: versions.string(0), field: versions.string(1), value: value, time: versions.int(3),
+                                    base: base, context: context, device: versions.string(4)))
             }
         }
     }
@@ -210,14 +229,19 @@ extension Journal {
     }
 
     /// Notes what the last sync found wrong with `device`'s segments (nil: nothing), the files
-    /// it refused for their content (`rejected`), and its folder's mtime. A device not known yet
-    /// (nothing of it applied) is added as `name`; a known one keeps its name.
-    public func recordDevice(_ device: String, name: String? = nil, problem: String?, rejected: Set<String> = [], folderModified: Int?) throws(JournalError) {
+    /// it refused for their content (`rejected`), and its folder's mtime, at `now` (a problem's
+    /// start is kept while it stands). A device not known yet (nothing of it applied) is added
+    /// as `name`; a known one keeps its name.
+    public func recordDevice(_ device: String, name: String? = nil, problem: String?, rejected: Set<String> = [], folderModified: Int?,
+                             at now: Instant) throws(JournalError) {
         try writing {
             let update = try database.prepare("""
-                INSERT INTO sync_devices (device, name, applied, problem, folder_mtime, rejected) VALUES (?1, ?5, 0, ?2, ?3, ?4)
-                ON CONFLICT (device) DO UPDATE SET problem = excluded.problem, folder_mtime = excluded.folder_mtime, rejected = excluded.rejected
+                INSERT INTO sync_devices (device, name, applied, problem, folder_mtime, rejected, problem_since)
+                    VALUES (?1, ?5, 0, ?2, ?3, ?4, CASE WHEN ?2 IS NULL THEN NULL ELSE ?6 END)
+                ON CONFLICT (device) DO UPDATE SET problem = excluded.problem, folder_mtime = excluded.folder_mtime, rejected = excluded.rejected,
+                    problem_since = CASE WHEN excluded.problem IS NULL THEN NULL ELSE coalesce(problem_since, ?6) END
                 """)
+            try update.bind(now, at: 6)
             try update.bind(name ?? device, at: 5)
             try update.bind(device, at: 1)
             try update.bind(problem, at: 2)
@@ -412,7 +436,7 @@ extension Journal {
             let device = try database.prepare("""
                 INSERT INTO sync_devices (device, name, applied, last_time, applied_at) VALUES (?1, ?2, ?3, ?4, ?5)
                 ON CONFLICT (device) DO UPDATE SET name = excluded.name, applied = excluded.applied, applied_at = excluded.applied_at,
-                    last_time = max(coalesce(last_time, 0), coalesce(excluded.last_time, 0)), problem = NULL, rejected = NULL
+                    last_time = max(coalesce(last_time, 0), coalesce(excluded.last_time, 0)), problem = NULL, rejected = NULL, problem_since = NULL
                 """)
             try device.bind(segment.device, at: 1)
             try device.bind(segment.name, at: 2)

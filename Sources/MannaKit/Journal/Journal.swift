@@ -415,11 +415,13 @@ public final class Journal {
         // 14: a segment whose content was refused (damaged, half there, from a newer Manna) is
         // remembered by its file's identity (`Files.identity`: size, mtime, inode), so later
         // syncs report its problem again without re-reading megabytes every tick, until the
-        // file changes. `sync status` says when each device's last segment was applied here
-        // and when a sync last ended with no problem.
+        // file changes. `sync status` says when each device's last segment was applied here,
+        // since when its problem has stood (after an hour it is asked for a snapshot), and when
+        // a sync last ended with no problem.
         """
         ALTER TABLE sync_devices ADD COLUMN rejected TEXT;     -- '<file name> <identity>' of each file refused, one a line
         ALTER TABLE sync_devices ADD COLUMN applied_at INTEGER; -- Unix seconds its last segment was applied here
+        ALTER TABLE sync_devices ADD COLUMN problem_since INTEGER; -- Unix seconds since its problem has stood
         ALTER TABLE sync_state ADD COLUMN synced_at INTEGER;    -- Unix seconds of the last sync with no problem
         """,
     ]

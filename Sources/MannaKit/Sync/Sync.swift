@@ -144,6 +144,7 @@ public enum Sync {
         if killedAfterRename { return report }
 
         var applied = try journal.syncApplied()
+        let appliedBefore = applied
         var devicesProblems: [String: String] = [:]
         var rejections = Rejections(devices)
         var progress = true
@@ -212,14 +213,27 @@ public enum Sync {
                     }
                 }
                 if problem == nil, let later = sequences.first(where: { $0 > next }) {
-                    problem = "segment \(next) of device \(device) is missing while \(later) is there: waiting for it"
+                    let name = devices.first(where: { $0.device == device })?.name ?? folder.header(device, later, schema: schema)?.name
+                    problem = "segment \(next) of " + (name.map { "'\($0)' (device \(device.prefix(8)))" } ?? "device \(device)")
+                        + " is missing while \(later) is there: waiting for it"
                 }
                 devicesProblems[device] = problem
             }
         }
+        // A device whose segments have not applied for an hour (one gone, damaged, waiting on what
+        // is not there) is asked for a snapshot in their place, rather than waited for for ever.
+        var wants: [String: Int] = [:]
+        for device in devicesProblems.keys where !scan.left.contains(device) && applied[device] == appliedBefore[device] {
+            if let since = devices.first(where: { $0.device == device })?.problemSince, now - since >= Sync.stuckFor {
+                wants[device] = (applied[device] ?? 0) + 1
+            }
+        }
+        try? folder.write(wants: wants, of: state.device)
+
         // What applying made the journal do (a superseded highlight, a conflict copy) goes out too.
         try journal.captureSyncChanges(now: now)
         report.sent += try send(journal, state: state, folder: folder, problems: &report.problems)
+        try answerWants(journal, folder: folder, scan: scan)
 
         try compact(journal, folder: folder, segmentsKept: segmentsKept)
         scan = folder.scan()
@@ -232,13 +246,33 @@ public enum Sync {
                 : (scan.devices[device] ?? []).lazy.compactMap { folder.header(device, $0, schema: schema)?.name }.first
                     ?? folder.snapshotHeader(of: device, schema: schema)?.name ?? device
             try journal.recordDevice(device, name: name, problem: devicesProblems[device], rejected: rejections.refused[device] ?? [],
-                                     folderModified: SyncFolder.modified(folder.folder(of: device)))
+                                     folderModified: SyncFolder.modified(folder.folder(of: device)), at: now)
         }
         report.problems += devicesProblems.sorted { $0.key < $1.key }.compactMap(\.value)
         // Problems found last time are looked at again next time: the folder's mtime is kept only when all went well.
         try journal.recordSync(problem: report.problems.isEmpty ? nil : report.problems.joined(separator: "; "), at: now,
                                folderModified: report.problems.isEmpty ? SyncFolder.modified(folder.devices) : nil)
         return report
+    }
+
+    /// How long a device's segments may fail to apply before it is asked for a snapshot: long
+    /// enough for a sync tool to bring what is on its way, short enough that a damaged file
+    /// does not hold a device's edits back for a day.
+    public static let stuckFor: Instant = 3600
+
+    /// Writes a snapshot of every version this journal knows, through its last segment, when
+    /// another device asks for one (`SyncFolder.wants`) from a segment no snapshot here covers
+    /// (or the one here cannot be read): the segments it cannot apply are replaced.
+    static func answerWants(_ journal: Journal, folder: SyncFolder, scan: SyncFolder.Scan) throws(JournalError) {
+        guard let state = try journal.syncState(), state.sequence > 0 else { return }
+        let asked = scan.devices.keys.filter { $0 != state.device && !scan.left.contains($0) }
+            .compactMap { folder.wants(of: $0)[state.device] }.filter { $0 <= state.sequence }.max()
+        guard let asked else { return }
+        if let header = folder.snapshotHeader(of: state.device, schema: schema), header.device == state.device, header.sequence >= asked,
+           let text = try? folder.snapshot(of: state.device), (try? SyncSegment(parsing: text, schema: schema)) != nil { return }
+        let snapshot = SyncSegment(device: state.device, name: state.deviceName, sequence: state.sequence, schema: schema,
+                                   after: try journal.syncApplied().filter { $0.key != state.device }, changes: try journal.everyVersionKnown())
+        _ = try? folder.write(snapshot, asSnapshot: true)
     }
 
     /// A problem with one file in the folder, for `Result`.

@@ -63,6 +63,8 @@ public struct SyncFolder: Sendable {
             for name in Files.list(path) where name != SyncFolder.snapshotName {
                 if name == SyncFolder.leftName {
                     left.insert(device)
+                } else if name == SyncFolder.wantsName {
+                    continue
                 } else if let sequence = SyncSegment.sequence(ofFileName: name) { sequences.append(sequence) } else {
                     ignored.append(Ignored(path: path + "/" + name, kind: SyncFolder.kind(of: name)))
                 }
@@ -98,6 +100,35 @@ public struct SyncFolder: Sendable {
                   let name = json["name"]?.stringValue, let at = json["at"]?.intValue else { return nil }
             self.init(device: device, name: name, at: at, by: json["by"]?.stringValue)
         }
+    }
+
+    /// The file where a device stuck on another's segments (gone, damaged, waiting on what is
+    /// not there) for an hour asks it for a snapshot in their place: `{"wants": {DEVICE: N}}`,
+    /// N the first segment it could not apply. The device asked writes one at its next sync.
+    public static let wantsName = "wants.json"
+
+    /// What `device` asks of the others: the first segment of each it wants a snapshot from.
+    public func wants(of device: String) -> [String: Int] {
+        guard let line = try? Files.readFirstLine(folder(of: device) + "/" + SyncFolder.wantsName, limit: 1 << 16, followLinks: false),
+              let json = try? JSON(parsing: line), json["format"]?.stringValue == "manna-sync-wants",
+              case .object(let pairs)? = json["wants"] else { return [:] }
+        var wants: [String: Int] = [:]
+        for (other, value) in pairs { if let sequence = value.intValue { wants[other] = sequence } }
+        return wants
+    }
+
+    /// Writes what `device` asks of the others (none: removes the file), when it changed.
+    public func write(wants: [String: Int], of device: String) throws(FileError) {
+        guard wants != self.wants(of: device) else { return }
+        let path = folder(of: device) + "/" + SyncFolder.wantsName
+        if wants.isEmpty {
+            _ = try Files.remove(path)
+            return
+        }
+        let json: JSON = .object([("format", .string("manna-sync-wants")),
+                                  ("wants", .object(wants.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))])
+        try Files.makePrivateDirectories(folder(of: device), below: root)
+        try Files.writeAtomically(json.text + "\n", to: path, mode: 0o600)
     }
 
     /// Leaves `left` in its device's folder (0600, as a segment), the folder made if missing.
