@@ -43,7 +43,7 @@ import Glibc
     /// Each link a sync tool could carry in: the device's own folder, a folder above it, a
     /// segment of another device. Refused with one line naming it, nothing written or read
     /// through it.
-    @Test(arguments: ["manna-sync", "manna-sync/v1", "own folder", "a peer's segment", "a peer's folder"])
+    @Test(arguments: ["manna-sync", "manna-sync/v1", "own folder", "a peer's segment", "a peer's folder", "own next segment"])
     func aLinkPlantedInTheFolderIsNeverFollowed(planted: String) throws {
         let scratch = try Scratch("sync-safety")
         let laptop = try device(scratch)
@@ -67,6 +67,9 @@ import Glibc
         case "a peer's segment":
             try FileManager.default.createDirectory(atPath: folder.folder(of: peer), withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: folder.folder(of: peer) + "/" + SyncSegment.fileName(1), withDestinationPath: secret)
+        case "own next segment":
+            try FileManager.default.createDirectory(atPath: folder.folder(of: id), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: folder.folder(of: id) + "/" + SyncSegment.fileName(1), withDestinationPath: secret)
         default:
             try FileManager.default.createSymbolicLink(atPath: folder.folder(of: peer), withDestinationPath: elsewhere)
         }
@@ -80,8 +83,15 @@ import Glibc
             #expect(report.problems.count == 1 && report.problems[0].contains("symbolic link"), "\(report.problems)")
             #expect(report.sent == 0)
         case "a peer's segment":
-            #expect(report.problems.count == 1 && report.problems[0].contains(peer) && report.problems[0].contains("symbolic link"), "\(report.problems)")
-            #expect(report.applied.isEmpty)
+            // Not a segment at all: counted, never read, and the peer has nothing to apply.
+            #expect(report.ignored == [SyncFolder.Ignored(path: folder.folder(of: peer) + "/" + SyncSegment.fileName(1), kind: .link)], "\(report.ignored)")
+            #expect(report.applied.isEmpty && report.problems.isEmpty, "\(report)")
+        case "own next segment":
+            // The link is replaced by the segment (its target untouched), and no one else is
+            // taken to write under this id: the device keeps it.
+            #expect(report.problems.isEmpty && report.sent > 0 && report.newDevice == nil, "\(report)")
+            #expect(try laptop.journal.syncState()?.device == id)
+            #expect(Files.isRegularFile(folder.folder(of: id) + "/" + SyncSegment.fileName(1), followLinks: false))
         default:
             #expect(report.ignored.map(\.path) == [folder.folder(of: peer)], "\(report.ignored)")
             #expect(report.applied.isEmpty && report.problems.isEmpty, "\(report)")

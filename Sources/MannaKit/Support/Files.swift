@@ -405,10 +405,10 @@ public enum Files {
         return "\(info.st_size) \(info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec) \(info.st_ino) \(info.st_dev)"
     }
 
-    /// True when `path` is a regular file (following symbolic links).
-    public static func isRegularFile(_ path: String) -> Bool {
+    /// True when `path` is a regular file (or, with `followLinks`, a link to one).
+    public static func isRegularFile(_ path: String, followLinks: Bool = true) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        return (followLinks ? stat(path, &info) : lstat(path, &info)) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// True when `path` is a Unix socket (following symbolic links).

@@ -29,8 +29,17 @@ public struct SyncFolder: Sendable {
             /// writes a file twice, so another device or a person made it.
             case conflict = "conflict copy"
             case unknown = "unknown file"
+            /// A symbolic link, a FIFO, a device: never Manna's (it writes regular files and
+            /// folders only), so never read, whatever its name.
+            case link = "link or special file"
 
-            public var plural: String { self == .conflict ? "conflict copies" : rawValue + "s" }
+            public var plural: String {
+                switch self {
+                case .conflict: "conflict copies"
+                case .link: "links or special files"
+                default: rawValue + "s"
+                }
+            }
         }
     }
 
@@ -56,12 +65,16 @@ public struct SyncFolder: Sendable {
             // A link is no device's folder: a sync tool carries links, and one planted here
             // would have Manna read (or write) elsewhere.
             guard Files.isDirectory(path, followLinks: false) else {
-                ignored.append(Ignored(path: path, kind: SyncFolder.kind(of: device)))
+                ignored.append(Ignored(path: path, kind: Files.isDirectory(path) ? .link : SyncFolder.kind(of: device)))
                 continue
             }
             var sequences: [Int] = []
             for name in Files.list(path) where name != SyncFolder.snapshotName {
-                if name == SyncFolder.leftName {
+                // What is not a regular file is no segment or mark: a planted link at this
+                // device's next number would otherwise look like another journal writing its id.
+                if !Files.isRegularFile(path + "/" + name, followLinks: false) {
+                    ignored.append(Ignored(path: path + "/" + name, kind: .link))
+                } else if name == SyncFolder.leftName {
                     left.insert(device)
                 } else if name == SyncFolder.wantsName {
                     continue
@@ -128,14 +141,14 @@ public struct SyncFolder: Sendable {
         let json: JSON = .object([("format", .string("manna-sync-wants")),
                                   ("wants", .object(wants.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))])
         try Files.makePrivateDirectories(folder(of: device), below: root)
-        try Files.writeAtomically(json.text + "\n", to: path, mode: 0o600)
+        try Files.writeAtomically(json.text + "\n", to: path, mode: 0o600, link: .replace)
     }
 
     /// Leaves `left` in its device's folder (0600, as a segment), the folder made if missing.
     public func write(_ left: Left) throws(FileError) {
         let folder = folder(of: left.device)
         try Files.makePrivateDirectories(folder, below: root)
-        try Files.writeAtomically(left.json.text + "\n", to: folder + "/" + SyncFolder.leftName, mode: 0o600)
+        try Files.writeAtomically(left.json.text + "\n", to: folder + "/" + SyncFolder.leftName, mode: 0o600, link: .replace)
         Files.syncDirectory(folder)
     }
 
@@ -188,12 +201,14 @@ public struct SyncFolder: Sendable {
     /// Writes `segment` into its device's folder (a temporary file, flushed, then renamed), and
     /// returns its checksum. The segment is 0600 and `manna-sync`, `v1` and the device's folder
     /// 0700, as the journal is: it holds prayer text, and the synced folder may be in reach of
-    /// other users. A link among those folders, or at the segment, is refused, never followed.
+    /// other users. A link among those folders is refused, never followed; one at the file's
+    /// own path (planted there: Manna makes none) is replaced, its target untouched.
     public func write(_ segment: SyncSegment, asSnapshot: Bool = false) throws(FileError) -> String {
         let folder = folder(of: segment.device)
         try Files.makePrivateDirectories(folder, below: root)
         let text = segment.text
-        try Files.writeAtomically(text, to: folder + "/" + (asSnapshot ? SyncFolder.snapshotName : SyncSegment.fileName(segment.sequence)), mode: 0o600)
+        try Files.writeAtomically(text, to: folder + "/" + (asSnapshot ? SyncFolder.snapshotName : SyncSegment.fileName(segment.sequence)), mode: 0o600,
+                                  link: .replace)
         Files.syncDirectory(folder)
         return SyncFolder.checksum(text)
     }
