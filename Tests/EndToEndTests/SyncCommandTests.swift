@@ -1,5 +1,5 @@
 import Foundation
-import MannaKit
+@testable import MannaKit
 import Testing
 import TestSupport
 
@@ -244,6 +244,79 @@ import TestSupport
         #expect(seen.map { $0["device"] as? String } == [device], "the desktop sees one laptop")
         #expect(seen.allSatisfy { $0["problem"] is NSNull })
         #expect(try notes(desktop).sorted() == ["before", "from the desktop", "round 0", "round 1", "round 2"])
+    }
+
+    /// What a peer can put in the folder, carried by Syncthing itself: a record with a verse id
+    /// past the canon, one damaged byte in a segment, and links where a device's folder and a
+    /// segment should be. The laptop applies the rest, refuses the record and names it, waits on
+    /// the damaged segment until it is whole, follows no link, and its journal still exports.
+    @Test func whatAPeerPutsInTheFolderThroughSyncthingHurtsNothing() throws {
+        let syncthing = try TestSyncthing()
+        let laptop = try TemporaryHome()
+        #expect(laptop.run("sync", "init", syncthing.folders[0], "--name", "laptop").status == 0)
+        let peerSide = SyncFolder(root: syncthing.folders[1])
+        let phone = "9d27b140-2020-4527-9ceb-d893b7eaf510"
+        let time = HybridTime.next(after: 0, wall: 1_800_000_000)
+        func note(_ uuid: String, _ text: String, verse: Int) -> [SyncChange] {
+            [("short_id", Cell.text("p" + ["a", "b", "c"][Int(String(uuid.prefix(1)))! - 1] + "2k")), ("verse_id", .int(verse)), ("reference", .null), ("text", .text(text)),
+             ("created_at", .int(1_800_000_000)), ("updated_at", .int(1_800_000_000)), ("deleted_at", .null)]
+                .map { SyncChange(table: "notes", key: uuid, field: $0.0, value: $0.1, time: time) }
+        }
+        let good = "1a4e28ba-2fa1-4d2b-883f-0016d3cca427", bad = "2a4e28ba-2fa1-4d2b-883f-0016d3cca427"
+        let later = "3a4e28ba-2fa1-4d2b-883f-0016d3cca427"
+        _ = try peerSide.write(SyncSegment(device: phone, name: "phone", sequence: 1, schema: Sync.schema, after: [:],
+                                           changes: note(good, "from the phone", verse: 43_003_016) + note(bad, "past the canon", verse: 99_999_999)))
+        _ = try peerSide.write(SyncSegment(device: phone, name: "phone", sequence: 2, schema: Sync.schema, after: [:],
+                                                    changes: note(later, "written later", verse: 19_023_001)))
+        // One byte of the second segment damaged in place; links where a folder and a segment go.
+        let secondPath = peerSide.folder(of: phone) + "/" + SyncSegment.fileName(2)
+        let whole = try #require(FileManager.default.contents(atPath: secondPath))
+        var damaged = whole
+        damaged[whole.count - 10] ^= 0x01
+        try damaged.write(to: URL(fileURLWithPath: secondPath))
+        let secret = laptop.path + "/secret.txt"
+        try "the user's own file\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: peerSide.devices + "/0c27b140-2020-4527-9ceb-d893b7eaf510", withDestinationPath: laptop.path)
+        try FileManager.default.createSymbolicLink(atPath: peerSide.folder(of: phone) + "/" + SyncSegment.fileName(3), withDestinationPath: secret)
+
+        // Syncthing carries it all to the laptop's copy of the folder.
+        let arrived = SyncFolder(root: syncthing.folders[0])
+        try waitFor("the phone's segments and the links", syncthing) {
+            arrived.scan().devices[phone] == [1, 2] && arrived.scan().ignored.count == 2
+        }
+        let first = laptop.run("sync", "now")
+        // The good note's 7 changes and the bad one's 6 others (kept, its record waiting for a verse id).
+        #expect(first.stdout.contains("applied 13 changes from 'phone' (1 segment)"), "\(first.stdout)")
+        #expect(first.stdout.contains("refused 1 change another device sent"), "\(first.stdout)")
+        #expect(first.stdout.contains("ignored 2 files in the folder: 2 links or special files"), "\(first.stdout)")
+        #expect(first.stderr.contains("0000000002.jsonl") && first.stderr.contains("checksum"), "\(first.stderr)")
+        let status = laptop.run("sync", "status").stdout
+        #expect(status.contains("'phone' (device 9d27b140)") && status.contains("refused 1 change, like "), "\(status)")
+        #expect(laptop.run("note", "list").stdout.contains("from the phone"))
+        #expect(laptop.run("export").status == 0)
+        #expect(try String(contentsOfFile: secret, encoding: .utf8) == "the user's own file\n")
+
+        // Mended (as a sync tool brings a whole file), the second segment applies.
+        try whole.write(to: URL(fileURLWithPath: secondPath + ".tmp"))
+        try FileManager.default.removeItem(atPath: secondPath)
+        try FileManager.default.moveItem(atPath: secondPath + ".tmp", toPath: secondPath)
+        try waitFor("the mended segment", syncthing) {
+            FileManager.default.contents(atPath: arrived.folder(of: phone) + "/" + SyncSegment.fileName(2)) == whole
+        }
+        let mended = laptop.run("sync", "now")
+        #expect(mended.stdout.contains("applied 7 changes from 'phone' (1 segment)") && !mended.stderr.contains("checksum"), "\(mended)")
+        #expect(laptop.run("note", "list").stdout.contains("written later"))
+    }
+
+    /// Waits up to 60 s for `condition`, Syncthing carrying files meanwhile.
+    func waitFor(_ what: String, _ syncthing: TestSyncthing, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if condition() { return }
+            usleep(250_000)
+        }
+        Issue.record("\(what) did not arrive within 60 s; Syncthing's logs:\n\(syncthing.logs.suffix(3000))")
+        throw CancellationError()
     }
 
     /// The texts of a home's notes.

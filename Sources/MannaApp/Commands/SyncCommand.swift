@@ -144,7 +144,7 @@ enum SyncCommand {
     /// "ignored 3 files in the folder: 2 temporary files, 1 conflict copy".
     static func ignoredLine(_ ignored: [SyncFolder.Ignored], lead: String) -> String {
         var counts: [(SyncFolder.Ignored.Kind, Int)] = []
-        for kind in [SyncFolder.Ignored.Kind.temporary, .conflict, .unknown] {
+        for kind in SyncFolder.Ignored.Kind.allCases {
             let count = ignored.filter { $0.kind == kind }.count
             if count > 0 { counts.append((kind, count)) }
         }

@@ -22,7 +22,7 @@ public struct SyncFolder: Sendable {
         public let path: String
         public let kind: Kind
 
-        public enum Kind: String, Sendable {
+        public enum Kind: String, CaseIterable, Sendable {
             /// A sync tool's file on its way in (Syncthing's `.syncthing.NAME.tmp`), or Manna's own.
             case temporary = "temporary file"
             /// A sync tool's conflict copy (`NAME.sync-conflict-…`, "conflicted copy"): Manna never
