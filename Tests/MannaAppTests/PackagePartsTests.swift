@@ -19,7 +19,7 @@ import Testing
         #expect(offered(home, "re") == ["read"])
         #expect(offered(home, "").count == Manna.commands.count)
         #expect(offered(home, "-") == ["--help", "-h", "--version", "-V"])
-        #expect(offered(home, "sync", "") == ["init", "status", "now", "leave"])
+        #expect(offered(home, "sync", "") == ["init", "status", "now", "leave", "forget"])
         #expect(offered(home, "pray", "re") == ["reopen", "restore"])
         #expect(offered(home, "read", "--tr") == ["--translation"])
         #expect(offered(home, "read", "-") == ["--json", "--translation", "-j", "-t", "--help", "-h"])
@@ -150,6 +150,7 @@ import Testing
             prompt_format = {reference}: {text} # default
             timeline_days = 3                   # file \(config):3
             daily_source = curated              # default
+            sync_silent_days = 90               # default
 
             """)
         home.variables["MANNA_TRANSLATION"] = "web"
@@ -182,14 +183,15 @@ import Testing
             prompt_format = {reference}: {text} # default
             timeline_days = 3                   # file \(config):6
             daily_source = curated              # default
-            colour = blue                       # ignored \(config):2: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source
+            sync_silent_days = 90               # default
+            colour = blue                       # ignored \(config):2: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days
             notify_at = 25:00                   # ignored \(config):3: notify_at must be a time HH:MM (24-hour), like 07:00, or off, not '25:00'
             translation = NIV                   # ignored \(config):4: unknown translation 'NIV': choose one of KJV, ASV, WBS, WEB or RV1909
             not a setting                       # ignored \(config):5: expected 'key = value', found 'not a setting'
 
             """)
         #expect(home.run("config", "list", "--json").stdout.contains(
-            #"{"key":"colour","value":"blue","source":"ignored","from":"\#(config):2","problem":"unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source"}"#))
+            #"{"key":"colour","value":"blue","source":"ignored","from":"\#(config):2","problem":"unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days"}"#))
         // Reading goes on, in the default translation, saying once what it ignored.
         let read = home.run("read", "John 3:16")
         #expect(read.status == 0 && read.stdout.hasPrefix("John 3:16 (KJV)"))

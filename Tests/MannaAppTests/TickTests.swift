@@ -59,6 +59,20 @@ import Testing
         #expect(try home.journal().claimed(from: "2026-12-25") == [Journal.Occurrence(kind: .verse, key: "", label: "2026-12-25")])
     }
 
+    /// A reminder moved to a time already past today is not "missed" for today: it starts
+    /// from the move, as one added then would (the tick last ran before the new time).
+    @Test func aReminderMovedToATimeAlreadyPastIsNotMissedToday() throws {
+        let home = try TestHome(config: "notify_at = off\n")
+        let id = try home.addPrayer("For Anna", reminders: ["21:00"], now: "2026-06-01T12:00")
+        home.tick("2026-06-01T19:55")
+        #expect(home.run("pray", "edit", id, "--remind", "20:00", "--now", "2026-06-01T20:30").status == 0)
+        home.tick("2026-06-01T20:31")
+        home.tick("2026-06-01T21:00")
+        #expect(home.notifier.shown.isEmpty, "\(home.notifier.shown.map(\.summary))")
+        home.tick("2026-06-02T20:00")
+        #expect(home.notifier.shown.map(\.summary) == ["For Anna"])
+    }
+
     @Test func fourTicksAtOnceShowEachOccurrenceOnce() throws {
         let home = try TestHome()
         _ = try home.addPrayer("Together", reminders: ["07:00"], now: "2026-06-01T06:00")

@@ -10,7 +10,7 @@ import TestSupport
     func at(_ text: String) -> Instant { Moment.parse(text, zone: .utc)! }
 
     func reminder(_ spec: String, uuid: String = "r", prayer: String = "p", created: Instant = 0) throws -> ActiveReminder {
-        ActiveReminder(uuid: uuid, prayerUUID: prayer, spec: try ReminderSpec(parsing: spec), createdAt: created)
+        ActiveReminder(uuid: uuid, prayerUUID: prayer, spec: try ReminderSpec(parsing: spec), since: created)
     }
 
     @Test func theWindowRunsFromTheMarkButNeverMoreThanADay() {

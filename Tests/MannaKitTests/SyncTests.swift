@@ -211,6 +211,31 @@ final class TestDevice {
         #expect(try laptop.notes().map(\.text) == ["second thoughts, on the train"])
     }
 
+    /// A reminder moved on two devices at once is one reminder at one time everywhere (the
+    /// later move's), not one at each: a move keeps the reminder's identity (issue 24, point 5).
+    @Test func aReminderMovedOnTwoDevicesAtOnceEndsAtOneTime() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        let prayer = try laptop.journal.addPrayer(title: "For Anna", body: "", tags: [], reminders: [try ReminderSpec(parsing: "21:00")],
+                                                  at: laptop.now)
+        try laptop.sync()
+        try desktop.sync()
+        let reminder = try #require(try desktop.journal.reminders(ofPrayer: prayer.uuid).first)
+        laptop.now += 60
+        try laptop.journal.updatePrayer(uuid: prayer.uuid, title: nil, body: nil, tags: nil, reminders: [try ReminderSpec(parsing: "22:00")],
+                                        at: laptop.now)
+        desktop.now += 120
+        try desktop.journal.updatePrayer(uuid: prayer.uuid, title: nil, body: nil, tags: nil, reminders: [try ReminderSpec(parsing: "20:00")],
+                                         at: desktop.now)
+        for device in [laptop, desktop, laptop] { try device.sync() }
+        for device in [laptop, desktop] {
+            let reminders = try device.journal.reminders(ofPrayer: prayer.uuid)
+            #expect(reminders.map(\.text) == ["20:00"] && reminders.first?.uuid == reminder.uuid, "\(device.name): \(reminders)")
+            #expect(try device.journal.activeReminders().map { $0.spec.description } == ["20:00"])
+        }
+        #expect(try laptop.export() == desktop.export())
+    }
+
     @Test func aSegmentCutShortIsWaitedFor() throws {
         let scratch = try Scratch("sync")
         let (laptop, desktop) = try pair(scratch)

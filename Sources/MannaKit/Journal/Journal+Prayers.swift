@@ -15,9 +15,10 @@ public struct ActiveReminder: Equatable, Sendable {
     public let uuid: String
     public let prayerUUID: String
     public let spec: ReminderSpec
-    /// Occurrences before this instant are never due: a reminder added at noon for 07:30 has
-    /// not been missed that morning.
-    public let createdAt: Instant
+    /// When it was set to its time (added, or moved): occurrences before this instant are never
+    /// due. A reminder added at noon for 07:30 has not been missed that morning, nor one moved
+    /// at 20:30 from 21:00 to 20:00 that evening.
+    public let since: Instant
 }
 
 /// A snooze ("Snooze 10 min"): a one-off reminder of a prayer.
@@ -59,8 +60,10 @@ extension Journal {
         }
     }
 
-    /// Changes what is given (nil: left as it is). New `reminders` replace the old ones; a SPEC
-    /// given again keeps its reminder (and so its delivery history), the others are deleted.
+    /// Changes what is given (nil: left as it is). New `reminders` replace the old ones: a SPEC
+    /// given again keeps its reminder (and so its delivery history); a reminder no longer given
+    /// takes a new SPEC in place, in order, so a reminder moved keeps its identity (moved on
+    /// two devices at once, it syncs to one time, not two reminders); the rest are deleted or added.
     public func updatePrayer(uuid: String, title: String?, body: String?, tags: [String]?,
                              reminders: [ReminderSpec]?, at now: Instant) throws(JournalError) {
         try writing {
@@ -76,14 +79,25 @@ extension Journal {
             try update.run()
             guard let reminders else { return }
             let kept = try activeReminders(ofPrayer: uuid)
+            let dropped = kept.filter { old in !reminders.contains { $0.description == old.text } }
+            var added = reminders.filter { spec in !kept.contains { $0.text == spec.description } }
+            let move = try database.prepare("UPDATE reminders SET spec = ?2, updated_at = ?3 WHERE uuid = ?1")
             let remove = try database.prepare("UPDATE reminders SET deleted_at = ?2, updated_at = ?2 WHERE uuid = ?1")
-            for old in kept where !reminders.contains(where: { $0.description == old.text }) {
-                try remove.reset()
-                try remove.bind(old.uuid, at: 1)
-                try remove.bind(now, at: 2)
-                try remove.run()
+            for old in dropped {
+                if !added.isEmpty {
+                    try move.reset()
+                    try move.bind(old.uuid, at: 1)
+                    try move.bind(added.removeFirst().description, at: 2)
+                    try move.bind(now, at: 3)
+                    try move.run()
+                } else {
+                    try remove.reset()
+                    try remove.bind(old.uuid, at: 1)
+                    try remove.bind(now, at: 2)
+                    try remove.run()
+                }
             }
-            try insertReminders(reminders.filter { spec in !kept.contains { $0.text == spec.description } }, prayerUUID: uuid, at: now)
+            try insertReminders(added, prayerUUID: uuid, at: now)
         }
     }
 
@@ -274,14 +288,14 @@ extension Journal {
     public func activeReminders() throws(JournalError) -> [ActiveReminder] {
         try reading {
             try database.withCachedStatement("""
-                SELECT r.uuid, r.prayer_uuid, r.spec, r.created_at FROM reminders r JOIN prayers p ON p.uuid = r.prayer_uuid
+                SELECT r.uuid, r.prayer_uuid, r.spec, r.updated_at FROM reminders r JOIN prayers p ON p.uuid = r.prayer_uuid
                 WHERE r.deleted_at IS NULL AND p.deleted_at IS NULL AND p.answered_at IS NULL
                 """) { select in
                 // By position, in the SELECT's order: every tick reads every active reminder.
                 var found: [ActiveReminder] = []
                 while try select.step() {
                     guard let spec = try? ReminderSpec(parsing: select.string(2)) else { continue }
-                    found.append(ActiveReminder(uuid: select.string(0), prayerUUID: select.string(1), spec: spec, createdAt: select.int(3)))
+                    found.append(ActiveReminder(uuid: select.string(0), prayerUUID: select.string(1), spec: spec, since: select.int(3)))
                 }
                 return found
             }

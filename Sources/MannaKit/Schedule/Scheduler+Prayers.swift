@@ -40,7 +40,7 @@ extension Scheduler {
         let clock = WallClockDays(zone: zone)
         var due: [Due] = []
         for reminder in reminders {
-            for occurrence in reminder.spec.occurrences(after: max(after, reminder.createdAt), upTo: now, clock: clock) {
+            for occurrence in reminder.spec.occurrences(after: max(after, reminder.since), upTo: now, clock: clock) {
                 due.append(Due(occurrence: Journal.Occurrence(kind: .prayer, key: reminder.uuid, label: occurrence.label),
                                scheduled: occurrence.instant, late: now - occurrence.instant > lateAfter, prayerUUID: reminder.prayerUUID))
             }
