@@ -18,6 +18,13 @@ final class TestDevice {
         self.init(journal: journal, name: name, folder: folder, now: now)
     }
 
+    /// The first device on a new shared folder, `scratch`'s "shared".
+    static func first(_ scratch: Scratch, _ name: String = "laptop") throws -> TestDevice {
+        let shared = scratch.file("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        return try TestDevice(scratch, name, folder: shared)
+    }
+
     /// A device with `journal` as it is (syncing or not).
     init(journal: Journal, name: String, folder: String, now: Instant = 1_800_000_000) {
         self.journal = journal
@@ -368,9 +375,8 @@ final class TestDevice {
     @Test(arguments: Damaged.allCases)
     func aRefusedFileIsNotReadAgainUntilItChanges(_ damaged: Damaged) throws {
         let scratch = try Scratch("sync-rejected")
-        let shared = scratch.file("shared")
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        let laptop = try TestDevice(scratch, "laptop", folder: shared)
+        let laptop = try TestDevice.first(scratch)
+        let shared = laptop.folder
         for index in 0..<3 {
             laptop.now += 60
             _ = try laptop.journal.addNote("note \(index)", on: ref("Ps 23:\(index + 1)"), at: laptop.now)
@@ -439,9 +445,8 @@ final class TestDevice {
     @Test(arguments: Fault.allCases)
     func aDeviceStuckForAnHourAsksForASnapshotAndIsUnstuck(_ fault: Fault) throws {
         let scratch = try Scratch("sync-stuck")
-        let shared = scratch.file("shared")
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        let laptop = try TestDevice(scratch, "laptop", folder: shared)
+        let laptop = try TestDevice.first(scratch)
+        let shared = laptop.folder
         for text in ["first", "second"] {
             laptop.now += 60
             _ = try laptop.journal.addNote(text, on: ref("Ps 23:1"), at: laptop.now)
