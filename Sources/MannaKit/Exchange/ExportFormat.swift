@@ -3,7 +3,7 @@
 // merge, so a field cannot be written one way and read another.
 
 /// A value as SQLite stores it.
-enum Cell: Equatable, Comparable, Sendable {
+enum Cell: Hashable, Comparable, Sendable {
     case null
     case int(Int)
     case text(String)
@@ -82,9 +82,24 @@ struct ExportTable: Sendable {
     let identity: Identity
     let order: String
     /// Another table every record must point into: (field, table).
-    var parent: (field: String, table: String)? = nil
+    let parent: (field: String, table: String)?
+    /// The fields kept in columns, in column order; computed once, as are the two below.
+    let storedFields: [Field]
+    /// The fields a record is known by: its uuid, or its natural key.
+    let identityFields: [Field]
+    /// The fields that sync one by one: every stored field but the identity.
+    let syncFields: [Field]
 
-    var storedFields: [Field] { fields.filter(\.stored) }
+    init(name: String, record: String, fields: [Field], identity: Identity, order: String, parent: (field: String, table: String)? = nil) {
+        (self.name, self.record, self.fields, self.identity, self.order, self.parent) = (name, record, fields, identity, order, parent)
+        let stored = fields.filter(\.stored)
+        let identityFields: [Field] = switch identity {
+        case .uuid: stored.filter { $0.name == "uuid" }
+        case .natural(let names): names.compactMap { name in stored.first { $0.name == name } }
+        }
+        (storedFields, self.identityFields) = (stored, identityFields)
+        syncFields = stored.filter { field in !identityFields.contains { $0.name == field.name } }
+    }
     var columns: String { storedFields.map(\.name).joined(separator: ", ") }
 
     /// The position of a stored field among `storedFields`.

@@ -280,7 +280,7 @@ extension Journal {
                 let text = Journal.syncedText[table.name] ?? []
                 // A record known here but not in its table was deleted here, unless it never got
                 // there: its creation has not arrived (only a later edit), or its parent has not.
-                let complete = Set(Journal.syncFields(table).map(\.name))
+                let complete = Set(table.syncFields.map(\.name))
                 for key in keys {
                     let before = try syncFields(of: table, key: key)
                     let known = before.values.map(\.version.time).max() ?? 0
@@ -293,13 +293,13 @@ extension Journal {
                         continue
                     }
                     var differing: [(Field, Cell)] = []
-                    for field in Journal.syncFields(table) {
+                    for field in table.syncFields {
                         let cell = row[table.index(field.name)!]
                         if before[field.name]?.value != cell || before[field.name] == nil { differing.append((field, cell)) }
                     }
                     let wasDeleted = before[Journal.deletedField]?.value == .int(1)
                     // A record of identity fields alone (a search) exists by a change of its own.
-                    let bare = before.isEmpty && Journal.syncFields(table).isEmpty
+                    let bare = before.isEmpty && table.syncFields.isEmpty
                     guard !differing.isEmpty || wasDeleted || bare else { continue }
                     let time = HybridTime.next(after: known, wall: Journal.wallClock(table, row) ?? now)
                     clock = max(clock, time)
@@ -399,11 +399,12 @@ extension Journal {
             let synced = try syncedTables()
             let tables = Dictionary(uniqueKeysWithValues: synced.map { ($0.name, $0) })
             let current = try database.prepare("SELECT time, device FROM sync_fields WHERE tbl = ?1 AND key = ?2 AND field = ?3")
+            var checked = Journal.Checked()
             for change in segment.changes {
                 guard let table = tables[change.table] else { continue }
-                let field = Journal.syncFields(table).first { $0.name == change.field }
+                let field = table.syncFields.first { $0.name == change.field }
                 guard field != nil || change.field == Journal.deletedField else { continue }
-                if let problem = Journal.refusal(of: change, field: field, in: table) {
+                if let problem = Journal.refusal(of: change, field: field, in: table, checked: &checked) {
                     try refuse(change, from: segment, problem: problem)
                     applied.refused += 1
                     continue
@@ -451,26 +452,61 @@ extension Journal {
         }
     }
 
+    /// What `refusal` found already while checking one segment: a record's key is checked once,
+    /// not once for each of its fields, and a value once for each kind (a note's reference
+    /// comes again in its text's context; parsing it is most of what checking a note costs).
+    struct Checked {
+        fileprivate var keys: [String: String?] = [:]
+        fileprivate var cells: Set<Checked.Cell> = []
+
+        fileprivate struct Cell: Hashable {
+            let kind: FieldKind
+            let value: MannaKit.Cell
+        }
+
+        /// `ExportFormat.check`, remembering what passed.
+        fileprivate mutating func check(_ field: Field, _ value: MannaKit.Cell) -> ExportFormat.Problem? {
+            let cell = Cell(kind: field.kind, value: value)
+            guard !cells.contains(cell) else { return nil }
+            let problem = ExportFormat.check(field, stored: value)
+            if problem == nil { cells.insert(cell) }
+            return problem
+        }
+    }
+
     /// Why a change from another device to `field` (nil: the record's deletion) cannot be
     /// applied, in one line, or nil when it can: the checks `import` makes of each field
     /// (`ExportFormat.check`), of the record's key, and of the record a text carries for
     /// conflict copies. A time must be a hybrid time Manna could have made (after 1970, before 10000).
-    static func refusal(of change: SyncChange, field: Field?, in table: ExportTable) -> String? {
+    static func refusal(of change: SyncChange, field: Field?, in table: ExportTable, checked: inout Checked) -> String? {
         let record = "\(table.record) \(String(change.key.prefix(36)).singleLine)"
         guard change.time > 0, HybridTime.instant(change.time) < 253_402_300_800 else { return "\(record): a version time Manna never writes" }
-        let identity = identityFields(table)
-        let parts = change.key.split(separator: "\u{1F}", omittingEmptySubsequences: false)
-        guard parts.count == identity.count else { return "\(record): not a key of a \(table.record)" }
-        for (field, cell) in zip(identity, keyCells(table, change.key)) {
-            if let problem = ExportFormat.check(field, stored: cell) { return "\(record): its \(field.name) is not \(problem.expected)" }
+        let keyed = table.name + "\u{1F}" + change.key
+        if let known = checked.keys[keyed] {
+            if let known { return known }
+        } else {
+            var problem: String?
+            let parts = change.key.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+            if parts.count != table.identityFields.count {
+                problem = "\(record): not a key of a \(table.record)"
+            } else {
+                for (field, cell) in zip(table.identityFields, keyCells(table, change.key)) {
+                    if let found = checked.check(field, cell) {
+                        problem = "\(record): its \(field.name) is not \(found.expected)"
+                        break
+                    }
+                }
+            }
+            checked.keys[keyed] = .some(problem)
+            if let problem { return problem }
         }
         guard let field else {
             return change.value == .int(0) || change.value == .int(1) ? nil : "\(record): a deletion that is neither 0 nor 1"
         }
-        if let problem = ExportFormat.check(field, stored: change.value) { return "\(record): \(field.name) must be \(problem.expected)" }
+        if let problem = checked.check(field, change.value) { return "\(record): \(field.name) must be \(problem.expected)" }
         for (name, cell) in change.context ?? [] {
             guard let field = table.storedFields.first(where: { $0.name == name }) else { return "\(record): its text came with no field \(name.singleLine)" }
-            if let problem = ExportFormat.check(field, stored: cell) { return "\(record): its text came with a \(name) that is not \(problem.expected)" }
+            if let problem = checked.check(field, cell) { return "\(record): its text came with a \(name) that is not \(problem.expected)" }
         }
         return nil
     }
@@ -500,7 +536,7 @@ extension Journal {
 
     /// The record `key` of `table` as its table holds it, or nil when it is not there.
     private func liveRow(_ table: ExportTable, key: String) throws -> [Cell]? {
-        let match = Journal.identityFields(table).enumerated().map { "\($0.element.name) = ?\($0.offset + 1)" }.joined(separator: " AND ")
+        let match = table.identityFields.enumerated().map { "\($0.element.name) = ?\($0.offset + 1)" }.joined(separator: " AND ")
         return try database.withCachedStatement("SELECT \(table.columns) FROM \(table.name) WHERE \(match)") { statement in
             for (index, cell) in Journal.keyCells(table, key).enumerated() { try bind(cell, to: statement, at: Int32(index + 1)) }
             return try statement.step() ? try Journal.cells(statement, table: table) : nil
@@ -512,7 +548,7 @@ extension Journal {
         guard let parent = table.parent else { return true }
         var value = fields[parent.field]?.value
         // A record known by its identity (a day read: its run and day) has its parent in its key.
-        if value == nil, let index = Journal.identityFields(table).firstIndex(where: { $0.name == parent.field }) {
+        if value == nil, let index = table.identityFields.firstIndex(where: { $0.name == parent.field }) {
             let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false)
             if index < parts.count { value = .text(String(parts[index])) }
         }
@@ -534,7 +570,7 @@ extension Journal {
     /// (a local edit, so every device ends with the same).
     private func materialize(_ table: ExportTable, key: String) throws {
         let fields = try syncFields(of: table, key: key)
-        let identity = Journal.identityFields(table)
+        let identity = table.identityFields
         let keyCells = Journal.keyCells(table, key)
         let matchKey = identity.enumerated().map { "\($0.element.name) = ?\($0.offset + 1)" }.joined(separator: " AND ")
         if fields[Journal.deletedField]?.value == .int(1) {
@@ -668,7 +704,7 @@ extension Journal {
         let time = HybridTime.instant(version.time)
         let text = Journal.syncedText[table.name] ?? []
         var copy: [(String, Cell)] = []
-        for stored in Journal.syncFields(table) {
+        for stored in table.syncFields {
             var cell: Cell
             switch stored.name {
             case "short_id": cell = .text(Journal.derivedShortID(uuid))
@@ -773,23 +809,9 @@ extension Journal {
 
     // MARK: - Records as sync sees them
 
-    /// The fields that name a record: its uuid, or a fact's identity (a day read: run and day).
-    static func identityFields(_ table: ExportTable) -> [Field] {
-        switch table.identity {
-        case .uuid: return table.storedFields.filter { $0.name == "uuid" }
-        case .natural(let names): return names.compactMap { name in table.storedFields.first { $0.name == name } }
-        }
-    }
-
-    /// The fields that sync one by one: every stored field but the identity.
-    static func syncFields(_ table: ExportTable) -> [Field] {
-        let identity = Set(identityFields(table).map(\.name))
-        return table.storedFields.filter { !identity.contains($0.name) }
-    }
-
     /// A record's key: its identity fields' values, joined by U+001F.
     static func syncKey(_ table: ExportTable, _ row: [Cell]) -> String {
-        identityFields(table).map { field -> String in
+        table.identityFields.map { field -> String in
             switch row[table.index(field.name)!] {
             case .int(let value): return String(value)
             case .text(let value): return value
@@ -800,7 +822,7 @@ extension Journal {
 
     static func keyCells(_ table: ExportTable, _ key: String) -> [Cell] {
         let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-        return zip(identityFields(table), parts).map { field, part in
+        return zip(table.identityFields, parts).map { field, part in
             switch field.kind {
             case .instant, .optionalInstant, .count, .verseID: return Int(part).map(Cell.int) ?? .null
             default: return .text(part)
