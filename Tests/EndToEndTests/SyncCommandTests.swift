@@ -308,14 +308,14 @@ import TestSupport
         #expect(laptop.run("note", "list").stdout.contains("written later"))
     }
 
-    /// Waits up to 60 s for `condition`, Syncthing carrying files meanwhile.
+    /// Waits up to 120 s for `condition`, Syncthing carrying files meanwhile.
     func waitFor(_ what: String, _ syncthing: TestSyncthing, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             if condition() { return }
             usleep(250_000)
         }
-        Issue.record("\(what) did not arrive within 60 s; Syncthing's logs:\n\(syncthing.logs.suffix(3000))")
+        Issue.record("\(what) did not arrive within 120 s; Syncthing's logs:\n\(syncthing.logs.suffix(3000))")
         throw CancellationError()
     }
 
@@ -329,9 +329,9 @@ import TestSupport
         try #require(try JSONSerialization.jsonObject(with: Data(home.run("sync", "status", "--json").stdout.utf8)) as? [String: Any])
     }
 
-    /// Syncs both (Syncthing carries the files between) until their exports agree, within 60 s.
+    /// Syncs both (Syncthing carries the files between) until their exports agree, within 120 s (the whole suite runs beside them on two cores).
     func converge(_ first: TemporaryHome, _ second: TemporaryHome, _ syncthing: TestSyncthing) throws {
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(120)
         var exports = ("", "x")
         while Date() < deadline {
             first.run("sync", "now")
@@ -344,7 +344,7 @@ import TestSupport
             }
             usleep(500_000)
         }
-        Issue.record("the devices did not agree within 60 s; Syncthing's logs:\n\(syncthing.logs.suffix(3000))")
+        Issue.record("the devices did not agree within 120 s; Syncthing's logs:\n\(syncthing.logs.suffix(3000))")
     }
 }
 

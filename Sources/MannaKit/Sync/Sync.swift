@@ -240,13 +240,16 @@ public enum Sync {
         report.ignored = scan.ignored
         // A device nothing has been applied from yet is recorded too when it has a problem, so
         // `sync status` names the device that is stuck, by the name its first header gives.
-        let known = Set(try journal.syncDevices().map(\.device))
-        for device in known.union(devicesProblems.keys).sorted() {
-            let name = known.contains(device) ? nil
+        // What is as it was is not written again: a device stuck on a file it refused costs a tick no write.
+        let known = Dictionary(try journal.syncDevices().map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
+        for device in Set(known.keys).union(devicesProblems.keys).sorted() {
+            let (problem, rejected) = (devicesProblems[device], rejections.refused[device] ?? [])
+            let folderModified = SyncFolder.modified(folder.folder(of: device))
+            if let stored = known[device], stored.problem == problem, stored.rejected == rejected, stored.folderModified == folderModified { continue }
+            let name = known[device] != nil ? nil
                 : (scan.devices[device] ?? []).lazy.compactMap { folder.header(device, $0, schema: schema)?.name }.first
                     ?? folder.snapshotHeader(of: device, schema: schema)?.name ?? device
-            try journal.recordDevice(device, name: name, problem: devicesProblems[device], rejected: rejections.refused[device] ?? [],
-                                     folderModified: SyncFolder.modified(folder.folder(of: device)), at: now)
+            try journal.recordDevice(device, name: name, problem: problem, rejected: rejected, folderModified: folderModified, at: now)
         }
         report.problems += devicesProblems.sorted { $0.key < $1.key }.compactMap(\.value)
         // Problems found last time are looked at again next time: the folder's mtime is kept only when all went well.
