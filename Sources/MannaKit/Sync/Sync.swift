@@ -108,6 +108,7 @@ public enum Sync {
         guard var state = try journal.syncState() else { return report }
         let folder = SyncFolder(root: state.folder)
         let devices = try journal.syncDevices()
+        let byID = Dictionary(devices.map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
         let folderModified = SyncFolder.modified(folder.devices)
         if !force && !state.dirty && state.problem == nil && folderModified != nil && folderModified == state.folderModified
             && devices.allSatisfy({ SyncFolder.modified(folder.folder(of: $0.device)) == $0.folderModified }) {
@@ -213,7 +214,7 @@ public enum Sync {
                     }
                 }
                 if problem == nil, let later = sequences.first(where: { $0 > next }) {
-                    let name = devices.first(where: { $0.device == device })?.name ?? folder.header(device, later, schema: schema)?.name
+                    let name = byID[device]?.name ?? folder.header(device, later, schema: schema)?.name
                     problem = "segment \(next) of " + (name.map { "'\($0)' (device \(device.prefix(8)))" } ?? "device \(device)")
                         + " is missing while \(later) is there: waiting for it"
                 }
@@ -224,7 +225,7 @@ public enum Sync {
         // is not there) is asked for a snapshot in their place, rather than waited for for ever.
         var wants: [String: Int] = [:]
         for device in devicesProblems.keys where !scan.left.contains(device) && applied[device] == appliedBefore[device] {
-            if let since = devices.first(where: { $0.device == device })?.problemSince, now - since >= Sync.stuckFor {
+            if let since = byID[device]?.problemSince, now - since >= Sync.stuckFor {
                 wants[device] = (applied[device] ?? 0) + 1
             }
         }
@@ -241,12 +242,12 @@ public enum Sync {
         // A device nothing has been applied from yet is recorded too when it has a problem, so
         // `sync status` names the device that is stuck, by the name its first header gives.
         // What is as it was is not written again: a device stuck on a file it refused costs a tick no write.
-        let known = Dictionary(try journal.syncDevices().map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
-        for device in Set(known.keys).union(devicesProblems.keys).sorted() {
+        let recorded = Dictionary(try journal.syncDevices().map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
+        for device in Set(recorded.keys).union(devicesProblems.keys).sorted() {
             let (problem, rejected) = (devicesProblems[device], rejections.refused[device] ?? [])
             let folderModified = SyncFolder.modified(folder.folder(of: device))
-            if let stored = known[device], stored.problem == problem, stored.rejected == rejected, stored.folderModified == folderModified { continue }
-            let name = known[device] != nil ? nil
+            if let stored = recorded[device], stored.problem == problem, stored.rejected == rejected, stored.folderModified == folderModified { continue }
+            let name = recorded[device] != nil ? nil
                 : (scan.devices[device] ?? []).lazy.compactMap { folder.header(device, $0, schema: schema)?.name }.first
                     ?? folder.snapshotHeader(of: device, schema: schema)?.name ?? device
             try journal.recordDevice(device, name: name, problem: problem, rejected: rejected, folderModified: folderModified, at: now)
