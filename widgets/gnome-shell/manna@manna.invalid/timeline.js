@@ -426,7 +426,14 @@ async function readTimelineFile({Gio, GLib, file, cap, cancellable}) {
         // path was a regular file an instant ago, and what was opened is checked again before
         // a byte is read. A FIFO renamed into place in that instant holds one of Gio's worker
         // threads until something writes to it, never the main loop.
-        stream = await call(file, 'read');
+        //
+        // The open is not cancellable: a cancelled open that had already opened the file on
+        // its worker thread reports CANCELLED and keeps the stream, and its descriptor, in a
+        // GTask that only the garbage collector frees. Opened, it is closed below, and a
+        // cancel that came meanwhile ends the read here.
+        stream = await gioCall(GLib, null)(file, 'read');
+        if (cancellable.is_cancelled())
+            return {error: 'the read was stopped'};
         const replaced = notATimeline(Gio, await call(stream, 'query_info', OPEN_ATTRIBUTES), cap);
         if (replaced)
             return {error: replaced};
