@@ -201,7 +201,7 @@ import TestSupport
         let journal = device.journal
         let now = device.now
         let text = oracle.nextText()
-        switch Int.random(in: 0..<10, using: &random) {
+        switch Int.random(in: 0..<11, using: &random) {
         case 9:
             try journal.recordSearch(SearchRecord(query: text, translation: "KJV", searchedAt: now))
         case 0:
@@ -229,6 +229,13 @@ import TestSupport
             guard let summary = prayers.randomElement(using: &random), let prayer = try journal.prayer(id: summary.shortID) else { return }
             oracle.replaced(prayer.body)
             try journal.updatePrayer(uuid: prayer.uuid, title: nil, body: oracle.written(text), tags: nil, reminders: nil, at: now)
+        case 10:
+            // Tags added and removed: a set, merged member by member.
+            let prayers = try journal.prayers(.open, tag: nil)
+            guard let summary = prayers.randomElement(using: &random), let prayer = try journal.prayer(id: summary.shortID) else { return }
+            let tag = ["family", "work", "health", "church"].randomElement(using: &random)!
+            let tags = prayer.tags.contains(tag) ? prayer.tags.filter { $0 != tag } : prayer.tags + [tag]
+            try journal.updatePrayer(uuid: prayer.uuid, title: nil, body: nil, tags: tags, reminders: nil, at: now)
         default:
             let prayers = try journal.prayers(.open, tag: nil)
             guard let summary = prayers.randomElement(using: &random), let prayer = try journal.prayer(id: summary.shortID) else { return }

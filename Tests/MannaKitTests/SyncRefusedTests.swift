@@ -36,6 +36,10 @@ import TestSupport
         ("a reminder SPEC that does not parse", "reminders", reminder, "spec", .text("whenever"), "spec must be a reminder SPEC"),
         ("an escape in a short id", "notes", note, "short_id", .text("\u{1B}[2J"), "short_id must be a short id"),
         ("tags not as stored", "prayers", prayer, "tags", .text("family"), "tags must be tags in the form manna stores it"),
+        ("tags with an empty one", "prayers", prayer, "tags", .text(",family,,work,"), "tags must be tags in the form manna stores it"),
+        ("a tag of two words", "prayers", prayer, "tags#two words", .int(1), "tags must be a list of tags"),
+        ("a tag neither in nor out", "prayers", prayer, "tags#family", .int(2), "a tags member neither in (1) nor out (0)"),
+        ("a tag as text", "prayers", prayer, "tags#family", .text("yes"), "a tags member neither in (1) nor out (0)"),
         ("a time as text", "notes", note, "created_at", .text("yesterday"), "created_at must be a time in UTC"),
         ("a key that is no uuid", "notes", "../../etc", "text", .text("x"), "its uuid is not a lowercase UUID"),
     ] as [(String, String, String, String, Cell, String)])

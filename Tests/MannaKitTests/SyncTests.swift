@@ -243,6 +243,33 @@ final class TestDevice {
         #expect(try laptop.export() == desktop.export())
     }
 
+    /// Tags merge as a set: a tag added on one device and another added (or one removed) on
+    /// another at the same time all hold everywhere, where the later edit's whole list used to
+    /// win (issue 24, point 5).
+    @Test func tagsAddedAndRemovedOnTwoDevicesAtOnceAllHold() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        let prayer = try laptop.journal.addPrayer(title: "For Anna", body: "", tags: ["family", "health"], reminders: [], at: laptop.now)
+        for device in [laptop, desktop] { try device.sync() }
+        laptop.now += 60
+        try laptop.journal.updatePrayer(uuid: prayer.uuid, title: nil, body: nil, tags: ["work", "family", "health"], reminders: nil, at: laptop.now)
+        desktop.now += 120
+        try desktop.journal.updatePrayer(uuid: prayer.uuid, title: nil, body: nil, tags: ["family", "church"], reminders: nil, at: desktop.now)
+        for device in [laptop, desktop, laptop] { try device.sync() }
+        for device in [laptop, desktop] {
+            let tags = try #require(try device.journal.prayer(id: prayer.uuid)).tags
+            #expect(tags == ["church", "family", "work"], "\(device.name): \(tags)")
+            #expect(try device.journal.prayers(.open, tag: "health").isEmpty, "\(device.name)")
+        }
+        #expect(try laptop.export() == desktop.export())
+        // Edits made in turn still replace the list: every tag removed on one device, after it saw the others.
+        laptop.now += 60
+        try laptop.journal.updatePrayer(uuid: prayer.uuid, title: nil, body: nil, tags: [], reminders: nil, at: laptop.now)
+        for device in [laptop, desktop] { try device.sync() }
+        #expect(try desktop.journal.prayer(id: prayer.uuid)?.tags == [])
+        #expect(try laptop.export() == desktop.export())
+    }
+
     @Test func aSegmentCutShortIsWaitedFor() throws {
         let scratch = try Scratch("sync")
         let (laptop, desktop) = try pair(scratch)

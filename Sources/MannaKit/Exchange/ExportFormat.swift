@@ -64,6 +64,9 @@ struct Field: Sendable {
     let kind: FieldKind
     /// False for a field written for readers but not kept in a column (a highlight's reference).
     var stored = true
+
+    /// Whether the field syncs as a set (`SyncSet`): a prayer's tags.
+    var mergesAsSet: Bool { kind == .tags }
 }
 
 /// One table of the export.
@@ -213,7 +216,10 @@ enum ExportFormat {
         if field.kind == .passage, stored == .null { return nil }
         let value = field.kind == .passage ? stored.json : json(field.kind, stored)
         switch cell(field, value) {
-        case .success(let back): return back == stored ? nil : Problem("\(field.name) in the form manna stores it")
+        // Tags are a set: a list Manna wrote in the order typed (before it kept them in order) is one too.
+        case .success(let back):
+            return back == stored || field.kind == .tags && SyncSet.isList(stored) && SyncSet.members(back) == SyncSet.members(stored) ? nil
+                : Problem("\(field.name) in the form manna stores it")
         case .failure(let problem): return problem
         }
     }
@@ -271,7 +277,7 @@ enum ExportFormat {
                 }
                 tags.append(tag)
             }
-            return .success(.text(tags.isEmpty ? "" : "," + tags.joined(separator: ",") + ","))
+            return .success(.text(Journal.tagsColumn(tags)))
         case .title:
             return text({ (try? Prayer.title($0)) == $0 }, "a title, not empty, without spaces at its ends")
         case .spec:

@@ -172,8 +172,12 @@ extension Journal {
         }
     }
 
-    /// ",family,health," for ["family", "health"] (so one tag is found with instr(tags, ',tag,')).
-    static func tagsColumn(_ tags: [String]) -> String { tags.isEmpty ? "" : "," + tags.joined(separator: ",") + "," }
+    /// ",family,health," for ["health", "family"] (so one tag is found with instr(tags, ',tag,')):
+    /// in order, so that devices that merge one set of tags (`SyncSet`) write one list.
+    static func tagsColumn(_ tags: [String]) -> String {
+        let tags = Set(tags).sorted()
+        return tags.isEmpty ? "" : "," + tags.joined(separator: ",") + ","
+    }
 
     // MARK: Reading
 

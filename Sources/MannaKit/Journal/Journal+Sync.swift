@@ -280,7 +280,8 @@ extension Journal {
                 let text = Journal.syncedText[table.name] ?? []
                 // A record known here but not in its table was deleted here, unless it never got
                 // there: its creation has not arrived (only a later edit), or its parent has not.
-                let complete = Set(table.syncFields.map(\.name))
+                // (A set's members are fields of their own, and an empty set has none.)
+                let complete = Set(table.syncFields.filter { !$0.mergesAsSet }.map(\.name))
                 for key in keys {
                     let before = try syncFields(of: table, key: key)
                     let known = before.values.map(\.version.time).max() ?? 0
@@ -293,14 +294,22 @@ extension Journal {
                         continue
                     }
                     var differing: [(Field, Cell)] = []
+                    var members: [(name: String, cell: Cell)] = []
                     for field in table.syncFields {
                         let cell = row[table.index(field.name)!]
-                        if before[field.name]?.value != cell || before[field.name] == nil { differing.append((field, cell)) }
+                        if field.mergesAsSet {
+                            // Each member added or removed, alone: what another device did to others holds.
+                            let (now, then) = (SyncSet.members(cell), SyncSet.members(of: field, in: before) ?? [])
+                            members += now.subtracting(then).sorted().map { (SyncSet.memberField(field.name, $0), .int(1)) }
+                            members += then.subtracting(now).sorted().map { (SyncSet.memberField(field.name, $0), .int(0)) }
+                        } else if before[field.name]?.value != cell || before[field.name] == nil {
+                            differing.append((field, cell))
+                        }
                     }
                     let wasDeleted = before[Journal.deletedField]?.value == .int(1)
                     // A record of identity fields alone (a search) exists by a change of its own.
                     let bare = before.isEmpty && table.syncFields.isEmpty
-                    guard !differing.isEmpty || wasDeleted || bare else { continue }
+                    guard !differing.isEmpty || !members.isEmpty || wasDeleted || bare else { continue }
                     let time = HybridTime.next(after: known, wall: Journal.wallClock(table, row) ?? now)
                     clock = max(clock, time)
                     let context = text.isEmpty ? nil : zip(table.storedFields, row).map { ($0.0.name, $0.1) }
@@ -309,6 +318,7 @@ extension Journal {
                         changes.append(SyncChange(table: table.name, key: key, field: field.name, value: cell, time: time,
                                                   base: isText ? before[field.name]?.version : nil, context: isText ? context : nil))
                     }
+                    for member in members { changes.append(SyncChange(table: table.name, key: key, field: member.name, value: member.cell, time: time)) }
                     if wasDeleted || bare { changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(0), time: time)) }
                 }
             }
@@ -402,7 +412,7 @@ extension Journal {
             var checked = Journal.Checked()
             for change in segment.changes {
                 guard let table = tables[change.table] else { continue }
-                let field = table.syncFields.first { $0.name == change.field }
+                let field = table.syncFields.first { $0.name == change.field } ?? SyncSet.member(change.field, in: table)?.field
                 guard field != nil || change.field == Journal.deletedField else { continue }
                 if let problem = Journal.refusal(of: change, field: field, in: table, checked: &checked) {
                     try refuse(change, from: segment, problem: problem)
@@ -503,6 +513,11 @@ extension Journal {
         guard let field else {
             return change.value == .int(0) || change.value == .int(1) ? nil : "\(record): a deletion that is neither 0 nor 1"
         }
+        if field.name != change.field, let member = SyncSet.member(change.field, in: table)?.member {
+            guard change.value == .int(0) || change.value == .int(1) else { return "\(record): a \(field.name) member neither in (1) nor out (0)" }
+            if let problem = checked.check(field, .text(",\(member),")) { return "\(record): \(field.name) must be \(problem.expected)" }
+            return nil
+        }
         if let problem = checked.check(field, change.value) { return "\(record): \(field.name) must be \(problem.expected)" }
         for (name, cell) in change.context ?? [] {
             guard let field = table.storedFields.first(where: { $0.name == name }) else { return "\(record): its text came with no field \(name.singleLine)" }
@@ -580,9 +595,14 @@ extension Journal {
             return
         }
         var row: [Cell] = []
+        // A set's list as it is here is kept when the merge did not change what it names.
+        let live = table.syncFields.contains(where: \.mergesAsSet) ? try liveRow(table, key: key) : nil
         for field in table.storedFields {
             if let position = identity.firstIndex(where: { $0.name == field.name }) {
                 row.append(keyCells[position])
+            } else if field.mergesAsSet {
+                let members = SyncSet.members(of: field, in: fields) ?? []
+                row.append(SyncSet.cell(members, keeping: [live?[table.index(field.name)!], fields[field.name]?.value]))
             } else {
                 // A record whose creation has not arrived yet (only a later field): it waits.
                 guard let value = fields[field.name]?.value else { return }

@@ -34,11 +34,12 @@ public struct SyncReport: Equatable, Sendable {
 }
 
 public enum Sync {
-    /// The journal schema segments are written in: a reader with an older one waits. It is the
-    /// last migration that changed what syncs (a synced table or field, `sync_refused`), not the
-    /// journal's own schema: a migration of this device's bookkeeping alone (14) changes nothing
-    /// a peer reads, and must not make peers on the version before wait for an update.
-    public static let schema = 13
+    /// The schema segments are written in: a reader with an older one waits. It moves on with
+    /// what syncs (a synced table or field, `sync_refused`: the journal's migrations up to 13)
+    /// and how it merges (14: tags as sets, `SyncSet`, which a reader before would drop), not
+    /// with the journal's own schema: a migration of this device's bookkeeping alone (the
+    /// journal's 14) changes nothing a peer reads, and must not make peers wait for an update.
+    public static let schema = 14
 
     /// Syncs `journal` (which must be syncing) at `now`, holding its sync lock: a sync already
     /// running is waited for, or with `wait` false (the tick's) left to do the work, and the
