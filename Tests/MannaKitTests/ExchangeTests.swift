@@ -97,13 +97,17 @@ import TestSupport
         _ = try b.bookmark(ref("John 3:16-18"), at: 250)
         try a.database.execute("""
             INSERT INTO plan_runs (uuid, plan_id, started_on, schedule_start, created_at, updated_at)
-                VALUES ('\(Self.run)', 'nt-90', '2026-01-01', '2026-01-01', 100, 100)
+                VALUES ('\(Self.run)', 'nt-90', '2026-01-01', '2026-01-01', 100, 100);
+            INSERT INTO plan_days_read (run_uuid, day, read_on, created_at) VALUES ('\(Self.run)', 1, '2026-01-01', 100);
+            INSERT INTO plan_days_read (run_uuid, day, read_on, created_at) VALUES ('\(Self.run)', 2, '2026-01-02', 100)
             """)
         try b.database.execute("""
             INSERT INTO plan_runs (uuid, plan_id, started_on, schedule_start, created_at, updated_at)
                 VALUES ('55555555-2fa1-4d2b-883f-0016d3cca427', 'psalms-proverbs-month', '2026-02-01', '2026-02-01', 400, 400);
             INSERT INTO plan_runs (uuid, plan_id, started_on, schedule_start, created_at, updated_at)
-                VALUES ('77777777-2fa1-4d2b-883f-0016d3cca427', 'nt-90', '2026-01-05', '2026-01-05', 300, 300)
+                VALUES ('77777777-2fa1-4d2b-883f-0016d3cca427', 'nt-90', '2026-01-05', '2026-01-05', 300, 300);
+            INSERT INTO plan_days_read (run_uuid, day, read_on, created_at) VALUES ('77777777-2fa1-4d2b-883f-0016d3cca427', 2, '2026-01-05', 300);
+            INSERT INTO plan_days_read (run_uuid, day, read_on, created_at) VALUES ('77777777-2fa1-4d2b-883f-0016d3cca427', 3, '2026-01-06', 300)
             """)
         let fromA = try a.export(), fromB = try b.export()
         let intoA = try importing(fromB, into: a)
@@ -121,6 +125,9 @@ import TestSupport
             #expect(uuids == ["55555555-2fa1-4d2b-883f-0016d3cca427", "77777777-2fa1-4d2b-883f-0016d3cca427"])
             let stopped = try journal.database.prepare("SELECT stopped_at, updated_at FROM plan_runs WHERE uuid = '\(Self.run)'")
             #expect(try stopped.step() && stopped.int(0) == 300 && stopped.int(1) == 300)
+            // The days read in the run that stopped are in the one that runs: none hidden.
+            let days = try journal.runningPlans().first { $0.planID == "nt-90" }?.daysRead
+            #expect(days?.keys.sorted() == [1, 2, 3] && days?[2] == LocalDate(parsing: "2026-01-05"), "\(String(describing: days))")
         }
         #expect(withoutShortIDs(try a.export()) == withoutShortIDs(try b.export()))
         // And they stay so: each other's merged exports change nothing.

@@ -201,7 +201,7 @@ import TestSupport
         let journal = device.journal
         let now = device.now
         let text = oracle.nextText()
-        switch Int.random(in: 0..<11, using: &random) {
+        switch Int.random(in: 0..<12, using: &random) {
         case 9:
             try journal.recordSearch(SearchRecord(query: text, translation: "KJV", searchedAt: now))
         case 0:
@@ -236,6 +236,15 @@ import TestSupport
             let tag = ["family", "work", "health", "church"].randomElement(using: &random)!
             let tags = prayer.tags.contains(tag) ? prayer.tags.filter { $0 != tag } : prayer.tags + [tag]
             try journal.updatePrayer(uuid: prayer.uuid, title: nil, body: nil, tags: tags, reminders: nil, at: now)
+        case 11:
+            // One plan, started on any device that has not seen it run: runs merge, days read and undone.
+            let today = LocalDate(parsing: "2027-01-01")!
+            guard let run = try journal.runningPlans().first(where: { $0.planID == "nt-90" }) else {
+                _ = try journal.startPlan("nt-90", from: today, today: today, remindAt: nil, now: now)
+                return
+            }
+            let day = Int.random(in: 1...6, using: &random)
+            if run.daysRead[day] != nil { _ = try journal.markUnread(day: day, of: run, now: now) } else { try journal.markRead(day: day, of: run, today: today, now: now) }
         default:
             let prayers = try journal.prayers(.open, tag: nil)
             guard let summary = prayers.randomElement(using: &random), let prayer = try journal.prayer(id: summary.shortID) else { return }

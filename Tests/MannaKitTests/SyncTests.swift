@@ -82,6 +82,33 @@ final class TestDevice {
         #expect(try desktop.export() == laptop.export())
     }
 
+    /// One plan started on two devices before they synced runs once, with the days read on
+    /// both (issue 24, point 5); a day undone after the merge stays undone, whatever order the
+    /// changes arrive in.
+    @Test func onePlanStartedOnTwoDevicesRunsOnceWithTheDaysReadOnEach() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        let today = LocalDate(parsing: "2027-01-01")!
+        let first = try #require(try laptop.journal.startPlan("nt-90", from: today, today: today, remindAt: nil, now: laptop.now))
+        for day in [1, 2] { try laptop.journal.markRead(day: day, of: first, today: today, now: laptop.now) }
+        desktop.now += 60
+        let second = try #require(try desktop.journal.startPlan("nt-90", from: today, today: today, remindAt: nil, now: desktop.now))
+        for day in [2, 3] { try desktop.journal.markRead(day: day, of: second, today: today.adding(days: 2), now: desktop.now) }
+        for device in [laptop, desktop, laptop, desktop] { try device.sync() }
+        for device in [laptop, desktop] {
+            let runs = try device.journal.runningPlans()
+            #expect(runs.count == 1 && runs.first?.daysRead.keys.sorted() == [1, 2, 3], "\(device.name): \(runs)")
+        }
+        #expect(try laptop.export() == desktop.export())
+        laptop.now += 120
+        #expect(try laptop.journal.markUnread(day: 3, of: try #require(try laptop.journal.runningPlans().first), now: laptop.now))
+        for device in [laptop, desktop, laptop, desktop] { try device.sync() }
+        for device in [laptop, desktop] {
+            #expect(try device.journal.runningPlans().first?.daysRead.keys.sorted() == [1, 2], "\(device.name)")
+        }
+        #expect(try laptop.export() == desktop.export())
+    }
+
     @Test func aNoteWrittenOnOneDeviceAppearsOnTheOther() throws {
         let scratch = try Scratch("sync")
         let (laptop, desktop) = try pair(scratch)

@@ -188,6 +188,7 @@ extension Journal {
         do {
             return try write {
                 var summary = ImportSummary(tables: [], records: file.recordCount)
+                var stoppedRuns: [(uuid: String, winner: String)] = []
                 for (table, rows, paths) in file.tables {
                     var counts = ImportSummary.Counts()
                     switch table.identity {
@@ -195,9 +196,13 @@ extension Journal {
                     case .natural where table.name == ExportTable.searches.name: try mergeSearches(rows, counts: &counts)
                     case .natural: try addMissing(table, rows: rows, paths: paths, file: file.file, counts: &counts)
                     }
-                    counts.superseded += try supersedeAfterMerge(table)
+                    let superseded = try supersedeAfterMerge(table)
+                    counts.superseded += superseded.count
+                    stoppedRuns += superseded.runs
                     summary.tables.append((table.name, counts))
                 }
+                // Once every table is in: a run's days read come after the runs.
+                for run in stoppedRuns { try carryDaysRead(from: run.uuid, to: run.winner) }
                 return summary
             }
         } catch let error as ImportError {
@@ -314,39 +319,42 @@ extension Journal {
 
     /// Restores the rules a merge of two journals can break, for `table` (nil: every table):
     /// one live highlight and one live bookmark per verse, one running run per plan (plans run
-    /// side by side; one plan started on two machines runs once). Returns how many records
-    /// were superseded.
-    @discardableResult
-    func supersedeAfterMerge(_ table: ExportTable? = nil) throws -> Int {
+    /// side by side; one plan started on two machines runs once). Returns how many records were
+    /// superseded, and the plan runs stopped, each with the run that goes on: the caller gives
+    /// it their days read (`carryDaysRead`) once the merge has brought every day.
+    func supersedeAfterMerge(_ table: ExportTable? = nil) throws -> (count: Int, runs: [(uuid: String, winner: String)]) {
         var superseded = 0
+        var runs: [(uuid: String, winner: String)] = []
         if table == nil || table?.name == ExportTable.highlights.name {
-            superseded += try supersede(ExportTable.highlights.name, live: "deleted_at IS NULL", groupedBy: "verse_id", set: "deleted_at = ?2, updated_at = ?2")
+            superseded += try supersede(ExportTable.highlights.name, live: "deleted_at IS NULL", groupedBy: "verse_id", set: "deleted_at = ?2, updated_at = ?2").count
         }
         if table == nil || table?.name == ExportTable.bookmarks.name {
-            superseded += try supersede(ExportTable.bookmarks.name, live: "deleted_at IS NULL", groupedBy: "verse_id", set: "deleted_at = ?2, updated_at = ?2")
+            superseded += try supersede(ExportTable.bookmarks.name, live: "deleted_at IS NULL", groupedBy: "verse_id", set: "deleted_at = ?2, updated_at = ?2").count
         }
         if table == nil || table?.name == ExportTable.planRuns.name {
-            superseded += try supersede(ExportTable.planRuns.name, live: "stopped_at IS NULL AND deleted_at IS NULL", groupedBy: "plan_id",
-                                        set: "stopped_at = ?2, updated_at = ?2")
+            runs = try supersede(ExportTable.planRuns.name, live: "stopped_at IS NULL AND deleted_at IS NULL", groupedBy: "plan_id",
+                                 set: "stopped_at = ?2, updated_at = ?2")
+            superseded += runs.count
         }
-        return superseded
+        return (superseded, runs)
     }
 
     /// Where a table allows one live record per `groupedBy` value, keeps the newest (then the
     /// greatest uuid) and applies `set` to the others, `?2` being the winner's `updated_at`: a
-    /// time both machines agree on, so the same merge gives the same rows.
-    private func supersede(_ table: String, live: String, groupedBy group: String, set: String) throws -> Int {
+    /// time both machines agree on, so the same merge gives the same rows. Returns each record
+    /// superseded, with the one it lost to.
+    private func supersede(_ table: String, live: String, groupedBy group: String, set: String) throws -> [(uuid: String, winner: String)] {
         let members = try database.prepare("""
             SELECT uuid, updated_at, CAST(\(group) AS TEXT) AS grp FROM \(table) WHERE \(live) ORDER BY grp, updated_at DESC, uuid DESC
             """)
-        var winner: (group: String, updatedAt: Int)?
-        var losers: [(uuid: String, time: Int)] = []
+        var winner: (group: String, uuid: String, updatedAt: Int)?
+        var losers: [(uuid: String, winner: String, time: Int)] = []
         while try members.step() {
             let group = try members.string("grp")
             if let winner, winner.group == group {
-                losers.append((try members.string("uuid"), winner.updatedAt))
+                losers.append((try members.string("uuid"), winner.uuid, winner.updatedAt))
             } else {
-                winner = (group, try members.int("updated_at"))
+                winner = (group, try members.string("uuid"), try members.int("updated_at"))
             }
         }
         let change = try database.prepare("UPDATE \(table) SET \(set) WHERE uuid = ?1")
@@ -356,7 +364,7 @@ extension Journal {
             try change.bind(loser.time, at: 2)
             try change.run()
         }
-        return losers.count
+        return losers.map { ($0.uuid, $0.winner) }
     }
 
     /// A reminder needs its prayer, a day read its plan run: in the file or already here.

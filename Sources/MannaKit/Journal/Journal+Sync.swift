@@ -443,7 +443,7 @@ extension Journal {
             for table in synced {
                 for key in (textTouched[table.name] ?? []).sorted() { applied.copies += try keepConflictingText(table, key: key) }
             }
-            try supersedeAfterMerge()
+            for run in try supersedeAfterMerge().runs { try carryDaysRead(from: run.uuid, to: run.winner) }
             let device = try database.prepare("""
                 INSERT INTO sync_devices (device, name, applied, last_time, applied_at) VALUES (?1, ?2, ?3, ?4, ?5)
                 ON CONFLICT (device) DO UPDATE SET name = excluded.name, applied = excluded.applied, applied_at = excluded.applied_at,
@@ -743,6 +743,43 @@ extension Journal {
         }, as: version.device)
         try materialize(table, key: uuid)
         return true
+    }
+
+    /// A plan run that lost to another run of its plan (one plan started on two devices, or in
+    /// two journals merged) gives the winner each day read the winner has no record of, so no
+    /// day read is hidden in a stopped run. A synced day is copied with its versions, as a
+    /// conflict copy is: every device that makes the merge makes the same record, and a day
+    /// undone after the merge (a later version, or a record the winner already has) stays undone
+    /// whatever order the changes arrive in. An unsynced day (an import) is copied as it is.
+    func carryDaysRead(from loser: String, to winner: String) throws {
+        let table = ExportTable.planDaysRead
+        let days = try database.prepare("""
+            SELECT day, read_on, created_at FROM plan_days_read
+            WHERE run_uuid = ?1 AND day NOT IN (SELECT day FROM plan_days_read WHERE run_uuid = ?2) ORDER BY day
+            """)
+        try days.bind(loser, at: 1)
+        try days.bind(winner, at: 2)
+        var rows: [(day: Int, readOn: String, createdAt: Int)] = []
+        while try days.step() { rows.append((days.int(0), days.string(1), days.int(2))) }
+        for row in rows {
+            let key = winner + "\u{1F}" + String(row.day)
+            let versions = try syncFields(of: table, key: loser + "\u{1F}" + String(row.day))
+            if versions.isEmpty {
+                let insert = try database.prepare("INSERT OR IGNORE INTO plan_days_read (run_uuid, day, read_on, created_at) VALUES (?1, ?2, ?3, ?4)")
+                try insert.bind(winner, at: 1)
+                try insert.bind(row.day, at: 2)
+                try insert.bind(row.readOn, at: 3)
+                try insert.bind(row.createdAt, at: 4)
+                try insert.run()
+                continue
+            }
+            guard try syncFields(of: table, key: key).isEmpty else { continue }
+            for (field, version) in versions.sorted(by: { $0.key < $1.key }) where field != Journal.deletedField {
+                try send([SyncChange(table: table.name, key: key, field: field, value: version.value, time: version.version.time,
+                                     device: version.version.device)], as: version.version.device)
+            }
+            try materialize(table, key: key)
+        }
     }
 
     /// Records `changes`, made here by the merge (a conflict copy) with versions
