@@ -28,6 +28,9 @@ import TestSupport
         #expect(status.contains("'desktop' (device ") && status.contains("; left 2026-12-01: nothing is kept for it"), "\(status)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(laptop.run("sync", "status", "--json").stdout.utf8)) as? [String: Any])
         #expect((json["devices"] as? [[String: Any]])?.first?["left"] as? String == "2026-12-01T12:00:00+00:00")
+        // Doctor does not count it among the devices this one syncs with.
+        let doctor = laptop.run("doctor").stdout
+        #expect(doctor.contains("as 'laptop' with 0 other devices (1 more left)"), "\(doctor)")
         // Long after, a device that left is not called silent.
         laptop.clock = .fixed(instant("2027-06-01T12:00:00Z"))
         #expect(!laptop.run("sync", "status").stdout.contains("nothing from it"))

@@ -243,15 +243,18 @@ enum SyncCommand {
         }
         var when = ""
         if let checked = state.checkedAt { when = " (last synced \(try context.zone().local(checked).iso8601))" }
-        let others = devices.count
         let scan = Files.isDirectory(state.folder) ? SyncFolder(root: state.folder).scan() : SyncFolder.Scan()
+        // Devices that left are not counted among those this one syncs with.
+        let others = devices.filter { !scan.left.contains($0.device) }.count
+        let gone = devices.count - others
         let silent = silence(devices, left: scan.left, now: context.clock.now(), days: context.config().syncSilentDays)
         let names: [String] = devices.filter { silent[$0.device] != nil }.map { "'\($0.name)'" }
         var silence = ""
         if !names.isEmpty {
             silence = "; nothing from \(names.joined(separator: ", ")) for \(context.config().syncSilentDays) days or more: 'manna sync forget NAME' if gone for good"
         }
-        return "through \(state.folder) as '\(state.deviceName)' with \(others) other \(plural(others, "device"))" + when + silence
+        return "through \(state.folder) as '\(state.deviceName)' with \(others) other \(plural(others, "device"))"
+            + (gone > 0 ? " (\(gone) more left)" : "") + when + silence
     }
 
     /// A left device in `sync status --json`: when it left (true: a mark not read), or null.
