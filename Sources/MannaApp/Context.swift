@@ -155,8 +155,7 @@ public final class Context {
     /// the journal only when it exists: a missing journal has none, and is not created.
     func dailySource() throws -> DailySource {
         guard config().dailySource == .bookmarks else { return .curated }
-        guard Files.exists(paths.journal) else { return .bookmarks([]) }
-        let journal = try journal()
+        guard let journal = try existingJournal() else { return .bookmarks([]) }
         return .bookmarks(try journal.bookmarkedPassages())
     }
 
@@ -180,7 +179,7 @@ public final class Context {
     func runningPlans(database: TextDatabase) throws -> [RunningPlan] {
         guard Files.exists(paths.journal) || config().plan != nil else { return [] }
         let library = PlanLibrary(database: database, userDirectory: paths.userPlans)
-        return try journal().runningPlans().map { run throws -> RunningPlan in
+        return try (existingJournal() ?? journal()).runningPlans().map { run throws -> RunningPlan in
             let stop = "; stop it with 'manna plan stop \(run.planID)'"
             switch try library.plan(id: run.planID) {
             case .success(let plan): return .loaded(plan, run)
@@ -251,8 +250,12 @@ public final class Context {
     /// The user's journal, opened (and created, and migrated) once per command. A plan an
     /// older config file still names moves into it as it is migrated, and that is said once.
     func journal() throws -> Journal {
+        try opened { () throws -> Journal in try Journal(path: paths.journal, legacyPlan: legacyPlan()) }
+    }
+
+    private func opened(_ open: () throws -> Journal) throws -> Journal {
         if let openedJournal { return openedJournal }
-        let journal = try Journal(path: paths.journal, legacyPlan: legacyPlan())
+        let journal = try open()
         if journal.adoptedLegacyPlan {
             stderr.line("manna: the reading plan moved from \(paths.config) into the journal; its plan and plan_start lines are no longer read")
         }
@@ -270,9 +273,12 @@ public final class Context {
 
     private var openedJournal: Journal?
 
-    /// The journal when its file exists, else nil: commands that only read never create one.
+    /// The journal when its file exists, else nil: commands that only read never create one,
+    /// and change nothing on disk while they read (`Journal(openingForReading:)`); the first
+    /// write, if the command makes one, opens it as a writer.
     func existingJournal() throws -> Journal? {
-        Files.exists(paths.journal) ? try journal() : nil
+        guard openedJournal != nil || Files.exists(paths.journal) else { return nil }
+        return try opened { () throws -> Journal in try Journal(openingForReading: paths.journal, legacyPlan: legacyPlan()) }
     }
 
     /// Prints one JSON document on one line.

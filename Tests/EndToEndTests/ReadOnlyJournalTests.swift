@@ -75,3 +75,32 @@ import TestSupport
         withExtendedLifetime(keeper) {}
     }
 }
+
+/// A command that only reads the journal leaves its files as they were (issue 31): it opens
+/// journal.sqlite read-only and nothing beside it (no log or index file made and removed, no
+/// checkpoint), as `strace` sees every call that names the journal's files.
+@Suite(.needs(.strace)) struct ReadingChangesNothingTests {
+    @Test func everyCommandThatOnlyReadsOpensTheJournalReadOnlyAndNothingBesideIt() throws {
+        let home = try TemporaryHome(config: "daily_source = bookmarks\n", environment: ["TZ": "UTC"])
+        try FileManager.default.createDirectory(atPath: home.path + "/sync", withIntermediateDirectories: true)
+        for command in [["pray", "add", "For the harvest", "--body", "and the workers", "--remind", "07:00"],
+                        ["note", "add", "John 3:16", "For God so loved"], ["highlight", "John 3:17", "--color", "green"],
+                        ["bookmark", "add", "John 3:16-18"], ["plan", "start", "three-streams", "--now", "2026-06-01T08:00"],
+                        ["sync", "init", home.path + "/sync"]] {
+            let run = home.run(command)
+            try #require(run.status == 0, "\(command): \(run.stderr)")
+        }
+        let log = home.path + "/strace.log"
+        var wrote: [String] = []
+        for arguments in ReadOnlyJournalTests.readers + [["note", "list", "--deleted"], ["pray", "list", "--answered"], ["doctor"]] {
+            let run = try tool(.strace, ["-f", "-qq", "-e", "trace=%file", "-o", log, Manna.binary] + arguments, environment: home.environment)
+            #expect(run.status == 0 || arguments == ["doctor"], "\(arguments): \(run.stderr)")
+            let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("journal.sqlite") }
+            let writing = calls.filter { call in
+                ["O_RDWR", "O_WRONLY", "O_CREAT", "unlink", "rename"].contains { call.contains($0) } || call.contains("open") && call.contains("journal.sqlite-")
+            }
+            if !writing.isEmpty { wrote.append("\(arguments.joined(separator: " ")): \(writing.joined(separator: "; "))") }
+        }
+        #expect(wrote.isEmpty, "\(wrote.joined(separator: "\n"))")
+    }
+}

@@ -71,8 +71,8 @@ enum DoctorCommand {
         }
         check("journal") {
             let path = context.paths.journal
-            guard Files.exists(path) else { return "not created yet: the first tick creates \(path)" }
-            return "\(path), schema version \(try Journal(path: path).schemaVersion)"
+            guard let journal = try context.existingJournal() else { return "not created yet: the first tick creates \(path)" }
+            return "\(path), schema version \(journal.schemaVersion)"
         }
         check("session bus") { try SessionBus.address(environment: context.environment, userID: context.userID) }
         check("notification server") {

@@ -21,8 +21,8 @@ final class ClaimHolder {
     // Glibc module does not export. Unlike a process's POSIX locks they conflict between two
     // descriptors of one process (the in-process tests' ticks), and closing another descriptor of
     // the file does not drop them.
-    private static let getLock: Int32 = 36  // F_OFD_GETLK
-    private static let setLock: Int32 = 37  // F_OFD_SETLK
+    static let getLock: Int32 = 36  // F_OFD_GETLK
+    static let setLock: Int32 = 37  // F_OFD_SETLK
 
     /// The claims file of the journal at `journalPath`.
     static func path(forJournal journalPath: String) -> String { journalPath + "-claims" }

@@ -5,13 +5,13 @@ extension Journal {
     /// moment's data. Records come in a fixed order, so equal journals give equal files.
     public func export() throws(JournalError) -> JSON {
         do {
-            return try write {
+            return try run { try database.reading {
                 var document = Journal.exportHeader
                 for table in ExportTable.all {
                     document.append((table.name, .array(try rows(of: table).map { Journal.record(table, $0) })))
                 }
                 return .object(document)
-            }
+            } }
         } catch {
             throw error as? JournalError ?? .unwritable(path: path, reason: "\(error)")
         }

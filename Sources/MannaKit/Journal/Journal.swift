@@ -26,7 +26,15 @@ public enum JournalError: Error, Equatable, Sendable {
 
 public final class Journal {
     public let path: String
-    let database: Database
+    /// The connection: a reader's that changes nothing on disk until the first write, which
+    /// opens the journal as a writer in its place (`openForReading`, `becomeWriter`).
+    private(set) var database: Database
+    /// Opened for reading, immutable: the file's identity then (`Files.identity`), by which
+    /// each read tells that no writer came while it read. Nil once opened as a writer.
+    private var readingUnchanged: String?
+    /// Held while `readingUnchanged` is: no writer checkpoints into the file meanwhile.
+    private var readingLock: ReadingLock?
+    private let legacyPlan: LegacyPlan?
     /// This connection's hold on the claims it makes in the delivery ledger, taken at its first
     /// claim (or first question about another's) and let go when the journal is closed.
     var claimHolder: ClaimHolder?
@@ -456,6 +464,65 @@ public final class Journal {
     ///   migration 5 when no plan was ever started here.
     public init(path: String, legacyPlan: LegacyPlan? = nil) throws(JournalError) {
         self.path = path
+        self.legacyPlan = legacyPlan
+        (database, isReadOnly) = try Journal.openForWriting(path: path)
+        try migrateOpened()
+    }
+
+    /// Opens the journal at `path`, which exists, for a command that mostly reads it, so that
+    /// reading changes nothing on disk: no log or index file made, nothing checkpointed. With
+    /// no log beside the file (no connection open anywhere, none killed mid-write) it is read
+    /// as immutable, and each read then checks that the file is as it was and no log appeared:
+    /// else a writer came meanwhile, and the read is done again through a writer's connection.
+    /// A journal with a log, or whose schema is not current (it must be migrated), is opened
+    /// as `init(path:legacyPlan:)` opens it; so is this one at its first write.
+    public init(openingForReading path: String, legacyPlan: LegacyPlan? = nil) throws(JournalError) {
+        self.path = path
+        self.legacyPlan = legacyPlan
+        let folder = Files.parent(of: path)
+        isReadOnly = access(folder, W_OK) != 0 || access(path, W_OK) != 0
+        if let lock = ReadingLock(path), !Files.exists(path + "-wal"), let identity = Files.identity(path),
+           let reader = try? Database(path: path, mode: .immutable),
+           let version = try? reader.prepare("PRAGMA user_version"), (try? version.step()) == true, version.int(0) == Journal.migrations.count,
+           (try? reader.prepare("SELECT count(*) FROM sqlite_schema").step()) == true {
+            database = reader
+            readingUnchanged = identity
+            readingLock = lock
+            return
+        }
+        (database, isReadOnly) = try Journal.openForWriting(path: path)
+        try migrateOpened()
+    }
+
+    deinit {
+        // A writer that closed while this one read kept its log (it may not checkpoint under the
+        // reading lock): checkpointed now, by a connection opened and closed, so that
+        // journal.sqlite alone is complete whenever no manna runs.
+        if readingUnchanged != nil, Files.exists(path + "-wal") {
+            readingLock = nil
+            _ = try? Journal.openForWriting(path: path)
+        }
+    }
+
+    /// The writer's connection in place of a reader's (see `init(openingForReading:)`).
+    private func becomeWriter() throws(JournalError) {
+        guard readingUnchanged != nil else { return }
+        readingLock = nil
+        (database, isReadOnly) = try Journal.openForWriting(path: path)
+        readingUnchanged = nil
+        try migrateOpened()
+    }
+
+    /// Whether a read through the immutable connection read what the file holds: the file is as
+    /// it was at the open, and no log is beside it (a writer changes the file only through one).
+    private var readUnchanged: Bool {
+        guard let identity = readingUnchanged else { return true }
+        return !Files.exists(path + "-wal") && Files.identity(path) == identity
+    }
+
+    /// Opens (creating when missing) the journal for writing, or read-only when this process
+    /// cannot write it; in WAL mode. Not migrated yet.
+    private static func openForWriting(path: String) throws(JournalError) -> (Database, isReadOnly: Bool) {
         let folder = Files.parent(of: path)
         do { try Files.makeDirectories(folder, mode: 0o700) } catch { throw .unwritable(path: path, reason: error.reason) }
         let existed = Files.exists(path)
@@ -469,33 +536,41 @@ public final class Journal {
         // A journal this process cannot write (its folder or file read-only, a read-only mount)
         // is opened read-only, so that every command that only reads works; one that writes
         // fails at its first write with one line (`journalError`).
-        isReadOnly = existed && (access(folder, W_OK) != 0 || access(path, W_OK) != 0)
+        let isReadOnly = existed && (access(folder, W_OK) != 0 || access(path, W_OK) != 0)
         do {
-            database = try Database(path: path, mode: isReadOnly ? Journal.readOnlyMode(path: path, folder: folder) : .readWrite)
+            let database = try Database(path: path, mode: isReadOnly ? Journal.readOnlyMode(path: path, folder: folder) : .readWrite)
             try database.execute("PRAGMA busy_timeout = 10000")
             // Reading the schema fails with SQLITE_NOTADB or SQLITE_CORRUPT on a file that is not a
             // database or is cut short; a full integrity check per tick would cost too much.
             _ = try database.prepare("SELECT count(*) FROM sqlite_schema").step()
-            if !isReadOnly { try switchToWAL() }
+            if !isReadOnly { try switchToWAL(database) }
             // NORMAL in WAL mode: a commit is durable when Manna is killed (the log is in the
             // kernel's hands), only a power cut can lose the newest; and commits need no fsync.
             try database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
             // The log is checkpointed into the file when the last connection closes (SQLite's
             // default), so journal.sqlite alone is complete whenever no manna runs: a backup
             // that copies just that file loses nothing. Keeping the log would save ~0.6 ms.
-            try migrate(legacyPlan: legacyPlan)
-        } catch let error as JournalError {
-            throw error
-        } catch let error as SQLiteError {
-            if error.isCorruption { throw .damaged(path: path) }
-            throw .unwritable(path: path, reason: error.message)
+            return (database, isReadOnly)
         } catch {
-            throw .unwritable(path: path, reason: "\(error)")
+            throw openingError(error, path: path)
+        }
+    }
+
+    /// Migrates the connection just opened for writing to the current schema.
+    private func migrateOpened() throws(JournalError) {
+        do { try migrate(legacyPlan: legacyPlan) } catch { throw Journal.openingError(error, path: path) }
+    }
+
+    private static func openingError(_ error: any Error, path: String) -> JournalError {
+        switch error {
+        case let error as JournalError: return error
+        case let error as SQLiteError: return error.isCorruption ? .damaged(path: path) : .unwritable(path: path, reason: error.message)
+        default: return .unwritable(path: path, reason: "\(error)")
         }
     }
 
     /// True when this process cannot write the journal: it was opened read-only.
-    public let isReadOnly: Bool
+    public private(set) var isReadOnly: Bool
     static let readOnlyReason = "it is read-only (its folder, its file or its file system), and this command writes to it"
 
     /// How SQLite can read a WAL journal it may not write. With its log (`-wal`, and `-shm`
@@ -516,7 +591,7 @@ public final class Journal {
     /// for which SQLite does not wait (two connections doing it at once would deadlock), so
     /// when several ticks create the journal at once the losers get SQLITE_BUSY: they wait and
     /// try again. The mode is kept in the file, so after the first switch this only reads it.
-    private func switchToWAL() throws(SQLiteError) {
+    private static func switchToWAL(_ database: Database) throws(SQLiteError) {
         var attempts = 0
         while true {
             do {
@@ -568,13 +643,26 @@ public final class Journal {
 
     /// Runs `body`, reporting SQLite's failures as the journal's: a damaged file as `.damaged`
     /// (with how to recover), anything else as `.unwritable`. Other errors pass through.
+    ///
+    /// Through a reader's immutable connection, a read that a writer may have overlapped (the
+    /// file changed, or a log appeared) is read again through a writer's connection: what it
+    /// read, or the damage it met, may be a page of each.
     func run<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as SQLiteError { throw journalError(error) }
+        guard readingUnchanged != nil else {
+            do { return try body() } catch let error as SQLiteError { throw journalError(error) }
+        }
+        let result = Result { try body() }
+        if readUnchanged || readingUnchanged == nil {
+            do { return try result.get() } catch let error as SQLiteError { throw journalError(error) }
+        }
+        try becomeWriter()
+        return try run(body)
     }
 
     /// Runs `body` in one transaction: all of it is committed, or none of it.
     func write<T>(_ body: () throws -> T) throws -> T {
-        try run { try database.transaction(body) }
+        try becomeWriter()
+        return try run { try database.transaction(body) }
     }
 
     func journalError(_ error: SQLiteError) -> JournalError {

@@ -231,6 +231,15 @@ public final class Database {
         return api
     }
 
+    /// Runs `body` in one read transaction: what it reads is one moment's data, and nothing is
+    /// locked for writing (so nothing is made on disk for a reader of a WAL database opened
+    /// immutable).
+    public func reading<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
