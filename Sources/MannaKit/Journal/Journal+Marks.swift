@@ -216,6 +216,9 @@ extension Journal {
                 var result = PassageMarks()
                 var highlightTimes: [Int: Int] = [:]
                 var seenNotes: Set<String> = []
+                // Each stored reference parsed once: notes on one passage share it, and parsing
+                // was most of what a verse with 16,000 notes cost.
+                var passages: [StoredPassage: Reference] = [:]
                 try statement.forEachRow(in: reference) {
                     let verse = try statement.int("verse_id")
                     // Changed in place: copying a verse's marks out and back for each row made
@@ -234,8 +237,10 @@ extension Journal {
                         let uuid = try statement.string("uuid")
                         // Ranges that overlap ("John 3:16; 3:16-18") show a note once.
                         guard seenNotes.insert(uuid).inserted else { return }
-                        let note = try Note(uuid: uuid, shortID: statement.string("short_id"),
-                                            reference: Journal.passage(verseID: verse, reference: statement.optionalString("reference")),
+                        let stored = StoredPassage(verse: verse, reference: try statement.optionalString("reference"))
+                        let passage = passages[stored] ?? Journal.passage(verseID: verse, reference: stored.reference)
+                        passages[stored] = passage
+                        let note = try Note(uuid: uuid, shortID: statement.string("short_id"), reference: passage,
                                             text: statement.string("color_or_text"), createdAt: statement.int("created_at"),
                                             updatedAt: statement.int("updated_at"))
                         result.verses[verse, default: VerseMarks()].notes.append(note)
@@ -289,6 +294,12 @@ extension Journal {
 
     /// The passage a note or bookmark is on: its stored reference, or (schema 2 rows, or a
     /// reference that does not start at the verse) the verse alone.
+    /// A mark's passage as stored: its first verse, and its reference when it is more than that verse.
+    private struct StoredPassage: Hashable {
+        let verse: Int
+        let reference: String?
+    }
+
     static func passage(verseID: Int, reference: String?) -> Reference {
         if let reference, let parsed = try? Reference(parsing: reference), parsed.ranges[0].first.rawValue == verseID {
             return parsed
