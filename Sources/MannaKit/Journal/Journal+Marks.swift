@@ -236,7 +236,7 @@ extension Journal {
                     default:
                         let uuid = try statement.string("uuid")
                         // Ranges that overlap ("John 3:16; 3:16-18") show a note once.
-                        guard seenNotes.insert(uuid).inserted else { return }
+                        guard reference.ranges.count == 1 || seenNotes.insert(uuid).inserted else { return }
                         let stored = StoredPassage(verse: verse, reference: try statement.optionalString("reference"))
                         let passage = passages[stored] ?? Journal.passage(verseID: verse, reference: stored.reference)
                         passages[stored] = passage

@@ -485,6 +485,7 @@ public final class Journal {
            let reader = try? Database(path: path, mode: .immutable),
            let version = try? reader.prepare("PRAGMA user_version"), (try? version.step()) == true, version.int(0) == Journal.migrations.count,
            (try? reader.prepare("SELECT count(*) FROM sqlite_schema").step()) == true {
+            try? reader.execute("PRAGMA temp_store = MEMORY")
             database = reader
             readingUnchanged = identity
             readingLock = lock
@@ -546,7 +547,8 @@ public final class Journal {
             if !isReadOnly { try switchToWAL(database) }
             // NORMAL in WAL mode: a commit is durable when Manna is killed (the log is in the
             // kernel's hands), only a power cut can lose the newest; and commits need no fsync.
-            try database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+            // Sorts (a verse's 16,000 notes in order) in memory, not in a temporary file.
+            try database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY")
             // The log is checkpointed into the file when the last connection closes (SQLite's
             // default), so journal.sqlite alone is complete whenever no manna runs: a backup
             // that copies just that file loses nothing. Keeping the log would save ~0.6 ms.
