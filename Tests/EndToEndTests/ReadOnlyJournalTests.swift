@@ -24,6 +24,20 @@ import TestSupport
         ["widget", "--format", "plain", "--now", "2026-06-03T08:00"],
     ]
 
+    /// A home whose journal holds something for each of `readers` to show.
+    static func filledHome() throws -> TemporaryHome {
+        let home = try TemporaryHome(config: "daily_source = bookmarks\n", environment: ["TZ": "UTC"])
+        try FileManager.default.createDirectory(atPath: home.path + "/sync", withIntermediateDirectories: true)
+        for command in [["pray", "add", "For the harvest", "--body", "and the workers", "--remind", "07:00"],
+                        ["note", "add", "John 3:16", "For God so loved"], ["highlight", "John 3:17", "--color", "green"],
+                        ["bookmark", "add", "John 3:16-18"], ["plan", "start", "three-streams", "--now", "2026-06-01T08:00"],
+                        ["sync", "init", home.path + "/sync"]] {
+            let run = home.run(command)
+            try #require(run.status == 0, "\(command): \(run.stderr)")
+        }
+        return home
+    }
+
     /// Runs `arguments` with the journal's folder read-only, as this user can be kept from writing it.
     static func runReadOnly(_ home: TemporaryHome, _ arguments: [String]) throws -> Run {
         let folder = home.path + "/.local/share/manna"
@@ -42,15 +56,7 @@ import TestSupport
     /// log another connection keeps (-wal and -shm there, read as any reader reads them).
     @Test(.needs(.readOnlyJournal), arguments: [false, true])
     func everyCommandThatOnlyReadsWorksOnAReadOnlyJournal(logLeft: Bool) throws {
-        let home = try TemporaryHome(config: "daily_source = bookmarks\n", environment: ["TZ": "UTC"])
-        try FileManager.default.createDirectory(atPath: home.path + "/sync", withIntermediateDirectories: true)
-        for command in [["pray", "add", "For the harvest", "--body", "and the workers", "--remind", "07:00"],
-                        ["note", "add", "John 3:16", "For God so loved"], ["highlight", "John 3:17", "--color", "green"],
-                        ["bookmark", "add", "John 3:16-18"], ["plan", "start", "three-streams", "--now", "2026-06-01T08:00"],
-                        ["sync", "init", home.path + "/sync"]] {
-            let run = home.run(command)
-            try #require(run.status == 0, "\(command): \(run.stderr)")
-        }
+        let home = try ReadOnlyJournalTests.filledHome()
         // A connection that stays open keeps the log (-wal) beside the journal, with a note in it.
         var keeper: Journal?
         if logLeft {
@@ -81,15 +87,7 @@ import TestSupport
 /// checkpoint), as `strace` sees every call that names the journal's files.
 @Suite(.needs(.strace)) struct ReadingChangesNothingTests {
     @Test func everyCommandThatOnlyReadsOpensTheJournalReadOnlyAndNothingBesideIt() throws {
-        let home = try TemporaryHome(config: "daily_source = bookmarks\n", environment: ["TZ": "UTC"])
-        try FileManager.default.createDirectory(atPath: home.path + "/sync", withIntermediateDirectories: true)
-        for command in [["pray", "add", "For the harvest", "--body", "and the workers", "--remind", "07:00"],
-                        ["note", "add", "John 3:16", "For God so loved"], ["highlight", "John 3:17", "--color", "green"],
-                        ["bookmark", "add", "John 3:16-18"], ["plan", "start", "three-streams", "--now", "2026-06-01T08:00"],
-                        ["sync", "init", home.path + "/sync"]] {
-            let run = home.run(command)
-            try #require(run.status == 0, "\(command): \(run.stderr)")
-        }
+        let home = try ReadOnlyJournalTests.filledHome()
         let log = home.path + "/strace.log"
         var wrote: [String] = []
         for arguments in ReadOnlyJournalTests.readers + [["note", "list", "--deleted"], ["pray", "list", "--answered"], ["doctor"]] {
