@@ -298,7 +298,10 @@ extension Journal {
                 // By position, in the SELECT's order: every tick reads every active reminder.
                 var found: [ActiveReminder] = []
                 while try select.step() {
-                    guard let spec = try? ReminderSpec(parsing: select.string(2)) else { continue }
+                    let text = select.string(2)
+                    let parsed = parsedSpecs[text] ?? (try? ReminderSpec(parsing: text))
+                    parsedSpecs[text] = parsed
+                    guard let spec = parsed else { continue }
                     found.append(ActiveReminder(uuid: select.string(0), prayerUUID: select.string(1), spec: spec, since: select.int(3)))
                 }
                 return found

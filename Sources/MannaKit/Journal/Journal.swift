@@ -35,6 +35,9 @@ public final class Journal {
     /// Held while `readingUnchanged` is: no writer checkpoints into the file meanwhile.
     private var readingLock: ReadingLock?
     private let legacyPlan: LegacyPlan?
+    /// Each reminder SPEC parsed once (nil: it does not parse): a tick reads every active
+    /// reminder, and its thousand reminders are a few SPECs.
+    var parsedSpecs: [String: ReminderSpec?] = [:]
     /// This connection's hold on the claims it makes in the delivery ledger, taken at its first
     /// claim (or first question about another's) and let go when the journal is closed.
     var claimHolder: ClaimHolder?
