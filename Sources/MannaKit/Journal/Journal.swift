@@ -27,7 +27,7 @@ public enum JournalError: Error, Equatable, Sendable {
 public final class Journal {
     public let path: String
     /// The connection: a reader's that changes nothing on disk until the first write, which
-    /// opens the journal as a writer in its place (`openForReading`, `becomeWriter`).
+    /// opens the journal as a writer in its place (`init(openingForReading:)`, `becomeWriter`).
     private(set) var database: Database
     /// Opened for reading, immutable: the file's identity then (`Files.identity`), by which
     /// each read tells that no writer came while it read. Nil once opened as a writer.
@@ -657,7 +657,9 @@ public final class Journal {
             do { return try body() } catch let error as SQLiteError { throw journalError(error) }
         }
         let result = Result { try body() }
-        if readUnchanged || readingUnchanged == nil {
+        // A body that wrote is a writer's now (`write`): what it read before, outside its
+        // transaction, is as current as any read outside a transaction is.
+        if readUnchanged {
             do { return try result.get() } catch let error as SQLiteError { throw journalError(error) }
         }
         try becomeWriter()
