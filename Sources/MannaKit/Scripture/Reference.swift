@@ -63,10 +63,11 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
         }
         let dash = bytes[colon...].firstIndex(of: UInt8(ascii: "-")) ?? bytes.endIndex
         guard let chapter = number(bytes[(space + 1)..<colon]), let first = number(bytes[(colon + 1)..<dash]),
-              let last = dash == bytes.endIndex ? first : number(bytes[(dash + 1)...]), first <= last,
-              // One psalm is "Psalm 23:1" (`ReferenceFormatter.bookName`); the write-back below checks it.
-              let book = Canon.books.first(where: { $0.name.utf8.elementsEqual(bytes[..<space]) })
-                ?? (bytes[..<space].elementsEqual("Psalm".utf8) ? Canon.books.first { $0.osis == "Ps" } : nil) else { return nil }
+              let last = dash == bytes.endIndex ? first : number(bytes[(dash + 1)...]), first <= last else { return nil }
+        // One psalm is "Psalm 23:1" (`ReferenceFormatter.bookName`); the write-back below checks it.
+        let name = bytes[..<space]
+        guard let book = Canon.books.first(where: { $0.name.utf8.elementsEqual(name) })
+            ?? (name.elementsEqual("Psalm".utf8) ? Canon.books.first { $0.osis == "Ps" } : nil) else { return nil }
         let range = (VerseID(book: book.number, chapter: chapter, verse: first), VerseID(book: book.number, chapter: chapter, verse: last))
         guard range.0.isValid, range.1.isValid else { return nil }
         let reference = Reference(VerseRange(first: range.0, last: range.1))
