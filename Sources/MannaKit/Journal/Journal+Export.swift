@@ -5,7 +5,7 @@ extension Journal {
     /// moment's data. Records come in a fixed order, so equal journals give equal files.
     public func export() throws(JournalError) -> JSON {
         do {
-            return try run { try database.reading {
+            return try run { try database.readTransaction {
                 var document = Journal.exportHeader
                 for table in ExportTable.all {
                     document.append((table.name, .array(try rows(of: table).map { Journal.record(table, $0) })))

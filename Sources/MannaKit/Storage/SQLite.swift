@@ -234,7 +234,7 @@ public final class Database {
     /// Runs `body` in one read transaction: what it reads is one moment's data, and nothing is
     /// locked for writing (so nothing is made on disk for a reader of a WAL database opened
     /// immutable).
-    public func reading<T>(_ body: () throws -> T) throws -> T {
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN DEFERRED")
         defer { try? execute("COMMIT") }
         return try body()
