@@ -112,7 +112,10 @@ enum SyncCommand {
     /// What a sync did, a line each; the problems on stderr, and a folder that cannot be
     /// reached or written exits 69.
     static func say(_ report: SyncReport, _ context: Context) throws {
-        if let device = report.newDevice, let forgotten = report.forgotten {
+        if let device = report.newDevice, let days = report.clockWasAhead {
+            context.stdout.line("this device's clock was \(days) days ahead and has been set right: what it changed meanwhile is sent again "
+                + "as changes of now, from a new device id (device \(device.prefix(8)))")
+        } else if let device = report.newDevice, let forgotten = report.forgotten {
             context.stdout.line("this device was forgotten on another (" + (forgotten.by.map { "device \($0.prefix(8)), " } ?? "")
                 + "'manna sync forget'): it goes on as a new device (device \(device.prefix(8))) and sends all it knows")
         } else if let device = report.newDevice {

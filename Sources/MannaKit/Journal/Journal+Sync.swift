@@ -176,6 +176,63 @@ extension Journal {
         }
     }
 
+    /// The newest version `device` stamped, of a field or a text (nil: none).
+    func newestVersion(of device: String) throws(JournalError) -> Int? {
+        try reading {
+            let newest = try database.prepare("""
+                SELECT max(time) FROM (SELECT max(time) AS time FROM sync_fields WHERE device = ?1
+                                       UNION ALL SELECT max(time) FROM sync_versions WHERE device = ?1)
+                """)
+            try newest.bind(device, at: 1)
+            return try newest.step() ? newest.optionalInt(0) : nil
+        }
+    }
+
+    /// Stamps again each version `device` stamped after `limit` (fields, texts, and the bases
+    /// that name them), in their order, from `wall` on and after its versions that stay: the
+    /// versions of a clock that was far ahead, made versions of now (`Sync.withdrawFuture`).
+    func restamp(_ device: String, after limit: Int, wall: Instant) throws(JournalError) {
+        try writing {
+            let select = try database.prepare("""
+                SELECT time FROM sync_fields WHERE device = ?1 AND time > ?2 UNION SELECT time FROM sync_versions WHERE device = ?1 AND time > ?2 ORDER BY 1
+                """)
+            try select.bind(device, at: 1)
+            try select.bind(limit, at: 2)
+            var old: [Int] = []
+            while try select.step() { old.append(select.int(0)) }
+            guard !old.isEmpty else { return }
+            let kept = try database.prepare("""
+                SELECT max(time) FROM (SELECT max(time) AS time FROM sync_fields WHERE device = ?1 AND time <= ?2
+                                       UNION ALL SELECT max(time) FROM sync_versions WHERE device = ?1 AND time <= ?2)
+                """)
+            try kept.bind(device, at: 1)
+            try kept.bind(limit, at: 2)
+            var last = try kept.step() ? kept.optionalInt(0) ?? 0 : 0
+            // A temporary table of this connection, emptied after (dropped, it would wait for the statements that read it).
+            try database.execute("CREATE TEMP TABLE IF NOT EXISTS restamped (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
+            let insert = try database.prepare("INSERT INTO restamped VALUES (?1, ?2)")
+            for time in old {
+                last = HybridTime.next(after: last, wall: wall)
+                try insert.reset()
+                try insert.bind(time, at: 1)
+                try insert.bind(last, at: 2)
+                try insert.run()
+            }
+            for sql in ["UPDATE sync_fields SET time = (SELECT new FROM restamped WHERE old = time) WHERE device = ?1 AND time > ?2",
+                        "UPDATE sync_versions SET time = (SELECT new FROM restamped WHERE old = time) WHERE device = ?1 AND time > ?2",
+                        "UPDATE sync_versions SET base_time = (SELECT new FROM restamped WHERE old = base_time) WHERE base_device = ?1 AND base_time > ?2"] {
+                let update = try database.prepare(sql)
+                try update.bind(device, at: 1)
+                try update.bind(limit, at: 2)
+                try update.run()
+            }
+            try database.execute("""
+                DELETE FROM temp.restamped;
+                UPDATE sync_state SET clock = max((SELECT coalesce(max(time), 0) FROM sync_fields), (SELECT coalesce(max(time), 0) FROM sync_versions));
+                """)
+        }
+    }
+
     /// Every version this journal knows, each as it was stamped (time and device): each text
     /// version with its base and context, and the winning version of every other field. What a
     /// device that became a new one sends first, and the snapshot a device asks for when it

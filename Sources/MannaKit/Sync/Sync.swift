@@ -20,6 +20,9 @@ public struct SyncReport: Equatable, Sendable {
     public var newDevice: String?
     /// The mark another device left in this one's folder (`sync forget`), which made it a new device.
     public var forgotten: SyncFolder.Left?
+    /// This device's clock had been this many days ahead and was set right: what it stamped in
+    /// its future is stamped again now and sent by it as a new device (`newDevice`).
+    public var clockWasAhead: Int?
     /// Another sync of this journal was running: this one did nothing.
     public var busy = false
     /// What stopped part of it, one line each (also kept for `sync status` and `doctor`).
@@ -28,7 +31,8 @@ public struct SyncReport: Equatable, Sendable {
     public var ignored: [SyncFolder.Ignored] = []
 
     public static func == (lhs: SyncReport, rhs: SyncReport) -> Bool {
-        lhs.idle == rhs.idle && lhs.busy == rhs.busy && lhs.sent == rhs.sent && lhs.copies == rhs.copies && lhs.refused == rhs.refused && lhs.newDevice == rhs.newDevice && lhs.problems == rhs.problems
+        lhs.idle == rhs.idle && lhs.busy == rhs.busy && lhs.sent == rhs.sent && lhs.copies == rhs.copies && lhs.refused == rhs.refused && lhs.newDevice == rhs.newDevice
+            && lhs.clockWasAhead == rhs.clockWasAhead && lhs.problems == rhs.problems
             && lhs.ignored == rhs.ignored && lhs.applied.mapValues { [$0.segments, $0.changes] } == rhs.applied.mapValues { [$0.segments, $0.changes] }
     }
 }
@@ -40,6 +44,12 @@ public enum Sync {
     /// with the journal's own schema: a migration of this device's bookkeeping alone (the
     /// journal's 14) changes nothing a peer reads, and must not make peers wait for an update.
     public static let schema = 14
+
+    /// How far ahead of this device's clock another's changes may be stamped: a day, so a clock
+    /// set to local time rather than UTC (hours off) is no problem. A segment stamped further
+    /// ahead waits (`ahead(_:now:)`): applied, its versions would win every race for as long as
+    /// the skew lasts, on every device, and pull every later edit of those records after them.
+    public static let aheadAllowed: Instant = 86_400
 
     /// Syncs `journal` (which must be syncing) at `now`, holding its sync lock: a sync already
     /// running is waited for, or with `wait` false (the tick's) left to do the work, and the
@@ -132,8 +142,17 @@ public enum Sync {
         // goes on as a new device, sending all it knows, so nothing is lost or duplicated. So
         // does a device another forgot (`sync forget`), or whose copy left: the others no longer
         // keep its segments, and what it sends under its old id may never be read.
+        // So does a device whose clock was far ahead and has been set right (`withdrawFuture`).
         if scan.left.contains(state.device) { report.forgotten = folder.left(of: state.device) }
-        if scan.left.contains(state.device) || claimedElsewhere(state, folder: folder, scan: scan) {
+        report.clockWasAhead = try daysAhead(journal, state: state, now: now)
+        if let days = report.clockWasAhead, !scan.left.contains(state.device) {
+            do { try withdrawFuture(state, folder: folder, scan: scan, now: now) } catch {
+                report.clockWasAhead = nil
+                report.problems.append("this device's clock was \(days) days ahead: cannot withdraw what it stamped then: \(error.message)")
+            }
+        }
+        if scan.left.contains(state.device) || report.clockWasAhead != nil || claimedElsewhere(state, folder: folder, scan: scan) {
+            if report.clockWasAhead != nil { try journal.restamp(state.device, after: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, wall: now) }
             let id = newDevice()
             try journal.becomeNewDevice(id)
             report.newDevice = id
@@ -147,12 +166,16 @@ public enum Sync {
 
         var applied = try journal.syncApplied()
         let appliedBefore = applied
+        // Devices that withdrew their segments past a number: those are never applied, nor waited for.
+        var withdrawn: [String: Int] = [:]
+        for device in scan.left { if let through = folder.left(of: device)?.through { withdrawn[device] = through } }
         var devicesProblems: [String: String] = [:]
         var rejections = Rejections(devices)
         var progress = true
         while progress {
             progress = false
-            for (device, sequences) in scan.devices.sorted(by: { $0.key < $1.key }) where device != state.device {
+            for (device, all) in scan.devices.sorted(by: { $0.key < $1.key }) where device != state.device {
+                let sequences = withdrawn[device].map { through in all.filter { $0 <= through } } ?? all
                 var next = (applied[device] ?? 0) + 1
                 var problem: String?
                 while sequences.contains(next) {
@@ -179,8 +202,12 @@ public enum Sync {
                         break
                     }
                     if let (other, needed) = segment.after.sorted(by: { $0.key < $1.key })
-                        .first(where: { $0.key != state.device && (applied[$0.key] ?? 0) < $0.value }) {
+                        .first(where: { $0.key != state.device && (applied[$0.key] ?? 0) < min($0.value, withdrawn[$0.key] ?? .max) }) {
                         problem = "waiting for segment \(needed) of device \(other), which \(segment.name)'s segment \(next) follows"
+                        break
+                    }
+                    if let ahead = ahead(segment, now: now) {
+                        problem = ahead
                         break
                     }
                     let result = try journal.apply(segment, at: now)
@@ -198,9 +225,10 @@ public enum Sync {
                 // turn: a text whose history is not all here yet makes no conflict copy until it is.
                 // A segment that cannot be read (half-arrived, its whole removed since) is one too.
                 if problem != nil || !sequences.contains(next) {
-                    switch snapshot(of: device, past: next - 1, folder: folder, rejections: &rejections) {
+                    switch snapshot(of: device, past: next - 1, through: withdrawn[device], folder: folder, rejections: &rejections) {
                     case nil: break
                     case .failure(let refused): problem = problem ?? refused.problem
+                    case .success(let snapshot) where ahead(snapshot, now: now) != nil: problem = ahead(snapshot, now: now)
                     case .success(let snapshot):
                         problem = nil
                         let result = try journal.apply(snapshot, at: now)
@@ -265,6 +293,43 @@ public enum Sync {
     /// does not hold a device's edits back for a day.
     public static let stuckFor: Instant = 3600
 
+    /// Why `segment` waits (nil: it does not): a change in it is stamped more than
+    /// `aheadAllowed` ahead of this device's clock. It is read again at each sync, so it applies
+    /// once the clocks agree, or is withdrawn by its device once that device's clock is set right.
+    static func ahead(_ segment: SyncSegment, now: Instant) -> String? {
+        guard let newest = segment.changes.lazy.map(\.time).max(), HybridTime.instant(newest) > now + aheadAllowed else { return nil }
+        let days = (HybridTime.instant(newest) - now + 86_399) / 86_400
+        return "'\(segment.name)' (device \(segment.device.prefix(8))) stamped changes \(days) days ahead of this device's clock: "
+            + "they wait until one of the two clocks is set right"
+    }
+
+    /// How many days ahead of `now` this device stamped versions, when that is more than
+    /// `aheadAllowed`: its clock was far ahead, and has been set right (or moved back). Nil when not.
+    static func daysAhead(_ journal: Journal, state: SyncState, now: Instant) throws(JournalError) -> Int? {
+        // `clock` is the greatest time written or seen: nothing here lies ahead unless it does.
+        guard HybridTime.instant(state.clock) > now + aheadAllowed,
+              let newest = try journal.newestVersion(of: state.device), HybridTime.instant(newest) > now + aheadAllowed else { return nil }
+        return (HybridTime.instant(newest) - now + 86_399) / 86_400
+    }
+
+    /// The versions a device stamped while its clock was far ahead lie in its future once the
+    /// clock is right, and the other devices hold the segments that carry them. It withdraws
+    /// them: its old id's `left.json` says `through`, the last segment every other device says it
+    /// has applied, and no device applies one past it. Then (`unlocked`) it stamps those versions
+    /// again from now, in their order, and goes on as a new device that sends all it knows: each
+    /// edit arrives once, as one made now, and races as an edit of today, not of the day the
+    /// clock showed. The mark is made first: were the journal changed and the mark not made, the
+    /// segments stamped ahead would apply some day; a sync killed after it goes on as a device
+    /// whose folder holds a mark.
+    static func withdrawFuture(_ state: SyncState, folder: SyncFolder, scan: SyncFolder.Scan, now: Instant) throws(FileError) {
+        var through = state.sequence
+        for (device, sequences) in scan.devices where device != state.device && !scan.left.contains(device) {
+            let header = sequences.last.flatMap { folder.header(device, $0, schema: schema) } ?? folder.snapshotHeader(of: device, schema: schema)
+            through = min(through, header?.after[state.device] ?? 0)
+        }
+        try folder.write(SyncFolder.Left(device: state.device, name: state.deviceName, at: now, through: through))
+    }
+
     /// Writes a snapshot of every version this journal knows, through its last segment, when
     /// another device asks for one (`SyncFolder.wants`) from a segment no snapshot here covers
     /// (or the one here cannot be read): the segments it cannot apply are replaced.
@@ -283,11 +348,13 @@ public enum Sync {
     /// A problem with one file in the folder, for `Result`.
     struct Refusal: Error { let problem: String }
 
-    /// `device`'s snapshot when it goes past `applied` (nil: none does, or none this Manna can
-    /// read), its header read alone first; a failure when its content is refused.
-    private static func snapshot(of device: String, past applied: Int, folder: SyncFolder,
+    /// `device`'s snapshot when it goes past `applied` and not past `through`, the last segment
+    /// its device did not withdraw (nil: none does, or none this Manna can read), its header
+    /// read alone first; a failure when its content is refused.
+    private static func snapshot(of device: String, past applied: Int, through: Int?, folder: SyncFolder,
                                  rejections: inout Rejections) -> Result<SyncSegment, Refusal>? {
-        guard let header = folder.snapshotHeader(of: device, schema: schema), header.device == device, header.sequence > applied else { return nil }
+        guard let header = folder.snapshotHeader(of: device, schema: schema), header.device == device, header.sequence > applied,
+              header.sequence <= through ?? .max else { return nil }
         let file = folder.rejection(device, SyncFolder.snapshotName)
         if let known = rejections.again(device, file) { return .failure(Refusal(problem: known)) }
         do {

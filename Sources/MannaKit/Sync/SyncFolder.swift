@@ -98,20 +98,24 @@ public struct SyncFolder: Sendable {
         public let at: Instant
         /// The device that forgot it (nil: it left itself).
         public let by: String?
+        /// Its segments after this one are withdrawn: no device applies them (nil: all stand).
+        /// A device whose clock was far ahead, once set right, withdraws the segments stamped in
+        /// its future and sends their changes again, stamped now, as a new device.
+        public let through: Int?
 
-        public init(device: String, name: String, at: Instant, by: String? = nil) {
-            (self.device, self.name, self.at, self.by) = (device, name, at, by)
+        public init(device: String, name: String, at: Instant, by: String? = nil, through: Int? = nil) {
+            (self.device, self.name, self.at, self.by, self.through) = (device, name, at, by, through)
         }
 
         var json: JSON {
             .object([("format", .string("manna-sync-left")), ("device", .string(device)), ("name", .string(name)), ("at", .int(at)),
-                     ("by", by.map(JSON.string) ?? .null)])
+                     ("by", by.map(JSON.string) ?? .null)] + (through.map { [("through", JSON.int($0))] } ?? []))
         }
 
         init?(_ json: JSON) {
             guard json["format"]?.stringValue == "manna-sync-left", let device = json["device"]?.stringValue,
                   let name = json["name"]?.stringValue, let at = json["at"]?.intValue else { return nil }
-            self.init(device: device, name: name, at: at, by: json["by"]?.stringValue)
+            self.init(device: device, name: name, at: at, by: json["by"]?.stringValue, through: json["through"]?.intValue)
         }
     }
 

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import MannaKit
+
+/// A device whose clock is far ahead (a year, a dead battery's 2038): what it stamps waits on
+/// every other device, named in `sync status`, instead of winning every race on those records
+/// for as long as the skew lasts; once its clock is set right it withdraws those segments and
+/// sends the same changes again as changes of now, so nothing it wrote is lost and no version
+/// ahead of the others' clocks is left anywhere (docs/sync.md, "A clock far ahead").
+@Suite struct SyncClockTests {
+    static let year: Instant = 365 * 86_400
+
+    func pair(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
+        let shared = scratch.file("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        return (try TestDevice(scratch, "laptop", folder: shared), try TestDevice(scratch, "travel", folder: shared))
+    }
+
+    /// The greatest version a device holds, by the wall clock it was stamped at.
+    func newestInstant(_ device: TestDevice) throws -> Instant {
+        let newest = try device.journal.database.prepare("SELECT max(time) FROM (SELECT time FROM sync_fields UNION ALL SELECT time FROM sync_versions)")
+        return try newest.step() ? HybridTime.instant(newest.int(0)) : 0
+    }
+
+    @Test func aClockAYearAheadWinsNoRaceAndWhatItWroteArrivesOnceItIsSetRight() throws {
+        let scratch = try Scratch("sync-clock")
+        let (laptop, travel) = try pair(scratch)
+        let note = try laptop.journal.addNote("one", on: ref("Ps 23:1"), at: laptop.now)
+        _ = try laptop.journal.highlight(ref("John 3:16"), color: .yellow, at: laptop.now)
+        try laptop.sync()
+        try travel.sync()
+
+        // The travel machine's clock jumps a year ahead; it recolours the highlight, edits the
+        // note and writes a new one. A minute later the laptop, not having synced, recolours too.
+        travel.now = laptop.now + Self.year + 30
+        _ = try travel.journal.highlight(ref("John 3:16"), color: .blue, at: travel.now)
+        try travel.edit(note, "travel's words")
+        _ = try travel.journal.addNote("written on the travel machine", on: ref("Gen 1:1"), at: travel.now)
+        try travel.sync()
+        laptop.now += 60
+        _ = try laptop.journal.highlight(ref("John 3:16"), color: .green, at: laptop.now)
+        let held = try laptop.sync()
+        // Applied, the year-ahead colour would beat the laptop's later one: it waits, named.
+        #expect(held.problems.contains { $0.contains("'travel'") && $0.contains("365 days ahead of this device's clock") }, "\(held.problems)")
+        #expect(try laptop.journal.syncState()?.problem?.contains("days ahead") == true)
+        #expect(try laptop.journal.highlights(in: nil).map(\.color) == [.green])
+        #expect(try laptop.notes().map(\.text) == ["one"])
+        #expect(try newestInstant(laptop) <= laptop.now + Sync.aheadAllowed)
+        // Still waiting at the next sync; the laptop edits the note meanwhile.
+        laptop.now += 60
+        try laptop.edit(note, "laptop's words")
+        #expect(try laptop.sync().problems.contains { $0.contains("days ahead") })
+
+        // The travel machine's clock is set right.
+        travel.now = laptop.now + 60
+        let righted = try travel.sync()
+        #expect(righted.clockWasAhead == 365, "\(righted)")
+        #expect(righted.newDevice != nil)
+        #expect(try newestInstant(travel) <= travel.now + Sync.aheadAllowed)
+        for _ in 0..<2 {
+            laptop.now += 60
+            travel.now += 60
+            #expect(try laptop.sync().problems == [])
+            #expect(try travel.sync().problems == [])
+        }
+        #expect(try laptop.export() == travel.export())
+        // Nothing written on either is lost: the two edits of the note made apart are both kept.
+        #expect(Set(try laptop.notes().map(\.text)) == ["travel's words", "laptop's words", "written on the travel machine"])
+        #expect(try laptop.journal.highlights(in: nil).count == 1)
+        #expect(try newestInstant(laptop) <= laptop.now + Sync.aheadAllowed)
+    }
+
+    /// A day ahead is allowed: a clock kept in local time rather than UTC is hours off.
+    @Test func aClockHoursAheadIsNoProblem() throws {
+        let scratch = try Scratch("sync-clock")
+        let (laptop, travel) = try pair(scratch)
+        travel.now = laptop.now + 14 * 3600
+        _ = try travel.journal.addNote("from fourteen hours ahead", on: ref("Ps 23:1"), at: travel.now)
+        try travel.sync()
+        let report = try laptop.sync()
+        #expect(report.problems == [])
+        #expect(try laptop.notes().map(\.text) == ["from fourteen hours ahead"])
+        #expect(try travel.sync().clockWasAhead == nil)
+    }
+
+    /// A device that withdrew its segments past a number: no device applies one past it, and
+    /// none waits for one (a segment whose `after` names a withdrawn one applies).
+    @Test func withdrawnSegmentsAreNeitherAppliedNorWaitedFor() throws {
+        let scratch = try Scratch("sync-clock")
+        let (laptop, travel) = try pair(scratch)
+        _ = try travel.journal.addNote("kept", on: ref("Ps 23:1"), at: travel.now)
+        try travel.sync()
+        let old = try #require(try travel.journal.syncState()).device
+        _ = try travel.journal.addNote("withdrawn", on: ref("Ps 23:2"), at: travel.now)
+        try travel.sync()
+        let folder = SyncFolder(root: travel.folder)
+        try folder.write(SyncFolder.Left(device: old, name: "travel", at: travel.now, through: 1))
+        try laptop.sync()
+        let texts = try laptop.notes().map(\.text)
+        #expect(texts == ["kept"])
+        #expect(try laptop.journal.syncDevices().first { $0.device == old }?.problem == nil)
+    }
+}
