@@ -51,7 +51,12 @@ import TestSupport
         var oracle = TextOracle()
         var network = Network(devices: devices)
         var backups: [String: String] = [:]
-        for _ in 0..<(Self.edits * devices.count) {
+        let steps = Self.edits * devices.count
+        for step in 0..<steps {
+            // The desktop's clock jumps a year ahead for the middle third, then is set right: what
+            // it stamps meanwhile waits on the others, and is sent again once its clock is right.
+            if step == steps / 3 { devices[1].now += SyncClockTests.year }
+            if step == 2 * steps / 3 { devices[1].now -= SyncClockTests.year }
             let device = devices[Int.random(in: 0..<devices.count, using: &random)]
             device.now += Int.random(in: 1...90, using: &random)
             try edit(device, oracle: &oracle, random: &random)
@@ -276,7 +281,7 @@ struct TextOracle {
     var heads: Set<String> { written.subtracting(bases) }
 }
 
-/// Copies segment files between the devices' folders, as a sync tool would, in an order of
+/// Copies segment files (and snapshots, and the marks of devices that left or withdrew segments) between the devices' folders, as a sync tool would, in an order of
 /// its own: some twice, some first as half a file.
 struct Network {
     let devices: [TestDevice]
@@ -303,7 +308,7 @@ struct Network {
             let base = SyncFolder(root: source.folder).devices
             // Each device's own files, from its own folder: a file half-arrived elsewhere is not passed on.
             for device in owned[source.name] ?? [] {
-                for file in Files.list(base + "/" + device) where SyncSegment.sequence(ofFileName: file) != nil || file == SyncFolder.snapshotName {
+                for file in Files.list(base + "/" + device) where SyncSegment.sequence(ofFileName: file) != nil || [SyncFolder.snapshotName, SyncFolder.leftName].contains(file) {
                     let relative = "manna-sync/v1/\(device)/\(file)"
                     let content = (try? Data(contentsOf: URL(fileURLWithPath: source.folder + "/" + relative))) ?? Data()
                     for destination in devices where destination !== source {

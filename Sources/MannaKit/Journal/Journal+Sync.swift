@@ -151,17 +151,20 @@ extension Journal {
     /// from the first (applying is idempotent, and some may be the other journal's), and its
     /// first segment holds every version it knows, each as it was stamped (time and device):
     /// what it wrote under the old id that the other journal's files replaced is not lost, and
-    /// versions every device has already change nothing.
-    public func becomeNewDevice(_ device: String) throws(JournalError) {
+    /// versions every device has already change nothing. A journal that wrote every one of the
+    /// old id's segments itself (a clock set right: `Sync.withdrawFuture`) counts them applied
+    /// (`appliedOld`): it has all they hold, and some hold what it has since stamped again.
+    public func becomeNewDevice(_ device: String, appliedOld: Int = 0) throws(JournalError) {
         try writing {
             let state = try database.prepare("SELECT device, device_name FROM sync_state WHERE name = 'this'")
             guard try state.step() else { return }
             let (old, name) = (state.string(0), state.string(1))
             let known = try database.prepare("""
-                INSERT INTO sync_devices (device, name, applied) VALUES (?1, ?2, 0) ON CONFLICT (device) DO UPDATE SET applied = 0
+                INSERT INTO sync_devices (device, name, applied) VALUES (?1, ?2, ?3) ON CONFLICT (device) DO UPDATE SET applied = ?3
                 """)
             try known.bind(old, at: 1)
             try known.bind(name, at: 2)
+            try known.bind(appliedOld, at: 3)
             try known.run()
             let update = try database.prepare("UPDATE sync_state SET device = ?1, sequence = 0, sequence_sha = NULL, dirty = 1")
             try update.bind(device, at: 1)
@@ -191,6 +194,9 @@ extension Journal {
     /// Stamps again each version `device` stamped after `limit` (fields, texts, and the bases
     /// that name them), in their order, from `wall` on and after its versions that stay: the
     /// versions of a clock that was far ahead, made versions of now (`Sync.withdrawFuture`).
+    /// Other devices' versions that lost to those here were not kept: every other device's
+    /// segments are applied again from the first (applying is idempotent), and those that are
+    /// now the greater win.
     func restamp(_ device: String, after limit: Int, wall: Instant) throws(JournalError) {
         try writing {
             let select = try database.prepare("""
@@ -228,6 +234,7 @@ extension Journal {
             }
             try database.execute("""
                 DELETE FROM temp.restamped;
+                UPDATE sync_devices SET applied = 0;
                 UPDATE sync_state SET clock = max((SELECT coalesce(max(time), 0) FROM sync_fields), (SELECT coalesce(max(time), 0) FROM sync_versions));
                 """)
         }
@@ -367,7 +374,9 @@ extension Journal {
                     // A record of identity fields alone (a search) exists by a change of its own.
                     let bare = before.isEmpty && table.syncFields.isEmpty
                     guard !differing.isEmpty || !members.isEmpty || wasDeleted || bare else { continue }
-                    let time = HybridTime.next(after: known, wall: Journal.wallClock(table, row) ?? now)
+                    // Never after now: a record written while the clock was far ahead, captured
+                    // once it is right, is an edit of now (`Sync.withdrawFuture`).
+                    let time = HybridTime.next(after: known, wall: min(Journal.wallClock(table, row) ?? now, now))
                     clock = max(clock, time)
                     let context = text.isEmpty ? nil : zip(table.storedFields, row).map { ($0.0.name, $0.1) }
                     for (field, cell) in differing {

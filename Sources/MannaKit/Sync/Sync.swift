@@ -151,10 +151,11 @@ public enum Sync {
                 report.problems.append("this device's clock was \(days) days ahead: cannot withdraw what it stamped then: \(error.message)")
             }
         }
-        if scan.left.contains(state.device) || report.clockWasAhead != nil || claimedElsewhere(state, folder: folder, scan: scan) {
+        let copied = claimedElsewhere(state, folder: folder, scan: scan)
+        if scan.left.contains(state.device) || report.clockWasAhead != nil || copied {
             if report.clockWasAhead != nil { try journal.restamp(state.device, after: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, wall: now) }
             let id = newDevice()
-            try journal.becomeNewDevice(id)
+            try journal.becomeNewDevice(id, appliedOld: report.clockWasAhead != nil && !copied ? state.sequence : 0)
             report.newDevice = id
             state = try journal.syncState()!
             scan = folder.scan()
