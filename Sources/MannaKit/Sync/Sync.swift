@@ -146,7 +146,7 @@ public enum Sync {
         if scan.left.contains(state.device) { report.forgotten = folder.left(of: state.device) }
         report.clockWasAhead = try daysAhead(journal, state: state, now: now)
         if let days = report.clockWasAhead, !scan.left.contains(state.device) {
-            do { try withdrawFuture(state, folder: folder, scan: scan, now: now) } catch {
+            do { try withdrawFuture(state, folder: folder, now: now) } catch {
                 report.clockWasAhead = nil
                 report.problems.append("this device's clock was \(days) days ahead: cannot withdraw what it stamped then: \(error.message)")
             }
@@ -315,20 +315,16 @@ public enum Sync {
 
     /// The versions a device stamped while its clock was far ahead lie in its future once the
     /// clock is right, and the other devices hold the segments that carry them. It withdraws
-    /// them: its old id's `left.json` says `through`, the last segment every other device says it
-    /// has applied, and no device applies one past it. Then (`unlocked`) it stamps those versions
-    /// again from now, in their order, and goes on as a new device that sends all it knows: each
-    /// edit arrives once, as one made now, and races as an edit of today, not of the day the
-    /// clock showed. The mark is made first: were the journal changed and the mark not made, the
+    /// its old id's segments, all of them (`left.json` with `through` 0): which a device has
+    /// applied, only that device knows (one that never wrote says nothing), and every version
+    /// in them is in what it sends next. Then (`unlocked`) it stamps those versions again from
+    /// now, in their order, and goes on as a new device that sends all it knows: each edit
+    /// arrives once, as one made now, and races as an edit of today, not of the day the clock
+    /// showed. The mark is made first: were the journal changed and the mark not made, the
     /// segments stamped ahead would apply some day; a sync killed after it goes on as a device
     /// whose folder holds a mark.
-    static func withdrawFuture(_ state: SyncState, folder: SyncFolder, scan: SyncFolder.Scan, now: Instant) throws(FileError) {
-        var through = state.sequence
-        for (device, sequences) in scan.devices where device != state.device && !scan.left.contains(device) {
-            let header = sequences.last.flatMap { folder.header(device, $0, schema: schema) } ?? folder.snapshotHeader(of: device, schema: schema)
-            through = min(through, header?.after[state.device] ?? 0)
-        }
-        try folder.write(SyncFolder.Left(device: state.device, name: state.deviceName, at: now, through: through))
+    static func withdrawFuture(_ state: SyncState, folder: SyncFolder, now: Instant) throws(FileError) {
+        try folder.write(SyncFolder.Left(device: state.device, name: state.deviceName, at: now, through: 0))
     }
 
     /// Writes a snapshot of every version this journal knows, through its last segment, when
