@@ -84,6 +84,24 @@ import TestSupport
         #expect(try travel.sync().clockWasAhead == nil)
     }
 
+    /// A device gone for good with its clock a year ahead (wiped, lost): forgetting it withdraws
+    /// the segments that wait, or they would apply a year on and win every race then.
+    @Test func forgettingADeviceWhoseSegmentsWaitWithdrawsThem() throws {
+        let scratch = try Scratch("sync-clock")
+        let (laptop, travel) = try pair(scratch)
+        _ = try travel.journal.addNote("before the clock jumped", on: ref("Ps 23:1"), at: travel.now)
+        try travel.sync()
+        travel.now += Self.year
+        _ = try travel.journal.addNote("a year ahead", on: ref("Ps 23:2"), at: travel.now)
+        try travel.sync()
+        #expect(try laptop.sync().problems.contains { $0.contains("days ahead") })
+        let gone = try #require(try laptop.journal.syncDevices().first { $0.name == "travel" })
+        #expect(try Sync.forget(gone, laptop.journal, now: laptop.now) == .marked)
+        #expect(SyncFolder(root: laptop.folder).left(of: gone.device)?.through == gone.applied)
+        #expect(try laptop.sync().problems == [])
+        #expect(try laptop.notes().map(\.text) == ["before the clock jumped"])
+    }
+
     /// A device that withdrew its segments past a number: no device applies one past it, and
     /// none waits for one (a segment whose `after` names a withdrawn one applies).
     @Test func withdrawnSegmentsAreNeitherAppliedNorWaitedFor() throws {

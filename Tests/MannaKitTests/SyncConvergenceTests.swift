@@ -176,7 +176,7 @@ import TestSupport
             device.journal = try Journal(path: restored + "/journal.sqlite")
             Self.trace("backup of \(device.name) put back")
         case 2:
-            try device.journal.stopSync()
+            _ = try Sync.leave(device.journal, now: device.now)
             try device.journal.startSync(folder: device.folder, device: Journal.newUUID(), name: device.name, searches: true)
             Self.trace("\(device.name) left and joined again")
         case 3:
@@ -297,6 +297,7 @@ struct Network {
 
     private mutating func remember() {
         for device in devices {
+            owned[device.name, default: []].formUnion(device.ids)
             if let id = try? device.journal.syncState()?.device { owned[device.name, default: []].insert(id) }
         }
     }

@@ -33,8 +33,16 @@ final class TestDevice {
         self.now = now
     }
 
+    /// Every id this device has synced under: a sync may take a new one (a copy, a clock set
+    /// right) and a backup put back may take another before anything else looks.
+    private(set) var ids: Set<String> = []
+
     @discardableResult
-    func sync(segmentsKept: Int = 64) throws -> SyncReport { try Sync.run(journal, now: now, force: true, segmentsKept: segmentsKept) }
+    func sync(segmentsKept: Int = 64) throws -> SyncReport {
+        let report = try Sync.run(journal, now: now, force: true, segmentsKept: segmentsKept)
+        if let id = try journal.syncState()?.device { ids.insert(id) }
+        return report
+    }
 
     func export() throws -> String { try journal.export().prettyText }
 
@@ -42,6 +50,7 @@ final class TestDevice {
     /// folder, its changes still queued in the journal.
     func killAfterRename() throws {
         _ = try Sync.unlocked(journal, now: now, force: true, segmentsKept: 64, newDevice: Journal.newUUID, killedAfterRename: true)
+        if let id = try journal.syncState()?.device { ids.insert(id) }
     }
 
     func notes() throws -> [Note] { try journal.notes(in: nil) }

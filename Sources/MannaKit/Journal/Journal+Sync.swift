@@ -179,58 +179,74 @@ extension Journal {
         }
     }
 
-    /// The newest version `device` stamped, of a field or a text (nil: none).
-    func newestVersion(of device: String) throws(JournalError) -> Int? {
-        try reading {
+    /// The devices that stamped versions after `limit`, with the newest of each: nothing is
+    /// read unless `clock`, the greatest time written or seen here, is after it.
+    func devicesAhead(of limit: Int, clock: Int) throws(JournalError) -> [String: Int] {
+        guard clock > limit else { return [:] }
+        return try reading {
             let newest = try database.prepare("""
-                SELECT max(time) FROM (SELECT max(time) AS time FROM sync_fields WHERE device = ?1
-                                       UNION ALL SELECT max(time) FROM sync_versions WHERE device = ?1)
+                SELECT device, max(time) FROM (SELECT device, time FROM sync_fields WHERE time > ?1 UNION ALL SELECT device, time FROM sync_versions WHERE time > ?1)
+                GROUP BY device
                 """)
-            try newest.bind(device, at: 1)
-            return try newest.step() ? newest.optionalInt(0) : nil
+            try newest.bind(limit, at: 1)
+            var ahead: [String: Int] = [:]
+            while try newest.step() { ahead[newest.string(0)] = newest.int(1) }
+            return ahead
         }
     }
 
-    /// Stamps again each version `device` stamped after `limit` (fields, texts, and the bases
-    /// that name them), in their order, from `wall` on and after its versions that stay: the
+    /// Stamps again each version `devices` stamped after `limit` (fields, texts, and the bases
+    /// that name them), in their order, from `wall` on and after the versions that stay: the
     /// versions of a clock that was far ahead, made versions of now (`Sync.withdrawFuture`).
     /// Other devices' versions that lost to those here were not kept: every other device's
     /// segments are applied again from the first (applying is idempotent), and those that are
     /// now the greater win.
-    func restamp(_ device: String, after limit: Int, wall: Instant) throws(JournalError) {
+    func restamp(_ devices: Set<String>, after limit: Int, wall: Instant) throws(JournalError) {
         try writing {
             let select = try database.prepare("""
-                SELECT time FROM sync_fields WHERE device = ?1 AND time > ?2 UNION SELECT time FROM sync_versions WHERE device = ?1 AND time > ?2 ORDER BY 1
+                SELECT time FROM sync_fields WHERE device = ?1 AND time > ?2 UNION SELECT time FROM sync_versions WHERE device = ?1 AND time > ?2
                 """)
-            try select.bind(device, at: 1)
-            try select.bind(limit, at: 2)
-            var old: [Int] = []
-            while try select.step() { old.append(select.int(0)) }
-            guard !old.isEmpty else { return }
             let kept = try database.prepare("""
                 SELECT max(time) FROM (SELECT max(time) AS time FROM sync_fields WHERE device = ?1 AND time <= ?2
                                        UNION ALL SELECT max(time) FROM sync_versions WHERE device = ?1 AND time <= ?2)
                 """)
-            try kept.bind(device, at: 1)
-            try kept.bind(limit, at: 2)
-            var last = try kept.step() ? kept.optionalInt(0) ?? 0 : 0
+            var old: [(time: Int, device: String)] = []
+            var last = 0
+            for device in devices.sorted() {
+                try select.reset()
+                try select.bind(device, at: 1)
+                try select.bind(limit, at: 2)
+                while try select.step() { old.append((select.int(0), device)) }
+                try kept.reset()
+                try kept.bind(device, at: 1)
+                try kept.bind(limit, at: 2)
+                if try kept.step() { last = max(last, kept.optionalInt(0) ?? 0) }
+            }
+            guard !old.isEmpty else { return }
             // A temporary table of this connection, emptied after (dropped, it would wait for the statements that read it).
-            try database.execute("CREATE TEMP TABLE IF NOT EXISTS restamped (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
-            let insert = try database.prepare("INSERT INTO restamped VALUES (?1, ?2)")
-            for time in old {
+            try database.execute("CREATE TEMP TABLE IF NOT EXISTS restamped (device TEXT, old INTEGER, new INTEGER NOT NULL, PRIMARY KEY (device, old))")
+            let insert = try database.prepare("INSERT INTO restamped VALUES (?1, ?2, ?3)")
+            for version in old.sorted(by: { ($0.time, $0.device) < ($1.time, $1.device) }) {
                 last = HybridTime.next(after: last, wall: wall)
                 try insert.reset()
-                try insert.bind(time, at: 1)
-                try insert.bind(last, at: 2)
+                try insert.bind(version.device, at: 1)
+                try insert.bind(version.time, at: 2)
+                try insert.bind(last, at: 3)
                 try insert.run()
             }
-            for sql in ["UPDATE sync_fields SET time = (SELECT new FROM restamped WHERE old = time) WHERE device = ?1 AND time > ?2",
-                        "UPDATE sync_versions SET time = (SELECT new FROM restamped WHERE old = time) WHERE device = ?1 AND time > ?2",
-                        "UPDATE sync_versions SET base_time = (SELECT new FROM restamped WHERE old = base_time) WHERE base_device = ?1 AND base_time > ?2"] {
+            for sql in ["UPDATE sync_fields SET time = (SELECT new FROM restamped r WHERE r.device = ?1 AND old = time) WHERE device = ?1 AND time > ?2",
+                        "UPDATE sync_versions SET time = (SELECT new FROM restamped r WHERE r.device = ?1 AND old = time) WHERE device = ?1 AND time > ?2",
+                        """
+                        UPDATE sync_versions SET base_time = (SELECT new FROM restamped r WHERE r.device = ?1 AND old = base_time)
+                        WHERE base_device = ?1 AND base_time > ?2
+                        """] {
                 let update = try database.prepare(sql)
-                try update.bind(device, at: 1)
-                try update.bind(limit, at: 2)
-                try update.run()
+                for device in devices.sorted() {
+                    try update.reset()
+                    try update.bind(device, at: 1)
+                    try update.bind(limit, at: 2)
+                    try update.run()
+                }
             }
             try database.execute("""
                 DELETE FROM temp.restamped;

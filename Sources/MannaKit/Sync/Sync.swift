@@ -101,7 +101,12 @@ public enum Sync {
     public static func forget(_ device: SyncDevice, _ journal: Journal, now: Instant) throws(JournalError) -> Leaving {
         try SyncLock.holding(journal, wait: true) { () throws(JournalError) -> Leaving in
             guard let state = try journal.syncState() else { return .marked }
-            return mark(SyncFolder.Left(device: device.device, name: device.name, at: now, by: state.device), in: SyncFolder(root: state.folder))
+            let folder = SyncFolder(root: state.folder)
+            // Its next segment stamped far ahead (it left, or was wiped, with its clock ahead):
+            // no device applies that one or any after it, or they would win every race a year on.
+            let next = (try? folder.read(device.device, device.applied + 1)).flatMap { $0 }.flatMap { try? SyncSegment(parsing: $0, schema: schema) }
+            let through = next.flatMap { ahead($0, now: now) }.map { _ in device.applied }
+            return mark(SyncFolder.Left(device: device.device, name: device.name, at: now, by: state.device, through: through), in: folder)
         } ?? .busy
     }
 
@@ -144,16 +149,26 @@ public enum Sync {
         // keep its segments, and what it sends under its old id may never be read.
         // So does a device whose clock was far ahead and has been set right (`withdrawFuture`).
         if scan.left.contains(state.device) { report.forgotten = folder.left(of: state.device) }
-        report.clockWasAhead = try daysAhead(journal, state: state, now: now)
-        if let days = report.clockWasAhead, !scan.left.contains(state.device) {
-            do { try withdrawFuture(state, folder: folder, now: now) } catch {
-                report.clockWasAhead = nil
+        // Versions stamped far in this device's future, by any device: none got here but while
+        // this clock was ahead too (a version is applied only within a day of it). They are this
+        // device's own, or its own under an id it had before (a `sync leave` and `sync init`, a
+        // backup put back), whose journal may be gone, or another's that will withdraw them too
+        // once its clock is right: adopted and sent again, each arrives once whoever sends it.
+        let future = try journal.devicesAhead(of: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, clock: state.clock)
+        if let newest = future.values.max() {
+            let days = (HybridTime.instant(newest) - now + 86_399) / 86_400
+            do {
+                try withdrawFuture(Set(future.keys), state: state, folder: folder, now: now)
+                report.clockWasAhead = days
+            } catch {
                 report.problems.append("this device's clock was \(days) days ahead: cannot withdraw what it stamped then: \(error.message)")
             }
         }
         let copied = claimedElsewhere(state, folder: folder, scan: scan)
         if scan.left.contains(state.device) || report.clockWasAhead != nil || copied {
-            if report.clockWasAhead != nil { try journal.restamp(state.device, after: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, wall: now) }
+            if report.clockWasAhead != nil {
+                try journal.restamp(Set(future.keys), after: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, wall: now)
+            }
             let id = newDevice()
             try journal.becomeNewDevice(id, appliedOld: report.clockWasAhead != nil && !copied ? state.sequence : 0)
             report.newDevice = id
@@ -304,27 +319,22 @@ public enum Sync {
             + "they wait until one of the two clocks is set right"
     }
 
-    /// How many days ahead of `now` this device stamped versions, when that is more than
-    /// `aheadAllowed`: its clock was far ahead, and has been set right (or moved back). Nil when not.
-    static func daysAhead(_ journal: Journal, state: SyncState, now: Instant) throws(JournalError) -> Int? {
-        // `clock` is the greatest time written or seen: nothing here lies ahead unless it does.
-        guard HybridTime.instant(state.clock) > now + aheadAllowed,
-              let newest = try journal.newestVersion(of: state.device), HybridTime.instant(newest) > now + aheadAllowed else { return nil }
-        return (HybridTime.instant(newest) - now + 86_399) / 86_400
-    }
-
     /// The versions a device stamped while its clock was far ahead lie in its future once the
     /// clock is right, and the other devices hold the segments that carry them. It withdraws
-    /// its old id's segments, all of them (`left.json` with `through` 0): which a device has
-    /// applied, only that device knows (one that never wrote says nothing), and every version
-    /// in them is in what it sends next. Then (`unlocked`) it stamps those versions again from
-    /// now, in their order, and goes on as a new device that sends all it knows: each edit
-    /// arrives once, as one made now, and races as an edit of today, not of the day the clock
-    /// showed. The mark is made first: were the journal changed and the mark not made, the
-    /// segments stamped ahead would apply some day; a sync killed after it goes on as a device
-    /// whose folder holds a mark.
-    static func withdrawFuture(_ state: SyncState, folder: SyncFolder, now: Instant) throws(FileError) {
-        try folder.write(SyncFolder.Left(device: state.device, name: state.deviceName, at: now, through: 0))
+    /// the segments of each id that stamped them (`devices`),
+    /// all of them (`left.json` with `through` 0): which of them another device applied, only
+    /// that device knows (one that never wrote says nothing), and every version in them is in
+    /// what this one sends next. Then (`unlocked`) it stamps those versions again from now, in
+    /// their order, and goes on as a new device that sends all it knows: each edit arrives once,
+    /// as one made now, and races as an edit of today, not of the day the clock showed. The
+    /// marks are made first: were the journal changed and a mark not made, the segments stamped
+    /// ahead would apply some day; a sync killed after them goes on as a device whose folder
+    /// holds a mark.
+    static func withdrawFuture(_ devices: Set<String>, state: SyncState, folder: SyncFolder, now: Instant) throws(FileError) {
+        for device in devices.sorted() {
+            let left = folder.left(of: device)
+            try folder.write(SyncFolder.Left(device: device, name: left?.name ?? state.deviceName, at: left?.at ?? now, by: left?.by, through: 0))
+        }
     }
 
     /// Writes a snapshot of every version this journal knows, through its last segment, when
