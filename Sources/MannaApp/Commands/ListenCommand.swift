@@ -13,7 +13,7 @@ enum ListenCommand {
         usage: "manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--export FILE | --audio FILE [--cues CUES]] [--json] | --voices",
         abstract: "Read a passage aloud, the verse being heard highlighted; with no passage, go on where listening stopped",
         valueOptions: [
-            "translation": "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, else KJV)",
+            TranslationOption.name: TranslationOption.help,
             "voice": "an espeak-ng voice, like en-us (see --voices; default: the translation's language)",
             "rate": "words a minute, 80 to 450 (default 175)",
             "from": "start at this verse of the passage: 16, 3:16 or John 3:16",

@@ -173,7 +173,7 @@ public enum ReferenceError: Error, Equatable, Sendable {
 }
 
 /// "a, b or c" — the way an error message lists choices.
-func listed(_ items: [String], conjunction: String) -> String {
+public func listed(_ items: [String], conjunction: String) -> String {
     guard items.count > 1 else { return items.first ?? "" }
     return items.dropLast().joined(separator: ", ") + " \(conjunction) " + items.last!
 }
