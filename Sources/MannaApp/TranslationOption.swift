@@ -7,17 +7,19 @@ enum TranslationOption {
     static let name = "translation"
 
     /// How the translation is chosen when the option is not given, as `Context.translation`
-    /// chooses it, in every command that takes the option.
-    static let fallback = "default: $MANNA_TRANSLATION, else the config's translation, else \(Config.defaultTranslation)"
+    /// chooses it, in every command that takes the option (KJV: `Config.defaultTranslation`,
+    /// which a test holds it to). Literals, not interpolations: every spec that takes the
+    /// option is built from them at start, `read`'s too.
+    static let fallback = "default: $MANNA_TRANSLATION, else the config's translation, else KJV"
 
     /// What a spec declares for `--translation`, and its help where no text database can be
     /// opened to name the translations.
-    static let help = "a translation's code, like \(Config.defaultTranslation) (\(fallback))"
+    static let help = "a translation's code, like KJV (default: $MANNA_TRANSLATION, else the config's translation, else KJV)"
 
     /// The help shown: the translations of `translations` (a spec's declared `help` when nil).
     static func help(listing translations: [Translation]?) -> String {
         guard let translations, !translations.isEmpty else { return help }
-        return codes(translations) + " (\(fallback))"
+        return codes(translations) + " (" + fallback + ")"
     }
 
     /// "KJV, ASV, WBS, WEB or RV1909 (Spanish)": every code, in display order, each in a language

@@ -252,6 +252,8 @@ import Testing
                 #expect(parsed.value("translation") == code.lowercased())
             }
         }
+        #expect(TranslationOption.help.hasSuffix("(" + TranslationOption.fallback + ")"))
+        #expect(TranslationOption.fallback.hasSuffix("else \(Config.defaultTranslation)"))
         // Where no text database can be opened, help still says what a code is like.
         #expect(ReadCommand.spec.help(translations: nil).contains(
             "--translation VALUE   a translation's code, like KJV (default: $MANNA_TRANSLATION, else the config's translation, else KJV)\n"))

@@ -102,11 +102,11 @@ public final class TextDatabase {
             guard version.int(0) == TextDatabase.schemaVersion else {
                 throw TextDatabaseError.wrongVersion(path: path, found: version.int(0))
             }
-            let rows = try database.prepare("SELECT code, name, year, licence, source, language, ifnull(voice, '') AS voice, position FROM translations ORDER BY position")
+            let rows = try database.prepare("SELECT code, name, year, licence, source, language, voice, position FROM translations ORDER BY position")
             var loaded: [Translation] = []
             while try rows.step() {
                 let language = try rows.string("language")
-                let voice = try rows.string("voice")
+                let voice = try rows.string("voice")  // "" for NULL: its language's
                 try loaded.append(Translation(code: rows.string("code"), name: rows.string("name"), year: rows.int("year"),
                                               licence: rows.string("licence"), source: rows.string("source"), language: language,
                                               voice: voice.isEmpty ? Language.of(language).voice : voice, position: rows.int("position")))

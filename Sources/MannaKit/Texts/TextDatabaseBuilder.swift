@@ -9,15 +9,15 @@ public enum TextDatabaseBuilder {
     /// to any other program that reads the database.
     static let schema = """
         CREATE TABLE translations (
-            code TEXT PRIMARY KEY,          -- as curated/translations/translations.tsv lists them
+            code TEXT PRIMARY KEY,          -- KJV, ... (translations.tsv)
             position INTEGER NOT NULL UNIQUE, -- display order, 1-based
             name TEXT NOT NULL,
             year INTEGER NOT NULL,
             licence TEXT NOT NULL,
             source TEXT NOT NULL,
             verses INTEGER NOT NULL,        -- verses it has (psalm titles not counted)
-            language TEXT NOT NULL,         -- BCP 47, a row of curated/languages.tsv: en, es
-            voice TEXT                      -- the espeak-ng voice that reads it; NULL: its language's
+            language TEXT NOT NULL,         -- BCP 47: en, es (languages.tsv)
+            voice TEXT                      -- espeak-ng; NULL: the language's
         );
         CREATE TABLE books (
             number INTEGER PRIMARY KEY,     -- 1 Genesis .. 66 Revelation
