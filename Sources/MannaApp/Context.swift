@@ -222,9 +222,9 @@ public final class Context {
         for line in lines { stderr.line("manna: " + line.message) }
     }
 
-    /// The translations of the text database, which help, the man pages and completion name;
-    /// nil when it cannot be opened (they then say what a code is like). Opened only for a
-    /// command that takes `--translation`, when one is given.
+    /// The translations of the text database, which help and the man pages name; nil when it
+    /// cannot be opened (they then say what a code is like), and for the help of a `command`
+    /// that takes no `--translation` (which then opens nothing).
     func translationsForHelp(_ command: CommandSpec? = nil) -> [Translation]? {
         if let command, !command.takesValue(TranslationOption.name) { return nil }
         return (try? openTextDatabase())?.translations
