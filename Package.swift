@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "MannaKitTests", dependencies: ["MannaKit", "GnomeShellExtension", "TestSupport"], resources: [.copy("Fixtures")]),
         // The commands and the tick in-process: a temporary home, a fixed clock, captured
         // output and a recording notifier; no bus, no root, milliseconds each.
-        .testTarget(name: "MannaAppTests", dependencies: ["MannaApp", "MannaKit", "TestSupport"]),
+        .testTarget(name: "MannaAppTests", dependencies: ["MannaApp", "MannaKit", "TestSupport"], exclude: ["Fixtures"]),
         // Runs the built `manna` binary as users do: output, exit codes, error text.
         .testTarget(name: "EndToEndTests", dependencies: ["manna", "manna-notify", "manna-play", "TestSupport"], exclude: ["Golden"]),
     ]

@@ -222,6 +222,14 @@ public final class Context {
         for line in lines { stderr.line("manna: " + line.message) }
     }
 
+    /// The translations of the text database, which help and the man pages name; nil when it
+    /// cannot be opened (they then say what a code is like), and for the help of a `command`
+    /// that takes no `--translation` (which then opens nothing).
+    func translationsForHelp(_ command: CommandSpec? = nil) -> [Translation]? {
+        if let command, !command.takesValue(TranslationOption.name) { return nil }
+        return (try? openTextDatabase())?.translations
+    }
+
     /// The translation to use: the option, else `MANNA_TRANSLATION`, else the config, else KJV.
     /// A configured translation this text database lacks is an ignored line like any other.
     func translation(_ option: String?, in database: TextDatabase) throws -> Translation {

@@ -42,9 +42,22 @@ struct CommandSpec: Sendable {
         Failure.subcommand(word, of: name, choices: subcommands, usage: message)
     }
 
-    var help: String {
+    /// The help of each option that takes a value, as help and the man page show it:
+    /// `--translation`'s names `translations` (the text database's; nil: none could be opened),
+    /// after the subcommands that take it where not all do (`today: `).
+    func valueOptionHelp(translations: [Translation]?) -> [(name: String, help: String)] {
+        valueOptions.map { option in
+            guard option.key == TranslationOption.name else { return (option.key, option.value) }
+            let taking = subcommandOptions.filter { $0.value.contains(option.key) }.map(\.key)
+            let scope = taking.count == subcommandOptions.count ? "" : taking.joined(separator: ", ") + ": "
+            return (option.key, scope + TranslationOption.help(listing: translations))
+        }
+    }
+
+    /// `manna COMMAND --help`: usage, abstract and every option's help (see `valueOptionHelp`).
+    func help(translations: [Translation]?) -> String {
         var text = "usage: \(usage)\n\n\(abstract)\n"
-        let options = valueOptions.map { ("--\($0.key) VALUE", $0.value) } + flags.map { ("--\($0.key)", $0.value) }
+        let options = valueOptionHelp(translations: translations).map { ("--\($0.name) VALUE", $0.help) } + flags.map { ("--\($0.key)", $0.value) }
         if !options.isEmpty {
             text += "\noptions:\n"
             for (name, help) in options.sorted(by: { $0.0 < $1.0 }) {
@@ -200,7 +213,7 @@ public enum Manna {
                     + Suggestion.hint(for: arguments[1], in: commands.map(\.name), otherwise: "; see 'manna --help' for the commands"))
                 return ExitStatus.usage.rawValue
             }
-            context.stdout.write(command.help)
+            context.stdout.write(command.help(translations: context.translationsForHelp(command)))
             return ExitStatus.ok.rawValue
         case "--version", "-V":
             context.stdout.line("manna \(version)")
@@ -215,7 +228,7 @@ public enum Manna {
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            context.stdout.write(command.help)
+            context.stdout.write(command.help(translations: context.translationsForHelp(command)))
             return ExitStatus.ok.rawValue
         }
         do {

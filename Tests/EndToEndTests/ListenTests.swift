@@ -103,6 +103,21 @@ import TestSupport
         #expect(run.status == 0)
         #expect(run.stdout.contains("\nen-gb               English (Great Britain)\n"))
         #expect(run.stdout.contains("\nen-us               English (America)\n"))
+        #expect(run.stdout.contains("\nes                  Spanish (Spain)\n"), "the RV1909's voice (curated/languages.tsv)")
+    }
+
+    /// Each translation is read by its voice when none is asked for (the RV1909 by its
+    /// language's, Spanish: it was en-us), and espeak-ng reads it; `--voice` still wins.
+    @Test func theRV1909IsReadByASpanishVoice() throws {
+        let home = try TemporaryHome()
+        for (arguments, voice) in [([String](), "es"), (["--voice", "es-419"], "es-419")] {
+            let path = home.path + "/juan-\(voice).wav"
+            let run = home.run(["listen", "John", "3:16", "-t", "RV1909", "--export", path] + arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: CueSheet.path(forAudio: path)))
+            let cues = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(cues["voice"] as? String == voice)
+        }
     }
 
     // MARK: - Export

@@ -82,7 +82,8 @@ import Testing
     /// Every command, subcommand and option is in manna(1), every key in manna-config(5), and
     /// every exit status in the table; groff reads both pages without a warning.
     @Test func theManPagesDocumentWhatTheParserAccepts() throws {
-        let page = ManPage.manna
+        let translations = BuiltTexts.database.translations
+        let page = ManPage.manna(translations: translations)
         for command in Manna.commands.map({ $0.spec() }) {
             #expect(page.contains(".SS \(command.name)\n"), "\(command.name) is not in manna(1)")
             for subcommand in command.subcommands {
@@ -104,13 +105,14 @@ import Testing
             }
         }
         for status in ExitStatus.allCases { #expect(page.contains("\n\(status.rawValue)\tT{\n")) }
-        for key in Config.keys { #expect(ManPage.config.contains(".B \(ManPage.escape(key.name))\n")) }
+        let configPage = ManPage.config(translations: translations)
+        for key in Config.keys { #expect(configPage.contains(".B \(ManPage.escape(key.name))\n")) }
 
         let home = try TestHome()
         // Each key's default in manna-config(5) is what `config list` shows where nothing is set.
         for row in home.run("config", "list").stdout.split(separator: "\n") {
             let value = row.split(separator: "#")[0].split(separator: "=", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
-            #expect(ManPage.config.contains("Default: \(ManPage.escape(value)).\n"), "\(row)")
+            #expect(configPage.contains("Default: \(ManPage.escape(value)).\n"), "\(row)")
         }
         for name in ManPage.pages {
             let roff = home.run("manpage", name)
@@ -210,25 +212,64 @@ import Testing
         #expect(get.stderr.hasSuffix("config:2: notify_at must be a time HH:MM (24-hour), like 07:00, or off, not '6am' (ignored: line 1 stands)\n"))
     }
 
-    /// README's list of translations, and the help that names them, are the catalogue's: its
-    /// count and every code (issue 32, point 7).
+    /// README's list of translations, the man pages and the help that name them are the
+    /// catalogue's: its count and every code (issue 32, point 7; issue 26, point 1).
     @Test func theTranslationsNamedAreTheCatalogues() throws {
-        let codes = BuiltTexts.database.translations.map(\.code)
+        let translations = BuiltTexts.database.translations
+        let codes = translations.map(\.code)
         let readme = try String(contentsOfFile: BuiltTexts.root + "/README.md", encoding: .utf8)
         let opening = String(readme.split(separator: "\n\n")[1])
         let words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
         #expect(opening.contains("\(words[codes.count - 1]) public-domain translations"), "\(opening)")
+        #expect(ManPage.manna(translations: translations).contains(
+            "aloud five public\\-domain translations (KJV, ASV, WBS, WEB in English, RV1909 in Spanish) from a local database.\n"))
+        #expect(ManPage.config(translations: translations).contains(
+            ".B translation\nAllowed: a translation\'s code: KJV, ASV, WBS, WEB or RV1909 (Spanish).\n"))
         let named = { (text: String) in Set(text.split { !$0.isLetter && !$0.isNumber }.map(String.init)) }
         for code in codes {
             #expect(named(opening).contains(code), "README does not name \(code)")
-            #expect(named(Config.keys.first { $0.name == "translation" }!.allowed).contains(code), "manna-config(5) does not name \(code)")
-            for (name, spec) in Manna.commands {
-                // A help that lists translations (more than the default KJV) lists them all.
-                guard let help = spec().valueOptions.first(where: { $0.key == "translation" })?.value,
-                      named(help).intersection(codes).count > 1 else { continue }
-                #expect(named(help).contains(code), "manna \(name) --help does not name \(code)")
+            #expect(named(ManPage.config(translations: translations)).contains(code), "manna-config(5) does not name \(code)")
+        }
+    }
+
+    /// Every command that takes `--translation` shows one help for it, naming the text
+    /// database's translations and the default as `Context.translation` decides it (only after
+    /// the subcommand that takes it, where not all do); each takes every code of the catalogue.
+    @Test func everyCommandTakingATranslationHelpsAlikeAndTakesEveryCode() throws {
+        let home = try TestHome()
+        let one = "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, else the config's translation, else KJV)"
+        let taking = Manna.commands.map { $0.spec() }.filter { $0.takesValue("translation") }
+        #expect(taking.map(\.name) == ["today", "read", "search", "listen", "cues", "plan", "notify"])
+        for command in taking {
+            let help = home.run(command.name, "--help").stdout
+            let line = try #require(help.split(separator: "\n").first { $0.hasPrefix("  --translation VALUE ") }, "manna \(command.name) --help")
+            let text = line.dropFirst("  --translation VALUE".count).drop { $0 == " " }
+            let scope = ["cues": "import: ", "plan": "today: "][command.name] ?? ""
+            #expect(text == scope + one, "manna \(command.name) --help")
+            let subcommand = command.subcommandOptions.first { $0.value.contains("translation") }?.key ?? ""
+            for code in BuiltTexts.database.translations.map(\.code) {
+                let parsed = try ParsedArguments((subcommand.isEmpty ? [] : [subcommand]) + ["-t", code.lowercased()], spec: command)
+                #expect(parsed.value("translation") == code.lowercased())
             }
         }
+        #expect(TranslationOption.help.hasSuffix("(" + TranslationOption.fallback + ")"))
+        #expect(TranslationOption.fallback.hasSuffix("else \(Config.defaultTranslation)"))
+        // Where no text database can be opened, help still says what a code is like.
+        #expect(ReadCommand.spec.help(translations: nil).contains(
+            "--translation VALUE   a translation's code, like KJV (default: $MANNA_TRANSLATION, else the config's translation, else KJV)\n"))
+        // The commands that read a translation take every code, and the config's where none is given.
+        for code in BuiltTexts.database.translations.map(\.code) {
+            for arguments in [["read", "John 3:16"], ["search", "jesus", "--json"], ["today"], ["notify", "--date", "2026-12-25"]] {
+                let outcome = home.run(arguments + ["-t", code])
+                #expect(outcome.status == 0, "\(arguments) -t \(code): \(outcome.stderr)")
+                let shown = arguments[0] == "notify" ? home.notifier.lines.last ?? "" : outcome.stdout
+                #expect(shown.contains("(\(code))") || shown.contains(#""translation":"\#(code)""#), "\(arguments) -t \(code): \(shown)")
+            }
+        }
+        let configured = try TestHome(config: "translation = RV1909\n")
+        #expect(configured.run("read", "John 3:16").stdout.hasPrefix("Juan 3:16 (RV1909)\n"))
+        #expect(configured.run("search", "jesus", "--json").stdout.contains(#""translation":"RV1909""#))
+        #expect(configured.run("today", "--json").stdout.contains(#""translation":"RV1909""#))
     }
 
     @Test func onePathByItsKey() throws {

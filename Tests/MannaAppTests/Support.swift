@@ -82,7 +82,7 @@ final class TestHome: @unchecked Sendable {
     }
 
     var paths: Paths { Paths(environment: environment) }
-    /// More environment variables for the commands (MANNA_TRANSLATION).
+    /// More environment variables for the commands (MANNA_TRANSLATION; MANNA_TEXT_DB, else the built texts).
     var variables: [String: String] = [:]
     /// Whether the commands' stdout is a terminal (colour, notes after results).
     var onTerminal = false
@@ -92,7 +92,7 @@ final class TestHome: @unchecked Sendable {
         for (name, value) in variables { environment[name] = value }
         environment["HOME"] = url.path
         environment["TZ"] = zone
-        environment["MANNA_TEXT_DB"] = BuiltTexts.path
+        environment["MANNA_TEXT_DB"] = variables["MANNA_TEXT_DB"] ?? BuiltTexts.path
         return environment
     }
 

@@ -56,9 +56,14 @@ import TestSupport
         #expect(throws: PlayerProtocolError.self) { try ListenRequest(json: beyond.json) }
     }
 
+    /// Every translation of the text database is read, by default, by a voice of its language:
+    /// the RV1909 by a Spanish one, the English ones by English ones (the KJV British).
     @Test func eachTranslationHasAVoiceInItsLanguage() {
-        #expect(SpeechVoice.defaultVoice(forTranslation: "KJV") == "en-gb")
-        #expect(SpeechVoice.defaultVoice(forTranslation: "WEB") == "en-us")
+        var voices: [String: String] = [:]
+        for translation in BuiltTexts.database.translations {
+            voices[translation.code] = translation.voice
+        }
+        #expect(voices == ["KJV": "en-gb", "ASV": "en-us", "WBS": "en-us", "WEB": "en-us", "RV1909": "es"])
     }
 }
 

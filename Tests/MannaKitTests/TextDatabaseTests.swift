@@ -158,7 +158,7 @@ import Testing
         let scratch = try Scratch("bad")
         let directory = scratch.url
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("translations"), withIntermediateDirectories: true)
-        try "code\tname\tyear\tlicence\tsource\tlanguage\nKJV\tKing James\t1769\tPD\ttest\ten\n"
+        try "code\tname\tyear\tlicence\tsource\tlanguage\tvoice\nKJV\tKing James\t1769\tPD\ttest\ten\t\n"
             .write(to: directory.appendingPathComponent("translations/translations.tsv"), atomically: true, encoding: .utf8)
         try "book\tchapter\tverse\ttext\nGen\t1\t1\tIn the beginning\nJude\t2\t1\tNo such verse\n"
             .write(to: directory.appendingPathComponent("translations/KJV.tsv"), atomically: true, encoding: .utf8)
@@ -168,6 +168,21 @@ import Testing
             try TextDatabaseBuilder.build(curatedDirectory: directory.path, outputPath: output) { _ in }
         }
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// A translation's language is a row of curated/languages.tsv: one the catalogue lacks
+    /// stops the build at its line, before its text is read (its labels and voice would be wrong).
+    @Test func aTranslationInALanguageTheCatalogueLacksIsRefused() throws {
+        let scratch = try Scratch("language")
+        let directory = scratch.url
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("translations"), withIntermediateDirectories: true)
+        try "code\tname\tyear\tlicence\tsource\tlanguage\tvoice\nLSG\tLouis Segond\t1910\tPD\ttest\tfr\t\n"
+            .write(to: directory.appendingPathComponent("translations/translations.tsv"), atomically: true, encoding: .utf8)
+        let output = directory.appendingPathComponent("out.sqlite").path
+        #expect(throws: TextDatabaseError.badSource(file: directory.path + "/translations/translations.tsv", line: 2,
+                                                    problem: "language 'fr' is not one of curated/languages.tsv (en, es): add its row there first")) {
+            try TextDatabaseBuilder.build(curatedDirectory: directory.path, outputPath: output) { _ in }
+        }
     }
 
     @Test func theSchemaIsTheDesignedOne() throws {

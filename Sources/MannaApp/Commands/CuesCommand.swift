@@ -12,7 +12,7 @@ enum CuesCommand {
             "ref": "import: the passage the recording reads, like John 3",
             "audio": "import: the recording; the cue sheet is written beside it as AUDIO.cues.json",
             "reader": "import: who reads (default: recording)",
-            "translation": "import: the translation read (default: $MANNA_TRANSLATION, else KJV)",
+            TranslationOption.name: TranslationOption.help,
         ],
         subcommands: ["check", "import"],
         subcommandOptions: ["check": [], "import": ["from", "ref", "audio", "reader", "translation"]],

@@ -43,10 +43,10 @@ enum InstallCommand {
         _ = try context.openTextDatabase()
         let textDatabase = try context.textDatabaseLocation().path
         if installer.layout.destination != nil {
-            try installer.stage(program: context.executablePath, textDatabase: textDatabase, documents: commandLineFiles)
+            try installer.stage(program: context.executablePath, textDatabase: textDatabase, documents: commandLineFiles(context))
             return
         }
-        let state = try installer.install(program: context.executablePath, textDatabase: textDatabase, documents: commandLineFiles,
+        let state = try installer.install(program: context.executablePath, textDatabase: textDatabase, documents: commandLineFiles(context),
                                           scheduler: arguments.has("cron") ? .cron : .systemd)
         // Widgets and the prompt have a verse at once, not only after the first tick.
         try TimelineCommand.refresh(now: context.clock.now(), context)
@@ -56,9 +56,10 @@ enum InstallCommand {
 
     /// The man pages and completion scripts, made by the same code as `manna manpage` and
     /// `manna completions`, so what is installed is what this manna's parser accepts.
-    static var commandLineFiles: CommandLineFiles {
-        CommandLineFiles(manual: ManPage.manna, configManual: ManPage.config, bashCompletion: CompletionScripts.bash,
-                         zshCompletion: CompletionScripts.zsh, fishCompletion: CompletionScripts.fish)
+    static func commandLineFiles(_ context: Context) -> CommandLineFiles {
+        let translations = context.translationsForHelp()
+        return CommandLineFiles(manual: ManPage.manna(translations: translations), configManual: ManPage.config(translations: translations),
+                                bashCompletion: CompletionScripts.bash, zshCompletion: CompletionScripts.zsh, fishCompletion: CompletionScripts.fish)
     }
 
     /// How the running manna was installed (`Installation.of`).

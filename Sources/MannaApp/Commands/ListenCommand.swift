@@ -13,7 +13,7 @@ enum ListenCommand {
         usage: "manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--export FILE | --audio FILE [--cues CUES]] [--json] | --voices",
         abstract: "Read a passage aloud, the verse being heard highlighted; with no passage, go on where listening stopped",
         valueOptions: [
-            "translation": "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, else KJV)",
+            TranslationOption.name: TranslationOption.help,
             "voice": "an espeak-ng voice, like en-us (see --voices; default: the translation's language)",
             "rate": "words a minute, 80 to 450 (default 175)",
             "from": "start at this verse of the passage: 16, 3:16 or John 3:16",
@@ -95,8 +95,7 @@ enum ListenCommand {
         } else if let resume, let index = spoken.firstIndex(where: { $0.id >= resume.verse.rawValue }) {
             start = index
         }
-        var request = ListenRequest(verses: spoken, voice: recording?.sheet.voice ?? arguments.value("voice") ?? resume?.voice
-                                        ?? SpeechVoice.defaultVoice(forTranslation: translation.code),
+        var request = ListenRequest(verses: spoken, voice: voice(recording: recording, asked: arguments.value("voice"), resume: resume, translation: translation),
                                     rate: rate ?? resume?.rate ?? ListenRequest.defaultRate, start: start, audio: recording?.path)
         request.title = "\(reference) (\(translation.code))"
         request.audioDuration = recording?.sheet.duration
@@ -106,6 +105,12 @@ enum ListenCommand {
         var session = ListenSession(request: request, cues: recording?.cuesPath, reference: reference, translation: translation, passage: passage,
                                     json: arguments.has("json"), context: context)
         try session.run()
+    }
+
+    /// Who reads: a recording's reader, else `--voice`, else the voice of the listening resumed,
+    /// else the translation's own (`translations.tsv`), else its language's (`languages.tsv`).
+    static func voice(recording: Recorded?, asked: String?, resume: ListeningPosition?, translation: Translation) -> String {
+        recording?.sheet.voice ?? asked ?? resume?.voice ?? translation.voice
     }
 
     /// A recording to play (`--audio`) and its cue sheet, read and checked for order.

@@ -11,7 +11,7 @@ enum ManpageCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        guard arguments.positionals.count == 1, let page = ManPage.page(named: arguments.positionals[0]) else {
+        guard arguments.positionals.count == 1, let page = ManPage.page(named: arguments.positionals[0], translations: context.translationsForHelp()) else {
             throw Failure.usage("manpage needs one page: manna or manna-config"
                 + (arguments.positionals.first.map { ", not '\($0)'" + Suggestion.hint(for: $0, in: ManPage.pages, otherwise: "") } ?? ""))
         }

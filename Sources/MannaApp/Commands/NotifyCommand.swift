@@ -8,7 +8,7 @@ enum NotifyCommand {
         abstract: "Show the verse of the day as a desktop notification now",
         valueOptions: [
             "date": "the day whose verse to show (default: today in $TZ, else /etc/localtime)",
-            "translation": "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, the config, else KJV)",
+            TranslationOption.name: TranslationOption.help,
         ],
         run: run)
 

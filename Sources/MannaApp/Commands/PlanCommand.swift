@@ -12,7 +12,7 @@ enum PlanCommand {
             "from": "start: the date of day 1 (default: today)",
             "remind": "start: a daily reminder to read at HH:MM",
             "date": "today: the local date to show (default: today)",
-            "translation": "today --read or --listen: KJV, ASV, WBS, WEB or RV1909 (Spanish)",
+            TranslationOption.name: TranslationOption.help,
             "now": "act as if it were this moment (for replaying)",
         ],
         flags: ["read": "today: print the readings' text too", "listen": "today: read the readings aloud (see 'manna listen')",

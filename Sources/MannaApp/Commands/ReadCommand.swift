@@ -7,7 +7,7 @@ enum ReadCommand {
         name: "read",
         usage: "manna read REF... [--translation T] [--json]",
         abstract: "Print a passage: manna read John 3:16, manna read Ps 23, manna read Gen 1:1-2:3",
-        valueOptions: ["translation": "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, else KJV)"],
+        valueOptions: [TranslationOption.name: TranslationOption.help],
         flags: ["json": "print JSON: reference, translation and verses (id, reference, text or null, highlight, bookmarked, notes)"],
         operands: ["": .reference],
         pages: true,

@@ -11,7 +11,7 @@ enum SearchCommand {
         usage: "manna search QUERY [--translation T] [--book B] [--limit N] [--json] | --history [--json]",
         abstract: "Find verses: every word matches as a prefix, \"quoted words\" as a phrase",
         valueOptions: [
-            "translation": "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, else KJV)",
+            TranslationOption.name: TranslationOption.help,
             "book": "search one book only: --book John, --book \"1 Cor\"",
             "limit": "show the N best verses (default \(defaultLimit)), or all of them: --limit all",
             "now": "act as if it were this moment, like 2026-03-08T07:00 (local): when the search is kept in the history",

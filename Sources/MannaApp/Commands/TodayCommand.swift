@@ -8,7 +8,7 @@ enum TodayCommand {
         abstract: "Print the verse of the day (the same on every machine for a date)",
         valueOptions: [
             "date": "the local date to show (default: today)",
-            "translation": "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, the config, else KJV)",
+            TranslationOption.name: TranslationOption.help,
         ],
         flags: ["json": "print JSON: date, verse (id, reference, translation, text)"],
         run: run)

@@ -5,10 +5,12 @@ import MannaKit
 enum ManPage {
     static let pages = ["manna", "manna-config"]
 
-    static func page(named name: String) -> String? {
+    /// The page called `name`; `translations` are the text database's, which the pages name
+    /// (nil: none could be opened, and the pages say what a code is like).
+    static func page(named name: String, translations: [Translation]?) -> String? {
         switch name {
-        case "manna": manna
-        case "manna-config": config
+        case "manna": manna(translations: translations)
+        case "manna-config": config(translations: translations)
         default: nil
         }
     }
@@ -32,7 +34,7 @@ enum ManPage {
         paragraph.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "\n") + "\n"
     }
 
-    static var manna: String {
+    static func manna(translations: [Translation]?) -> String {
         var page = """
             '\\" t
             .\\" manna(1): written by 'manna manpage manna' from the command table; do not edit.
@@ -49,7 +51,7 @@ enum ManPage {
             .SH DESCRIPTION
             Manna shows the verse of the day as a desktop notification, above the shell prompt and in panels, \
             reminds you to pray at the times you choose, follows reading plans, and reads, searches and reads \
-            aloud five public\\-domain translations (KJV, ASV, WBS, WEB in English, RV1909 in Spanish) from a local database.
+            aloud \(escape(translations.map(TranslationOption.described) ?? "the translations")) from a local database.
             It has no network code: it works offline.
             Your prayers, notes, highlights, bookmarks and plan progress are kept in a journal of your own, \
             which \\fBmanna sync\\fR keeps the same on your devices through a folder they share.
@@ -69,7 +71,8 @@ enum ManPage {
             if !command.subcommands.isEmpty {
                 page += ".br\nSubcommands: " + command.subcommands.map { "\\fB\(escape($0))\\fR" }.joined(separator: ", ") + ".\n"
             }
-            let options = command.valueOptions.map { ($0.key, $0.value, true) } + command.flags.map { ($0.key, $0.value, false) }
+            let options = command.valueOptionHelp(translations: translations).map { ($0.name, $0.help, true) }
+                + command.flags.map { ($0.key, $0.value, false) }
             for (name, help, takesValue) in options.sorted(by: { $0.0 < $1.0 }) {
                 let short = ParsedArguments.shortOptions.first { $0.value == name }.map { "\\fB\(escape($0.key))\\fR, " } ?? ""
                 page += ".TP\n" + short + "\\fB\\-\\-\(escape(name))\\fR" + (takesValue ? " \\fIVALUE\\fR" : "") + "\n" + text(help)
@@ -148,7 +151,7 @@ enum ManPage {
         return page
     }
 
-    static var config: String {
+    static func config(translations: [Translation]?) -> String {
         var page = """
             .\\" manna-config(5): written by 'manna manpage manna-config' from the config keys; do not edit.
             .TH MANNA\\-CONFIG 5 "" "manna \(Manna.version)" "File Formats"
@@ -169,7 +172,9 @@ enum ManPage {
 
             """
         for key in Config.keys {
-            page += ".TP\n.B \(escape(key.name))\n" + text("Allowed: \(key.allowed).")
+            // The translations are the text database's: the catalogue it was built from.
+            let allowed = key.name == TranslationOption.name ? translations.map { "a translation's code: " + TranslationOption.codes($0) } : nil
+            page += ".TP\n.B \(escape(key.name))\n" + text("Allowed: \(allowed ?? key.allowed).")
             page += text("Default: " + (Config.defaultValue(of: key.name) ?? "") + ".")
         }
         page += """

@@ -58,7 +58,8 @@ public struct Config: Equatable, Sendable {
 
     /// Every key, its meaning, and what it accepts (the order `config list` prints).
     public static let keys: [(name: String, allowed: String)] = [
-        ("translation", "a translation code: KJV, ASV, WBS, WEB or RV1909 (Spanish)"),
+        // Which codes the text database has is its to say: help and manna-config(5) list them.
+        ("translation", "a translation's code, like KJV"),
         ("notify_at", "a time HH:MM (24-hour), like 07:00, or off"),
         ("prompt_format", "a prompt format, like '{reference}: {text:60}'"),
         ("timeline_days", "a whole number of days from 1 to 31"),

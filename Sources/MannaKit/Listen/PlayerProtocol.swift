@@ -242,12 +242,6 @@ public struct SpeechVoice: Equatable, Sendable {
         self.languages = languages
     }
 
-    /// The voice a translation is read in when none is asked for: the language it was written
-    /// in (the King James Version is British English; the others are American).
-    public static func defaultVoice(forTranslation code: String) -> String {
-        code == "KJV" ? "en-gb" : "en-us"
-    }
-
     public var json: JSON {
         .object([("voice", .string(language)), ("name", .string(name)), ("identifier", .string(identifier)),
                  ("languages", .array(languages.map(JSON.string)))])

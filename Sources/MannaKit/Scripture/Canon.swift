@@ -30,8 +30,6 @@ public struct Book: Sendable, Hashable {
 
 /// The canon and its lookups.
 public enum Canon {
-    // Abbreviations follow common usage (SBL style, and the short forms of study Bibles).
-    // A book is also found by any prefix of its name that no other book shares ("Gene", "Hab").
     /// The name of the book a mistyped name is nearest ("Jhon": John), by its name, OSIS id or
     /// an abbreviation; nil when none is within a couple of edits. Only for an error message.
     public static func closestBook(to name: String) -> String? {
@@ -41,76 +39,8 @@ public enum Canon {
         return spellings.first { $0.0 == closest }?.1
     }
 
-    public static let books: [Book] = [
-        ("Genesis", "Gen", ["Gn", "Ge"]),
-        ("Exodus", "Exod", ["Ex", "Exo"]),
-        ("Leviticus", "Lev", ["Lv", "Le"]),
-        ("Numbers", "Num", ["Nu", "Nm", "Nb"]),
-        ("Deuteronomy", "Deut", ["Dt", "De", "Deu"]),
-        ("Joshua", "Josh", ["Jos", "Jsh"]),
-        ("Judges", "Judg", ["Jdg", "Jg", "Jdgs", "Jgs"]),
-        ("Ruth", "Ruth", ["Rth", "Ru"]),
-        ("1 Samuel", "1Sam", ["1 Sa", "1 Sm", "1 S", "1 Kingdoms"]),
-        ("2 Samuel", "2Sam", ["2 Sa", "2 Sm", "2 S", "2 Kingdoms"]),
-        ("1 Kings", "1Kgs", ["1 Kgs", "1 Ki", "1 K", "3 Kingdoms"]),
-        ("2 Kings", "2Kgs", ["2 Kgs", "2 Ki", "2 K", "4 Kingdoms"]),
-        ("1 Chronicles", "1Chr", ["1 Ch", "1 Chron", "1 Paralipomenon"]),
-        ("2 Chronicles", "2Chr", ["2 Ch", "2 Chron", "2 Paralipomenon"]),
-        ("Ezra", "Ezra", ["Ezr"]),
-        ("Nehemiah", "Neh", ["Ne"]),
-        ("Esther", "Esth", ["Est", "Es"]),
-        ("Job", "Job", ["Jb"]),
-        ("Psalms", "Ps", ["Psalm", "Psa", "Pss", "Psm", "Pslm"]),
-        ("Proverbs", "Prov", ["Pr", "Prv", "Pro"]),
-        ("Ecclesiastes", "Eccl", ["Ecc", "Eccles", "Ec", "Qoh", "Qoheleth"]),
-        ("Song of Solomon", "Song", ["Song of Songs", "Canticles", "Canticle of Canticles", "Cant", "SOS", "So", "SS", "Sg"]),
-        ("Isaiah", "Isa", ["Is"]),
-        ("Jeremiah", "Jer", ["Je", "Jr"]),
-        ("Lamentations", "Lam", ["La"]),
-        ("Ezekiel", "Ezek", ["Eze", "Ezk"]),
-        ("Daniel", "Dan", ["Da", "Dn"]),
-        ("Hosea", "Hos", ["Ho"]),
-        ("Joel", "Joel", ["Jl"]),
-        ("Amos", "Amos", ["Am"]),
-        ("Obadiah", "Obad", ["Ob"]),
-        ("Jonah", "Jonah", ["Jon", "Jnh"]),
-        ("Micah", "Mic", ["Mc"]),
-        ("Nahum", "Nah", ["Na"]),
-        ("Habakkuk", "Hab", ["Hb"]),
-        ("Zephaniah", "Zeph", ["Zep", "Zp"]),
-        ("Haggai", "Hag", ["Hg"]),
-        ("Zechariah", "Zech", ["Zec", "Zc"]),
-        ("Malachi", "Mal", ["Ml"]),
-        ("Matthew", "Matt", ["Mt", "Mat"]),
-        ("Mark", "Mark", ["Mk", "Mrk", "Mr"]),
-        ("Luke", "Luke", ["Lk", "Luk", "Lu"]),
-        ("John", "John", ["Jn", "Jhn", "Jno", "Joh"]),
-        ("Acts", "Acts", ["Ac", "Act", "Acts of the Apostles"]),
-        ("Romans", "Rom", ["Ro", "Rm"]),
-        ("1 Corinthians", "1Cor", ["1 Co"]),
-        ("2 Corinthians", "2Cor", ["2 Co"]),
-        ("Galatians", "Gal", ["Ga"]),
-        ("Ephesians", "Eph", ["Ephes"]),
-        ("Philippians", "Phil", ["Php", "Pp"]),
-        ("Colossians", "Col", ["Co"]),
-        ("1 Thessalonians", "1Thess", ["1 Th", "1 Thes"]),
-        ("2 Thessalonians", "2Thess", ["2 Th", "2 Thes"]),
-        ("1 Timothy", "1Tim", ["1 Ti", "1 Tm"]),
-        ("2 Timothy", "2Tim", ["2 Ti", "2 Tm"]),
-        ("Titus", "Titus", ["Tit", "Ti"]),
-        ("Philemon", "Phlm", ["Philem", "Phm", "Phile"]),
-        ("Hebrews", "Heb", ["He"]),
-        ("James", "Jas", ["Jm", "Ja", "Jam", "Jms"]),
-        ("1 Peter", "1Pet", ["1 Pt", "1 Pe", "1 P"]),
-        ("2 Peter", "2Pet", ["2 Pt", "2 Pe", "2 P"]),
-        ("1 John", "1John", ["1 Jn", "1 Jhn", "1 Jno", "1 J"]),
-        ("2 John", "2John", ["2 Jn", "2 Jhn", "2 Jno", "2 J"]),
-        ("3 John", "3John", ["3 Jn", "3 Jhn", "3 Jno", "3 J"]),
-        ("Jude", "Jude", ["Jud", "Jd"]),
-        ("Revelation", "Rev", ["Re", "Rv", "Revelations", "Revelation of John", "Apocalypse", "Apoc"]),
-    ].enumerated().map { index, entry in
-        Book(number: index + 1, name: entry.0, osis: entry.1, abbreviations: entry.2)
-    }
+    // The books (names, OSIS ids, abbreviations): Canon+English.swift, generated from
+    // curated/book-names/en.tsv.
 
     /// The book numbered `number` (1...66), or nil.
     public static func book(number: Int) -> Book? {

@@ -102,7 +102,7 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
     public static func label(of id: VerseID, in language: String = "en") -> String {
         guard id.verse == 0 else { return Reference(id).label(in: language) }
         let psalm = String(Reference(VerseID(rawValue: id.rawValue + 1)).label(in: language).prefix { $0 != ":" })
-        return psalm + (language == "es" ? " (título)" : " (title)")
+        return psalm + " (" + Language.of(language).psalmTitle + ")"
     }
 
     /// The length of the longest one-verse reference in `books` ("Song of Solomon 3:11"): a
@@ -173,7 +173,7 @@ public enum ReferenceError: Error, Equatable, Sendable {
 }
 
 /// "a, b or c" — the way an error message lists choices.
-func listed(_ items: [String], conjunction: String) -> String {
+public func listed(_ items: [String], conjunction: String) -> String {
     guard items.count > 1 else { return items.first ?? "" }
     return items.dropLast().joined(separator: ", ") + " \(conjunction) " + items.last!
 }
@@ -800,7 +800,7 @@ enum ReferenceFormatter {
 
     /// "Psalm 23" for one psalm, "Psalms 23-25" for several ("Salmo", "Salmos" in Spanish).
     private static func bookName(for range: VerseRange, language: String) -> String {
-        if range.book.osis == "Ps" && range.first.chapter == range.last.chapter { return language == "es" ? "Salmo" : "Psalm" }
+        if range.book.osis == "Ps" && range.first.chapter == range.last.chapter { return Language.of(language).psalm }
         return range.book.name(in: language)
     }
 

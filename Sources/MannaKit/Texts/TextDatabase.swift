@@ -1,15 +1,19 @@
 // The read-only text database: translations, books, verses and the search index.
 // Schema and its build live in TextDatabaseBuilder; this file only reads.
 
-/// A translation Manna can read: "KJV", "ASV", "WBS", "WEB".
+/// A translation Manna can read: a row of `curated/translations/translations.tsv`, the
+/// catalogue the text database is built from ("KJV", "RV1909", …).
 public struct Translation: Hashable, Sendable, Codable {
     public let code: String
     public let name: String
     public let year: Int
     public let licence: String
     public let source: String
-    /// Its language, BCP 47: "en", "es".
+    /// Its language, BCP 47: "en", "es" (a row of `curated/languages.tsv`).
     public let language: String
+    /// The espeak-ng voice it is read by when `--voice` names none: its own (the KJV's is
+    /// British English), else its language's.
+    public let voice: String
     /// Display order: KJV first, then as listed in `curated/translations/translations.tsv`.
     let position: Int
 
@@ -74,7 +78,7 @@ public enum TextDatabaseError: Error, Equatable, Sendable {
 /// The text database, opened read-only and immutable.
 public final class TextDatabase {
     /// `PRAGMA user_version` of the schema this code reads and builds.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 7
 
     let database: Database
     public let path: String
@@ -98,12 +102,14 @@ public final class TextDatabase {
             guard version.int(0) == TextDatabase.schemaVersion else {
                 throw TextDatabaseError.wrongVersion(path: path, found: version.int(0))
             }
-            let rows = try database.prepare("SELECT code, name, year, licence, source, language, position FROM translations ORDER BY position")
+            let rows = try database.prepare("SELECT code, name, year, licence, source, language, voice, position FROM translations ORDER BY position")
             var loaded: [Translation] = []
             while try rows.step() {
+                let language = try rows.string("language")
+                let voice = try rows.string("voice")  // "" for NULL: its language's
                 try loaded.append(Translation(code: rows.string("code"), name: rows.string("name"), year: rows.int("year"),
-                                              licence: rows.string("licence"), source: rows.string("source"),
-                                              language: rows.string("language"), position: rows.int("position")))
+                                              licence: rows.string("licence"), source: rows.string("source"), language: language,
+                                              voice: voice.isEmpty ? Language.of(language).voice : voice, position: rows.int("position")))
             }
             translations = loaded
         } catch let error as TextDatabaseError {

@@ -9,14 +9,15 @@ public enum TextDatabaseBuilder {
     /// to any other program that reads the database.
     static let schema = """
         CREATE TABLE translations (
-            code TEXT PRIMARY KEY,          -- KJV, ASV, WBS, WEB, RV1909
+            code TEXT PRIMARY KEY,          -- KJV, ... (translations.tsv)
             position INTEGER NOT NULL UNIQUE, -- display order, 1-based
             name TEXT NOT NULL,
             year INTEGER NOT NULL,
             licence TEXT NOT NULL,
             source TEXT NOT NULL,
             verses INTEGER NOT NULL,        -- verses it has (psalm titles not counted)
-            language TEXT NOT NULL          -- BCP 47: en, es
+            language TEXT NOT NULL,         -- BCP 47: en, es (languages.tsv)
+            voice TEXT                      -- espeak-ng; NULL: the language's
         );
         CREATE TABLE books (
             number INTEGER PRIMARY KEY,     -- 1 Genesis .. 66 Revelation
@@ -84,7 +85,7 @@ public enum TextDatabaseBuilder {
                              progress: (String) -> Void) throws(TextDatabaseError) {
         let translationsDirectory = curatedDirectory + "/translations"
         let rows = try readTSV(translationsDirectory + "/translations.tsv",
-                               header: ["code", "name", "year", "licence", "source", "language"])
+                               header: ["code", "name", "year", "licence", "source", "language", "voice"])
         // Made exclusively beside the output, as every file Manna writes (Files.createTemporary);
         // SQLite fills the empty file.
         let temporaryPath: String
@@ -111,9 +112,13 @@ public enum TextDatabaseBuilder {
                     guard let year = Int(row.fields[2]) else {
                         throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "year '\(row.fields[2])' is not a number")
                     }
+                    guard Language.named(row.fields[5]) != nil else {
+                        throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "language '\(row.fields[5])' is not one of "
+                            + "curated/languages.tsv (\(Language.codes.joined(separator: ", "))): add its row there first")
+                    }
                     let count = try insertVerses(code: code, file: translationsDirectory + "/\(code).tsv",
                                                  titles: translationsDirectory + "/titles/\(code).tsv", into: database)
-                    let statement = try database.prepare("INSERT INTO translations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
+                    let statement = try database.prepare("INSERT INTO translations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
                     try statement.bind(code, at: 1)
                     try statement.bind(index + 1, at: 2)
                     try statement.bind(row.fields[1], at: 3)
@@ -122,6 +127,7 @@ public enum TextDatabaseBuilder {
                     try statement.bind(row.fields[4], at: 6)
                     try statement.bind(count, at: 7)
                     try statement.bind(row.fields[5], at: 8)
+                    try statement.bind(row.fields[6].isEmpty ? nil : row.fields[6], at: 9)
                     try statement.run()
                     progress("\(code): \(count) verses")
                 }
