@@ -256,7 +256,9 @@ import TestSupport
         #expect(laptop.run("sync", "init", syncthing.folders[0], "--name", "laptop").status == 0)
         let peerSide = SyncFolder(root: syncthing.folders[1])
         let phone = "9d27b140-2020-4527-9ceb-d893b7eaf510"
-        let time = HybridTime.next(after: 0, wall: 1_800_000_000)
+        // Stamped now: the laptop syncs by the real clock, and a change stamped more than a day
+        // ahead of it waits.
+        let time = HybridTime.next(after: 0, wall: Instant(time(nil)))
         func note(_ uuid: String, _ text: String, verse: Int) -> [SyncChange] {
             [("short_id", Cell.text("p" + ["a", "b", "c"][Int(String(uuid.prefix(1)))! - 1] + "2k")), ("verse_id", .int(verse)), ("reference", .null), ("text", .text(text)),
              ("created_at", .int(1_800_000_000)), ("updated_at", .int(1_800_000_000)), ("deleted_at", .null)]
