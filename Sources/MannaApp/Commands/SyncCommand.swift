@@ -134,14 +134,10 @@ enum SyncCommand {
         }
         for line in lines.isEmpty && report.problems.isEmpty ? ["nothing new"] : lines { context.stdout.line(line) }
         if !report.ignored.isEmpty { context.stdout.line(ignoredLine(report.ignored, lead: "ignored ")) }
-        guard let first = report.problems.first else { return }
         // A folder that cannot be reached or written is the sync failing (69, said last, by the
         // error's edge); the rest is waited for, and said.
-        if first.contains("not there") || first.hasPrefix("cannot write") {
-            for problem in report.problems.dropFirst() { context.stderr.line("manna: " + problem) }
-            throw Failure.unavailable(first)
-        }
-        for problem in report.problems { context.stderr.line("manna: " + problem) }
+        for problem in report.problems where problem != report.folderUnavailable { context.stderr.line("manna: " + problem) }
+        if let failure = report.folderUnavailable { throw Failure.unavailable(failure) }
     }
 
     /// "ignored 3 files in the folder: 2 temporary files, 1 conflict copy".

@@ -27,11 +27,14 @@ public struct SyncReport: Equatable, Sendable {
     public var busy = false
     /// What stopped part of it, one line each (also kept for `sync status` and `doctor`).
     public var problems: [String] = []
+    /// The folder could not be reached or written (unmounted, read-only, full): the sync failed,
+    /// rather than waiting on a device. Its line is also among `problems`.
+    public var folderUnavailable: String?
     /// Files in the folder that are no segment (a sync tool's temporary files and conflict copies).
     public var ignored: [SyncFolder.Ignored] = []
 
     public static func == (lhs: SyncReport, rhs: SyncReport) -> Bool {
-        lhs.idle == rhs.idle && lhs.busy == rhs.busy && lhs.sent == rhs.sent && lhs.copies == rhs.copies && lhs.refused == rhs.refused && lhs.newDevice == rhs.newDevice
+        lhs.idle == rhs.idle && lhs.busy == rhs.busy && lhs.folderUnavailable == rhs.folderUnavailable && lhs.sent == rhs.sent && lhs.copies == rhs.copies && lhs.refused == rhs.refused && lhs.newDevice == rhs.newDevice
             && lhs.clockWasAhead == rhs.clockWasAhead && lhs.problems == rhs.problems
             && lhs.ignored == rhs.ignored && lhs.applied.mapValues { [$0.segments, $0.changes] } == rhs.applied.mapValues { [$0.segments, $0.changes] }
     }
@@ -132,7 +135,8 @@ public enum Sync {
             return report
         }
         guard Files.isDirectory(state.folder) else {
-            report.problems.append("the sync folder \(state.folder) is not there (not mounted?); the journal is unchanged")
+            report.folderUnavailable = "the sync folder \(state.folder) is not there (not mounted?); the journal is unchanged"
+            report.problems.append(report.folderUnavailable!)
             try journal.recordSync(problem: report.problems.first, at: now, folderModified: nil)
             return report
         }
@@ -161,7 +165,8 @@ public enum Sync {
                 try withdrawFuture(Set(future.keys), state: state, folder: folder, now: now)
                 report.clockWasAhead = days
             } catch {
-                report.problems.append("this device's clock was \(days) days ahead: cannot withdraw what it stamped then: \(error.message)")
+                report.folderUnavailable = "this device's clock was \(days) days ahead: cannot withdraw what it stamped then: \(error.message)"
+                report.problems.append(report.folderUnavailable!)
             }
         }
         let copied = claimedElsewhere(state, folder: folder, scan: scan)
@@ -177,7 +182,7 @@ public enum Sync {
         }
 
         try journal.captureSyncChanges(now: now)
-        report.sent += try send(journal, state: state, folder: folder, problems: &report.problems, killedAfterRename: killedAfterRename)
+        report.sent += try send(journal, state: state, folder: folder, report: &report, killedAfterRename: killedAfterRename)
         if killedAfterRename { return report }
 
         var applied = try journal.syncApplied()
@@ -278,7 +283,7 @@ public enum Sync {
 
         // What applying made the journal do (a superseded highlight, a conflict copy) goes out too.
         try journal.captureSyncChanges(now: now)
-        report.sent += try send(journal, state: state, folder: folder, problems: &report.problems)
+        report.sent += try send(journal, state: state, folder: folder, report: &report)
         try answerWants(journal, folder: folder, scan: scan)
 
         try compact(journal, folder: folder, segmentsKept: segmentsKept)
@@ -498,24 +503,22 @@ public enum Sync {
 
     /// Writes the queued changes as this device's next segment; a folder that cannot be
     /// written (read-only, full) leaves them queued for next time.
-    private static func send(_ journal: Journal, state: SyncState, folder: SyncFolder, problems: inout [String],
+    private static func send(_ journal: Journal, state: SyncState, folder: SyncFolder, report: inout SyncReport,
                              killedAfterRename: Bool = false) throws(JournalError) -> Int {
         guard let (sequence, changes) = try journal.syncOutbox() else { return 0 }
         let current = try journal.syncState() ?? state
         let segment = SyncSegment(device: current.device, name: current.deviceName, sequence: sequence, schema: schema,
                                   after: try journal.syncApplied(), changes: changes)
-        do {
-            let sha = try folder.write(segment)
-            if killedAfterRename { return 0 }
-            try journal.syncSegmentWritten(sequence, sha: sha, changes: changes.count)
-            return changes.count
-        } catch let error as FileError {
+        let sha: String
+        do { sha = try folder.write(segment) } catch {
             // Said once, though a sync sends twice (its edits, then what applying made).
             let problem = "cannot write to the sync folder: \(error.message); \(changes.count) changes wait in the journal"
-            if !problems.contains(problem) { problems.append(problem) }
+            if !report.problems.contains(problem) { report.problems.append(problem) }
+            report.folderUnavailable = report.folderUnavailable ?? problem
             return 0
-        } catch {
-            throw error as! JournalError
         }
+        if killedAfterRename { return 0 }
+        try journal.syncSegmentWritten(sequence, sha: sha, changes: changes.count)
+        return changes.count
     }
 }
