@@ -38,10 +38,10 @@ enum DetachedShow {
     static func show(_ notification: DesktopNotification, started: Int) -> Int32 {
         var channel: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &channel) == 0 else {
-            return NotifyHelper.fail("cannot make a socket pair: " + String(cString: strerror(errno)), status: .failed)
+            return NotifyHelper.fail(.failed("cannot make a socket pair: " + String(cString: strerror(errno))))
         }
         let child = fork()
-        if child < 0 { return NotifyHelper.fail("cannot fork: " + String(cString: strerror(errno)), status: .failed) }
+        if child < 0 { return NotifyHelper.fail(.failed("cannot fork: " + String(cString: strerror(errno)))) }
         if child == 0 {
             close(channel[0])
             _ = setsid()
@@ -63,20 +63,21 @@ enum DetachedShow {
                     if report.isEmpty && byte == sending { sent = true } else { report.append(byte) }
                 }
             case .closed:
-                return NotifyHelper.fail("the notification process stopped before it said whether it was shown", status: .failed)
+                return NotifyHelper.fail(.failed("the notification process stopped before it said whether it was shown"))
             case .timedOut:
                 _ = send(channel[0], [sent ? keep : takeBack])
                 let error: NotifyError = sent ? .unconfirmed(milliseconds: NotifyError.confirmMilliseconds)
                     : .timedOut(milliseconds: NotifyError.confirmMilliseconds)
-                return NotifyHelper.fail(error.message, status: error.helperStatus)
+                return NotifyHelper.fail(error)
             }
         }
         let line = String(decoding: report.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         guard let space = line.firstIndex(of: " "), let reported = Int32(line[..<space]) else {
-            return NotifyHelper.fail("the notification process said something unexpected: \(line)", status: .failed)
+            return NotifyHelper.fail(.failed("the notification process said something unexpected: \(line)"))
         }
         guard reported == NotifyError.HelperStatus.shown.rawValue else {
-            NotifyHelper.write(NotifyError.helperPrefix + line[line.index(after: space)...] + "\n", to: 2)
+            // Its report, the error's JSON line, passed on as it came.
+            NotifyHelper.write(line[line.index(after: space)...] + "\n", to: 2)
             return reported
         }
         // Keep it. (If this helper is dying with `manna` instead, the closed socket tells the
@@ -111,7 +112,7 @@ enum DetachedShow {
             guard let kept = try NotificationServerConnection().show(notification, keeping: true, ifStill: mayStillSend) else { _exit(0) }
             (shown, hasActions) = kept
         } catch {
-            _ = send(channel, Array("\(error.helperStatus.rawValue) \(error.message.singleLine)\n".utf8))
+            _ = send(channel, Array("\(error.helperStatus.rawValue) \(error.json.text)\n".utf8))
             _exit(error.helperStatus.rawValue)
         }
         // The helper may have gone already, having said "keep" at its deadline: the answer

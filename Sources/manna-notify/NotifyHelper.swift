@@ -18,7 +18,8 @@ enum NotifyHelper {
         --probe prints the notification server's name, vendor, version, spec_version and
         capabilities as one JSON line. Exit status: 0 shown, 10 no session bus, 11 no
         notification server, 12 the server did not answer (nothing sent), 13 it failed,
-        14 sent but not confirmed in time (a slow server may still show it), 64 bad usage.
+        14 sent but not confirmed in time (a slow server may still show it), 64 bad usage;
+        a failure is also reported as one JSON line on stderr: {"error": KIND, ..., "message": TEXT}.
 
         """
 
@@ -31,7 +32,7 @@ enum NotifyHelper {
                 do {
                     notification = try DesktopNotification(request: try readStandardInput())
                 } catch {
-                    return fail(error.message, status: .usage)
+                    return fail(.failed(error.message), status: .usage)
                 }
                 return DetachedShow.show(notification, started: started)
             case ["--probe"]:
@@ -44,13 +45,15 @@ enum NotifyHelper {
             }
             return NotifyError.HelperStatus.shown.rawValue
         } catch {
-            return fail(error.message, status: error.helperStatus)
+            return fail(error)
         }
     }
 
-    static func fail(_ message: String, status: NotifyError.HelperStatus) -> Int32 {
-        write(NotifyError.helperPrefix + message + "\n", to: 2)
-        return status.rawValue
+    /// Reports `error` as its one JSON line on stderr (`NotifyError.json`, which `manna` reads
+    /// back) and returns the status to exit with: the error's own, or `status`.
+    static func fail(_ error: NotifyError, status: NotifyError.HelperStatus? = nil) -> Int32 {
+        write(error.json.text + "\n", to: 2)
+        return (status ?? error.helperStatus).rawValue
     }
 
     /// The request: all of stdin, at most 1 MB.

@@ -164,7 +164,8 @@ import TestSupport
         let empty = try TestBus()
         let none = Manna.run(["--probe"], environment: ["DBUS_SESSION_BUS_ADDRESS": empty.address], executable: Manna.helper)
         #expect(none.status == 11)
-        #expect(none.stderr == "manna-notify: no notification server on the session bus (org.freedesktop.Notifications has no owner)\n")
+        #expect(none.stderr == #"{"error":"no-server","reason":"org.freedesktop.Notifications has no owner","#
+            + #""message":"no notification server on the session bus (org.freedesktop.Notifications has no owner)"}"# + "\n")
     }
 
     @Test(.needs(.recordingServer)) func theHelperIsFoundInLibexecAndAMissingOneIsNamed() throws {

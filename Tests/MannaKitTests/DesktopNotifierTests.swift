@@ -49,7 +49,7 @@ import TestSupport
     @Test func theHelpersStatusAndMessageBecomeTheError() throws {
         let (notifier, _) = try notifier(#"""
             cat > /dev/null
-            echo "manna-notify: no notification server on the session bus (org.freedesktop.Notifications has no owner)" >&2
+            echo '{"error":"no-server","reason":"org.freedesktop.Notifications has no owner","message":"words that are not read"}' >&2
             exit 11
             """#)
         #expect(throws: NotifyError.noServer("org.freedesktop.Notifications has no owner")) { try notifier.show(notification) }

@@ -113,14 +113,23 @@ import Testing
         .failed("GDBus.Error: refused"),
     ])
     func whatTheHelperReportsReadsBackAsTheSameError(error: NotifyError) {
-        let stderr = NotifyError.helperPrefix + error.message + "\n"
+        let stderr = "GLib-WARNING: a line before\n" + error.json.text + "\n"
         #expect(NotifyError(helperStatus: error.helperStatus.rawValue, stderr: stderr) == error)
+        // The kind comes from the report, never from the words: any message reads back.
+        #expect(NotifyError(json: error.json) == error)
     }
 
-    @Test func anUnexpectedHelperStatusIsAFailureWithItsOutput() {
-        #expect(NotifyError(helperStatus: 64, stderr: "manna-notify: bad request on stdin: x\n")
-            == .failed("manna-notify exited with status 64: bad request on stdin: x"))
-        #expect(NotifyError(helperStatus: 70, stderr: "") == .failed("manna-notify exited with status 70"))
+    /// What is no report, or a report that does not go with the status, is a failure naming both.
+    @Test(arguments: [
+        (64, NotifyError.failed("bad request on stdin: x").json.text, "manna-notify exited with status 64: notification not shown: bad request on stdin: x"),
+        (70, "", "manna-notify exited with status 70"),
+        (13, "Fatal error: Unexpectedly found nil", "manna-notify exited with status 13: Fatal error: Unexpectedly found nil"),
+        (12, #"{"error":"timed-out"}"#, #"manna-notify exited with status 12: {"error":"timed-out"}"#),
+        (10, NotifyError.timedOut(milliseconds: 1500).json.text, "manna-notify exited with status 10: the notification server did not answer within 1.5 s"),
+        (0, NotifyError.noBus("x").json.text, "manna-notify exited with status 0: no D-Bus session bus: x"),
+    ])
+    func anUnexpectedHelperReportIsAFailureWithItsOutput(status: Int32, stderr: String, message: String) {
+        #expect(NotifyError(helperStatus: status, stderr: stderr + "\n") == .failed(message))
     }
 
     @Test func theProbeIsOneJSONLine() {

@@ -1,5 +1,6 @@
 // Why a notification was not shown, and how `manna-notify` reports it to `manna`: an exit
-// status for the kind, and the message on stderr for the details.
+// status for the kind, and one JSON line on stderr (`json`) that `manna` reads back as the
+// same error: no message is parsed.
 
 /// Why a desktop notification could not be shown.
 public enum NotifyError: Error, Equatable, Sendable {
@@ -68,7 +69,7 @@ public enum NotifyError: Error, Equatable, Sendable {
 // MARK: The helper's exit status
 
 extension NotifyError {
-    /// `manna-notify`'s exit statuses; each failure also prints `manna-notify: MESSAGE` on stderr.
+    /// `manna-notify`'s exit statuses; each failure also prints its report (`json`) on stderr.
     public enum HelperStatus: Int32, Sendable {
         case shown = 0
         case noBus = 10
@@ -92,38 +93,52 @@ extension NotifyError {
         }
     }
 
-    /// The error a helper that exited with `status` and wrote `stderr` reported: the inverse
-    /// of printing `message` and exiting with `helperStatus`.
+    /// The error a helper that exited with `status` reported in its last line of stderr (its
+    /// `json`): one typed line, read back as it was written; a status the helper does not fail
+    /// with, or a line that is no report (a crash), is a failure naming both.
     public init(helperStatus status: Int32, stderr: String) {
-        var line = stderr.split(separator: "\n").last.map(String.init) ?? ""
-        if line.hasPrefix(NotifyError.helperPrefix) { line.removeFirst(NotifyError.helperPrefix.count) }
-        func detail(_ prefix: String, _ suffix: String = "") -> String {
-            guard line.hasPrefix(prefix), line.hasSuffix(suffix), line.count >= prefix.count + suffix.count else { return line }
-            return String(line.dropFirst(prefix.count).dropLast(suffix.count))
-        }
-        // The wait a timeout message names ("... within 1.5 s"), in milliseconds.
-        func milliseconds(in line: String) -> Int {
-            let words = line.split(separator: " ")
-            guard let within = words.firstIndex(of: "within"), within + 1 < words.count, let seconds = Double(words[within + 1]) else {
-                return NotifyError.probeTimeoutMilliseconds
-            }
-            return Int((seconds * 1000).rounded())
-        }
-        guard !line.isEmpty else {
-            self = .failed("manna-notify exited with status \(status)")
-            return
-        }
+        let line = stderr.split(separator: "\n").last.map(String.init) ?? ""
+        let reported = (try? JSON(parsing: line)).flatMap(NotifyError.init(json:))
         switch HelperStatus(rawValue: status) {
-        case .noBus: self = .noBus(detail(NotifyError.noBusPrefix))
-        case .noServer: self = .noServer(detail(NotifyError.noServerPrefix, ")"))
-        case .timedOut: self = .timedOut(milliseconds: milliseconds(in: line))
-        case .unconfirmed: self = .unconfirmed(milliseconds: milliseconds(in: line))
-        case .failed: self = .failed(detail(NotifyError.failedPrefix))
-        case .shown, .usage, nil:
-            self = .failed("manna-notify exited with status \(status): " + line)
+        case .noBus, .noServer, .timedOut, .unconfirmed, .failed:
+            if let reported, reported.helperStatus.rawValue == status {
+                self = reported
+                return
+            }
+        case .shown, .usage, nil: break
         }
+        let detail = reported?.message ?? line
+        self = .failed("manna-notify exited with status \(status)" + (detail.isEmpty ? "" : ": " + detail))
     }
 
-    /// What the helper puts before each message it prints.
-    public static let helperPrefix = "manna-notify: "
+    /// The helper's report, one JSON line: the kind, what it carries, and the message for a reader.
+    public var json: JSON {
+        var pairs: [(String, JSON)]
+        switch self {
+        case .noBus(let reason): pairs = [("error", .string("no-bus")), ("reason", .string(reason))]
+        case .noServer(let reason): pairs = [("error", .string("no-server")), ("reason", .string(reason))]
+        case .timedOut(let milliseconds): pairs = [("error", .string("timed-out")), ("milliseconds", .int(milliseconds))]
+        case .unconfirmed(let milliseconds): pairs = [("error", .string("unconfirmed")), ("milliseconds", .int(milliseconds))]
+        case .helperMissing(let paths): pairs = [("error", .string("helper-missing")), ("paths", .array(paths.map(JSON.string)))]
+        case .failed(let reason): pairs = [("error", .string("failed")), ("reason", .string(reason))]
+        }
+        return .object(pairs + [("message", .string(message))])
+    }
+
+    /// The error a report (`json`) names, or nil when it is none.
+    public init?(json: JSON) {
+        let reason = json["reason"]?.stringValue
+        let milliseconds = json["milliseconds"]?.intValue
+        switch json["error"]?.stringValue {
+        case "no-bus": guard let reason else { return nil }; self = .noBus(reason)
+        case "no-server": guard let reason else { return nil }; self = .noServer(reason)
+        case "timed-out": guard let milliseconds else { return nil }; self = .timedOut(milliseconds: milliseconds)
+        case "unconfirmed": guard let milliseconds else { return nil }; self = .unconfirmed(milliseconds: milliseconds)
+        case "helper-missing":
+            guard let paths = json["paths"]?.arrayValue?.compactMap(\.stringValue) else { return nil }
+            self = .helperMissing(paths)
+        case "failed": guard let reason else { return nil }; self = .failed(reason)
+        default: return nil
+        }
+    }
 }
