@@ -21,9 +21,6 @@ struct Tick {
     /// tick stops calling it; the rest of the budget is for a backlog of servers that answer.
     static let budgetSeconds = 8.0
 
-    /// Why an occurrence waits for the next tick when the budget is spent: not a failure.
-    static let budgetSpent = "not tried: this tick's \(Int(budgetSeconds)) s for notifications were spent"
-
     /// Shows everything due at `now` that no tick has shown, each exactly once however many
     /// ticks run, and returns what became of each. A notification that could not be shown
     /// gives its claim back (`.failed`), so the next tick tries again; one handed to a server
@@ -48,9 +45,9 @@ struct Tick {
     }
 
     /// Shows the prayer reminders due since the last tick that handled them (at most a day):
-    /// those on time one by one, those missed together; then, if none failed, records that
-    /// reminders are handled up to `now` (or to just before one that another tick holds
-    /// unshown). A tick with nothing due writes nothing.
+    /// those on time one by one, those missed together; then, if none was given back (failed,
+    /// or left for the next tick), records that reminders are handled up to `now` (or to just
+    /// before one that another tick holds unshown). A tick with nothing due writes nothing.
     private func remindPrayers(now: Instant, session: Session) throws -> [DeliveryOutcome] {
         let zone = inputs.zone
         let window = Scheduler.reminderWindow(handledThrough: try journal.remindersHandledThrough(), now: now)
@@ -69,7 +66,7 @@ struct Tick {
             }
             return session.show(DesktopNotification(missed: missed, now: now, zone: zone))
         }
-        guard !outcomes.contains(where: { if case .failed = $0 { true } else { false } }) else { return outcomes }
+        guard !outcomes.contains(where: \.givenBack) else { return outcomes }
         // An occurrence another tick has claimed but not shown may yet be given back, or left
         // by a tick that died: the mark stops just before it, so a later tick still sees it.
         var pending: [Instant] = []
@@ -105,7 +102,8 @@ struct Tick {
         let notifier: any Notifier
         let started: Double
         let secondsElapsed: () -> Double
-        private var stopped: String?
+        /// What every later show in this tick is: not tried, once the time is spent or one failed.
+        private var stopped: ShowResult?
 
         init(notifier: any Notifier, started: Double, secondsElapsed: @escaping () -> Double) {
             self.notifier = notifier
@@ -121,16 +119,16 @@ struct Tick {
         }
 
         func show(_ notification: DesktopNotification) -> ShowResult {
-            if let stopped { return .notShown(stopped) }
+            if let stopped { return stopped }
             if secondsElapsed() - started > Tick.budgetSeconds {
-                stopped = Tick.budgetSpent
-                return .notShown(Tick.budgetSpent)
+                stopped = .deferred
+                return .deferred
             }
             do {
                 try notifier.show(notification)
                 return .shown
             } catch {
-                stopped = error.message
+                stopped = .notShown(error.message)
                 return error.mayHaveBeenShown ? .unconfirmed(error.message) : .notShown(error.message)
             }
         }

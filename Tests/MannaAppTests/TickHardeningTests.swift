@@ -93,7 +93,7 @@ import Testing
         tick.secondsElapsed = { Double(clock.all.count) }
         let first = try tick.run(at: instant("2027-06-01T07:00:00Z"))
         #expect(home.notifier.shown.count == 9)  // at 0, 1, ... 8 s; at 9 s the budget is spent
-        #expect(first.filter { if case .failed = $0 { true } else { false } }.count == 3)
+        #expect(first.filter { if case .deferred = $0 { true } else { false } }.count == 3)
         _ = try tick.run(at: instant("2027-06-01T07:01:00Z"))
         #expect(home.notifier.shown.count == 12)
         #expect(Set(home.notifier.shown.map(\.summary)).count == 12)
@@ -227,7 +227,7 @@ import Testing
         let journal = try home.journal()
         let due = Due(occurrence: Journal.Occurrence(kind: .prayer, key: "r", label: "2027-06-01 07:00"),
                       scheduled: instant("2027-06-01T07:00:00Z"), late: false)
-        try TickCommand.report([.shown(due), .failed(due, reason: Tick.budgetSpent)], journal: journal,
+        try TickCommand.report([.shown(due), .deferred(due)], journal: journal,
                                now: instant("2027-06-01T07:00:00Z"), zone: .utc)
         #expect(try journal.notifyFailure() == nil)
         #expect(throws: Failure.self) {

@@ -63,7 +63,7 @@ enum TickCommand {
             case .alreadyClaimed: break
             case .unconfirmed(_, let reason): problem = problem ?? reason
             // A backlog left for the next tick when the budget was spent is not a failure.
-            case .failed(_, Tick.budgetSpent): break
+            case .deferred: break
             case .failed(_, let reason):
                 if !failed { problem = reason }
                 failed = true

@@ -23,6 +23,17 @@ public enum DeliveryOutcome: Equatable, Sendable {
     case unconfirmed(Due, reason: String)
     /// This tick claimed it but could not show it; the claim was given back for a later tick.
     case failed(Due, reason: String)
+    /// This tick claimed it and did not try: its time for notifications was spent. The claim
+    /// was given back; the next tick shows it. No failure.
+    case deferred(Due)
+
+    /// Its claim was given back: a later tick shows it (failed or deferred).
+    public var givenBack: Bool {
+        switch self {
+        case .failed, .deferred: true
+        case .shown, .alreadyClaimed, .unconfirmed: false
+        }
+    }
 }
 
 /// What became of one attempt to show a notification.
@@ -32,6 +43,8 @@ public enum ShowResult: Equatable, Sendable {
     case unconfirmed(String)
     /// Not shown, and known not to be (no bus, no server, nothing sent): try again later.
     case notShown(String)
+    /// Not tried (the tick's time was spent): the next tick shows it.
+    case deferred
 }
 
 public enum Scheduler {
@@ -99,6 +112,9 @@ public enum Scheduler {
         case .notShown(let reason):
             for item in claimed { try journal.release(item.occurrence) }
             outcomes += claimed.map { .failed($0, reason: reason) }
+        case .deferred:
+            for item in claimed { try journal.release(item.occurrence) }
+            outcomes += claimed.map(DeliveryOutcome.deferred)
         }
         return outcomes
     }
