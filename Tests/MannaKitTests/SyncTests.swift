@@ -356,6 +356,33 @@ final class TestDevice {
         #expect(try phone.notes().count == 5)
     }
 
+    /// One of a device's own segments damaged in the folder does not stop its compaction (the
+    /// folder would grow for ever, unsaid): the snapshot is then every version it knows, and a
+    /// device that joins later gets all from it.
+    @Test func aDamagedSegmentOfItsOwnDoesNotStopCompaction() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        for index in 0..<5 {
+            laptop.now += 60
+            _ = try laptop.journal.addNote("note \(index)", on: ref("Ps 23:\(index + 1)"), at: laptop.now)
+            try laptop.sync()
+            try desktop.sync()
+        }
+        let state = try #require(try laptop.journal.syncState())
+        let own = SyncFolder(root: laptop.folder).folder(of: state.device)
+        try "garbage\n".write(toFile: own + "/0000000002.jsonl", atomically: false, encoding: .utf8)
+        desktop.now += 60
+        _ = try desktop.journal.bookmark(ref("Gen 1:1"), at: desktop.now)
+        try desktop.sync()
+        let compacted = try laptop.sync(segmentsKept: 2)
+        #expect(compacted.problems.isEmpty, "\(compacted)")
+        #expect(Files.list(own).contains("snapshot.jsonl"))
+        #expect(!Files.list(own).contains("0000000002.jsonl"))
+        let phone = try TestDevice(scratch, "phone", folder: laptop.folder)
+        #expect(try phone.sync().problems.isEmpty)
+        #expect(try phone.notes().count == 5)
+    }
+
     /// A device that left (`sync leave`) keeps no segments in the folder: the others compact
     /// theirs again, and a device that joins later still gets what the one that left wrote.
     @Test func aDeviceThatLeftHoldsNoSegmentsBack() throws {

@@ -286,7 +286,7 @@ public enum Sync {
         report.sent += try send(journal, state: state, folder: folder, report: &report)
         try answerWants(journal, folder: folder, scan: scan)
 
-        try compact(journal, folder: folder, segmentsKept: segmentsKept)
+        if let problem = try compact(journal, folder: folder, segmentsKept: segmentsKept) { report.problems.append(problem) }
         scan = folder.scan()
         report.ignored = scan.ignored
         // A device nothing has been applied from yet is recorded too when it has a problem, so
@@ -352,9 +352,15 @@ public enum Sync {
         guard let asked else { return }
         if let header = folder.snapshotHeader(of: state.device, schema: schema), header.device == state.device, header.sequence >= asked,
            let text = try? folder.snapshot(of: state.device), (try? SyncSegment(parsing: text, schema: schema)) != nil { return }
-        let snapshot = SyncSegment(device: state.device, name: state.deviceName, sequence: state.sequence, schema: schema,
-                                   after: try journal.syncApplied().filter { $0.key != state.device }, changes: try journal.everyVersionKnown())
-        _ = try? folder.write(snapshot, asSnapshot: true)
+        // Not written (the folder read-only, full): the sending of this sync says so.
+        _ = try? folder.write(try everythingKnown(journal, state: state), asSnapshot: true)
+    }
+
+    /// A snapshot of every version this journal knows, each as it was stamped, through its
+    /// last segment: it holds all this device ever sent, whatever became of its files.
+    static func everythingKnown(_ journal: Journal, state: SyncState) throws(JournalError) -> SyncSegment {
+        SyncSegment(device: state.device, name: state.deviceName, sequence: state.sequence, schema: schema,
+                    after: try journal.syncApplied().filter { $0.key != state.device }, changes: try journal.everyVersionKnown())
     }
 
     /// A problem with one file in the folder, for `Result`.
@@ -413,25 +419,35 @@ public enum Sync {
     /// holds are removed once every other device that has written since has applied them, so
     /// the folder does not grow for ever; a device that never wrote, or is further behind,
     /// applies the snapshot. A device that lags does not make every sync rewrite the snapshot:
-    /// it is rewritten every `segmentsKept` segments.
-    static func compact(_ journal: Journal, folder: SyncFolder, segmentsKept: Int) throws(JournalError) {
-        guard let state = try journal.syncState(), state.sequence > 0 else { return }
+    /// it is rewritten every `segmentsKept` segments. One of its own files that no longer reads
+    /// (damaged in the folder) does not stop it: the snapshot is then every version this journal
+    /// knows. Returns the problem when the snapshot cannot be written, for the sync to say.
+    static func compact(_ journal: Journal, folder: SyncFolder, segmentsKept: Int) throws(JournalError) -> String? {
+        guard let state = try journal.syncState(), state.sequence > 0 else { return nil }
         let scan = folder.scan()
         let own = scan.devices[state.device] ?? []
-        guard own.count > segmentsKept else { return }
+        guard own.count > segmentsKept else { return nil }
         var through = folder.snapshotHeader(of: state.device, schema: schema).flatMap { $0.device == state.device ? $0.sequence : nil } ?? 0
         if own.count(where: { $0 > through }) > segmentsKept {
             var snapshot: SyncSegment?
             if through > 0, let text = try? folder.snapshot(of: state.device) { snapshot = try? SyncSegment(parsing: text, schema: schema) }
-            var collapsed = Collapsed()
-            if let snapshot { collapsed.add(snapshot) }
+            var collapsed: Collapsed? = Collapsed()
+            if let snapshot { collapsed?.add(snapshot) }
             for sequence in own where sequence > (snapshot?.sequence ?? 0) && sequence <= state.sequence {
-                guard let text = try? folder.read(state.device, sequence), let segment = try? SyncSegment(parsing: text, schema: schema) else { return }
-                collapsed.add(segment)
+                guard let text = try? folder.read(state.device, sequence), let segment = try? SyncSegment(parsing: text, schema: schema) else {
+                    collapsed = nil
+                    break
+                }
+                collapsed?.add(segment)
             }
-            let written = SyncSegment(device: state.device, name: state.deviceName, sequence: state.sequence, schema: schema, after: collapsed.after,
-                                      changes: collapsed.changes)
-            guard (try? folder.write(written, asSnapshot: true)) != nil else { return }
+            let written: SyncSegment
+            if let collapsed {
+                written = SyncSegment(device: state.device, name: state.deviceName, sequence: state.sequence, schema: schema,
+                                      after: collapsed.after, changes: collapsed.changes)
+            } else {
+                written = try everythingKnown(journal, state: state)
+            }
+            do { _ = try folder.write(written, asSnapshot: true) } catch { return "cannot write this device's snapshot: \(error.message)" }
             through = state.sequence
         }
         // What every other device that has written since says it has applied of this one's; a
@@ -441,9 +457,11 @@ public enum Sync {
             let header = sequences.last.flatMap { folder.header(device, $0, schema: schema) } ?? folder.snapshotHeader(of: device, schema: schema)
             safe = min(safe, header?.after[state.device] ?? 0)
         }
+        // One not removed (the folder read-only) is removed by a later compaction.
         for sequence in own where sequence <= safe {
             _ = try? Files.remove(folder.folder(of: state.device) + "/" + SyncSegment.fileName(sequence))
         }
+        return nil
     }
 
     /// Segments collapsed: every text version, the greatest version of each other field.
