@@ -29,11 +29,6 @@ extension Journal {
         }
     }
 
-    /// True when any plan was ever started (running or stopped).
-    public func hasPlanRuns() throws(JournalError) -> Bool {
-        try reading { try database.prepare("SELECT 1 FROM plan_runs LIMIT 1").step() }
-    }
-
     /// Starts `planID` on `from` (day 1's date), beside any other running plans. Returns the
     /// new run; nil, changing nothing, when `planID` runs already (a run's start date and days
     /// read are the user's: they are never replaced without a word).

@@ -437,17 +437,20 @@ extension Journal {
     }
 
     /// The changes queued for the next segment, with its sequence number (nil: none queued).
+    /// A queued change that does not read back is damage, said, never a change dropped unsent.
     public func syncOutbox() throws(JournalError) -> (sequence: Int, changes: [SyncChange])? {
-        try reading {
+        let rows: [(sequence: Int, change: String)] = try reading {
             let statement = try database.prepare("SELECT sequence, change FROM sync_outbox ORDER BY sequence, position")
-            var sequence: Int?
-            var changes: [SyncChange] = []
-            while try statement.step() {
-                sequence = statement.int(0)
-                if let json = try? JSON(parsing: statement.string(1)), let change = SyncChange(json: json) { changes.append(change) }
-            }
-            return sequence.map { ($0, changes) }
+            var rows: [(Int, String)] = []
+            while try statement.step() { rows.append((statement.int(0), statement.string(1))) }
+            return rows
         }
+        var changes: [SyncChange] = []
+        for row in rows {
+            guard let json = try? JSON(parsing: row.change), let change = SyncChange(json: json) else { throw .damaged(path: path) }
+            changes.append(change)
+        }
+        return rows.last.map { ($0.sequence, changes) }
     }
 
     /// The segment `sequence`, holding the first `changes` queued, is in the folder: they leave

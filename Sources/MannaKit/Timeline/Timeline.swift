@@ -41,7 +41,7 @@ public struct PlanStep: Equatable, Sendable {
 
 public struct TimelineReminder: Equatable, Sendable {
     public let time: LocalTime
-    /// "verse" (the morning notification); later "prayer" and "plan".
+    /// "verse" (the morning notification), "plan" (a reading plan's reminder) or "prayer".
     public let kind: String
 }
 
