@@ -111,11 +111,12 @@ enum DoctorCommand {
             return names.isEmpty ? "none running" : names.joined(separator: ", ")
         }
         check("notifications") {
-            guard let journal = try context.existingJournal(), let (instant, reason) = try journal.notifyFailure() else {
+            guard let journal = try context.existingJournal(), let failure = try journal.notifyFailure() else {
                 return "no tick has failed to show one since the last was shown"
             }
-            let when = (try? context.zone()).map { $0.local(instant).iso8601 } ?? "\(instant)"
-            throw Failure.unavailable("a tick could not show one at \(when): \(reason); " + NotifyError.whatHappensAfter(reason))
+            let when = (try? context.zone()).map { $0.local(failure.instant).iso8601 } ?? "\(failure.instant)"
+            throw Failure.unavailable("a tick could not show one at \(when): \(failure.reason); "
+                + NotifyError.whatHappensAfter(mayHaveBeenShown: failure.mayHaveBeenShown))
         }
         check("sync") { try SyncCommand.doctorStatus(context) }
         check("timeline") {

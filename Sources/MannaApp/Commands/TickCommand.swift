@@ -74,10 +74,10 @@ enum TickCommand {
             return
         }
         let last = try journal.notifyFailure()
-        try journal.recordNotifyFailure(problem, at: now)
+        try journal.recordNotifyFailure(problem, mayHaveBeenShown: !failed, at: now)
         let saidToday = last.map { zone.local($0.instant).date == zone.local(now).date } ?? false
         if failed && !saidToday {
-            throw Failure.unavailable(problem + " (" + NotifyError.whatHappensAfter(problem) + "; said once a day: see 'manna doctor')")
+            throw Failure.unavailable(problem + " (" + NotifyError.whatHappensAfter(mayHaveBeenShown: false) + "; said once a day: see 'manna doctor')")
         }
     }
 }

@@ -48,13 +48,12 @@ public enum NotifyError: Error, Equatable, Sendable {
         }
     }
 
-    /// What the ticks do after a notification could not be shown for `message` (this error's
-    /// message, as the journal keeps it for `doctor`), as docs/ARCHITECTURE.md, "The journal and
-    /// the ledger", says: one sent and not confirmed is recorded shown and never sent again; one
-    /// known not shown has its claim given back, and each later tick shows it once it reaches a
-    /// server, for as long as it is due.
-    public static func whatHappensAfter(_ message: String) -> String {
-        message.hasSuffix(unconfirmedNote)
+    /// What the ticks do after a notification could not be shown, as docs/ARCHITECTURE.md, "The
+    /// journal and the ledger", says: one sent and not confirmed (`mayHaveBeenShown`) is recorded
+    /// shown and never sent again; one known not shown has its claim given back, and each later
+    /// tick shows it once it reaches a server, for as long as it is due.
+    public static func whatHappensAfter(mayHaveBeenShown: Bool) -> String {
+        mayHaveBeenShown
             ? "it is not sent again (the server may yet have shown it), and this clears once one is shown"
             : "each tick tries again what is still due (the verse and a plan's reading until their day ends, a prayer reminder for a day, "
                 + "then named among the missed), and this clears once one is shown"

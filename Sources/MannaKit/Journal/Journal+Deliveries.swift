@@ -167,22 +167,39 @@ extension Journal {
 
 // MARK: What the scheduler says once
 
+/// A tick that could not show a notification: when, why, and whether it may be on screen.
+public struct NotifyFailure: Equatable, Sendable {
+    public let instant: Instant
+    public let reason: String
+    public let mayHaveBeenShown: Bool
+}
+
 extension Journal {
     /// The last time a tick could not show a notification, and why (`scheduler_events`); nil
-    /// when every notification since was shown.
-    public func notifyFailure() throws(JournalError) -> (instant: Instant, reason: String)? {
-        try schedulerEvent("notify-failed")
+    /// when every notification since was shown. Whether it may have been shown (handed over,
+    /// not confirmed) is the event's name, not its words.
+    public func notifyFailure() throws(JournalError) -> NotifyFailure? {
+        if let (instant, reason) = try schedulerEvent(Journal.notifyFailed) {
+            return NotifyFailure(instant: instant, reason: reason, mayHaveBeenShown: false)
+        }
+        return try schedulerEvent(Journal.notifyUnconfirmed).map { NotifyFailure(instant: $0.instant, reason: $0.reason, mayHaveBeenShown: true) }
     }
 
-    /// Records that a tick could not show a notification at `instant`.
-    public func recordNotifyFailure(_ reason: String, at instant: Instant) throws(JournalError) {
-        try recordSchedulerEvent("notify-failed", detail: reason, at: instant)
+    /// Records that a tick could not show a notification at `instant` (`mayHaveBeenShown`: it
+    /// handed it over, and the server did not confirm it).
+    public func recordNotifyFailure(_ reason: String, mayHaveBeenShown: Bool, at instant: Instant) throws(JournalError) {
+        try clearNotifyFailure()
+        try recordSchedulerEvent(mayHaveBeenShown ? Journal.notifyUnconfirmed : Journal.notifyFailed, detail: reason, at: instant)
     }
 
     /// Forgets the last failure: a notification has been shown since.
     public func clearNotifyFailure() throws(JournalError) {
-        try clearSchedulerEvent("notify-failed")
+        try clearSchedulerEvent(Journal.notifyFailed)
+        try clearSchedulerEvent(Journal.notifyUnconfirmed)
     }
+
+    private static let notifyFailed = "notify-failed"
+    private static let notifyUnconfirmed = "notify-unconfirmed"
 
     /// When the tick last said the config's ignored lines, and what it said.
     public func configWarning() throws(JournalError) -> (instant: Instant, reason: String)? {
