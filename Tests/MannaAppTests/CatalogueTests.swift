@@ -58,18 +58,18 @@ import Testing
         let context = Context(environment: home.environment, clock: home.clock, stdout: .captured(), stderr: .captured(), notifier: home.notifier,
                               executablePath: TestHome.manna, userID: 1000)
         let nueva = try context.translation("NUEVA", in: try context.openTextDatabase())
-        #expect(ListenCommand.voice(recording: nil, asked: nil, resume: nil, translation: nueva) == "es")
-        #expect(ListenCommand.voice(recording: nil, asked: "en-us", resume: nil, translation: nueva) == "en-us")
+        #expect(Listening.voice(recording: nil, asked: nil, resume: nil, translation: nueva) == "es")
+        #expect(Listening.voice(recording: nil, asked: "en-us", resume: nil, translation: nueva) == "en-us")
     }
 
     /// `listen` reads the RV1909 with its language's voice (it was en-us) unless `--voice`, or
     /// the listening resumed, names another (each translation's voice: `PlayerProtocolTests`).
     @Test func listeningChoosesTheTranslationsVoiceUnlessOneIsNamed() throws {
         let rv1909 = try BuiltTexts.database.translation(code: "RV1909")
-        #expect(ListenCommand.voice(recording: nil, asked: nil, resume: nil, translation: rv1909) == "es")
-        #expect(ListenCommand.voice(recording: nil, asked: "en-us", resume: nil, translation: rv1909) == "en-us", "--voice wins")
+        #expect(Listening.voice(recording: nil, asked: nil, resume: nil, translation: rv1909) == "es")
+        #expect(Listening.voice(recording: nil, asked: "en-us", resume: nil, translation: rv1909) == "en-us", "--voice wins")
         let resumed = ListeningPosition(passage: "Juan 3", translation: "RV1909", verse: VerseID(rawValue: 43_003_016), voice: "es-419", rate: nil,
                                         updatedAt: 0)
-        #expect(ListenCommand.voice(recording: nil, asked: nil, resume: resumed, translation: rv1909) == "es-419")
+        #expect(Listening.voice(recording: nil, asked: nil, resume: resumed, translation: rv1909) == "es-419")
     }
 }

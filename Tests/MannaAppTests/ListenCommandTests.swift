@@ -34,17 +34,17 @@ import TestSupport
     @Test func fromTakesAVerseNumberChapterAndVerseOrAReference() throws {
         let spoken = (1...36).map { ListenRequest.Verse(id: 43_003_000 + $0, text: "v\($0)") }
         let reference = try Reference(parsing: "John 3")
-        #expect(try ListenCommand.startIndex("16", in: spoken, of: reference) == 15)
-        #expect(try ListenCommand.startIndex("3:16", in: spoken, of: reference) == 15)
-        #expect(try ListenCommand.startIndex("John 3:36", in: spoken, of: reference) == 35)
-        #expect(throws: Failure.usage("--from '4:1' is not a verse of John 3")) { try ListenCommand.startIndex("4:1", in: spoken, of: reference) }
+        #expect(try Listening.startIndex("16", in: spoken, of: reference) == 15)
+        #expect(try Listening.startIndex("3:16", in: spoken, of: reference) == 15)
+        #expect(try Listening.startIndex("John 3:36", in: spoken, of: reference) == 35)
+        #expect(throws: Failure.usage("--from '4:1' is not a verse of John 3")) { try Listening.startIndex("4:1", in: spoken, of: reference) }
     }
 
     @Test func timesReadAsPeopleReadThem() {
         #expect(ListenSession.time(0) == "0.00")
         #expect(ListenSession.time(7.913) == "7.91")
         #expect(ListenSession.time(61.005) == "61.01")
-        #expect(ListenCommand.clock(214.83) == "3:34")
-        #expect(ListenCommand.clock(3725) == "1:02:05")
+        #expect(Formatting.clock(214.83) == "3:34")
+        #expect(Formatting.clock(3725) == "1:02:05")
     }
 }

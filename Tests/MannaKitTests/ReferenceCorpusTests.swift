@@ -30,7 +30,7 @@ struct CorpusLine: Sendable {
 
     /// What Manna makes of the input: the canonical reference, or the refusal's message.
     /// `manna read` takes a translation written after the reference ("John 3:16 KJV",
-    /// "John 3:16 (WEB)") off before parsing (ReadCommand.trailingTranslation); so does this.
+    /// "John 3:16 (WEB)") off before parsing (PassageInput.trailingTranslation); so does this.
     func outcome() -> Result<String, ReferenceError> {
         Result { () throws(ReferenceError) in try Reference(parsing: Self.withoutTranslation(input)).description }
     }

@@ -24,25 +24,11 @@ enum AudioCommand {
         }
     }
 
-    /// `path` made absolute and plain (no `.`, `..` or links) when it exists: the registry
-    /// outlives the shell it was typed in. Otherwise joined to the working folder.
-    static func absolute(_ path: String) -> String {
-        if let resolved = realpath(path, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        guard !path.hasPrefix("/") else { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        let folder = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (folder == "/" ? "" : folder) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
-    }
-
     /// Registers every recording in `folder` that has a sound cue sheet beside it; says why
     /// of each it leaves out (and then exits 65).
     static func add(_ folder: String, _ context: Context) throws {
         guard Files.isDirectory(folder) else { throw Failure.data("\(folder) is not a folder") }
-        let directory = absolute(folder)
+        let directory = UserPath.absolute(folder)
         let sheets = Files.list(directory).filter { $0.hasSuffix(".cues.json") }.sorted()
         guard !sheets.isEmpty else {
             throw Failure.data("\(folder) has no cue sheets (FILE.cues.json beside each recording): make them with 'manna cues import'")
@@ -53,7 +39,7 @@ enum AudioCommand {
         for name in sheets {
             let path = directory + "/" + name
             do {
-                let sheet = try CuesCommand.read(path)
+                let sheet = try CueSheetFile.read(path)
                 let audio = directory + "/" + sheet.audio
                 guard Files.isRegularFile(audio) else { throw Failure.data("its audio \(sheet.audio) is not beside it") }
                 let translation = try database.translation(code: sheet.translation)
@@ -84,22 +70,10 @@ enum AudioCommand {
     }
 
     static func remove(_ file: String, _ context: Context) throws {
-        let audio = absolute(file)
+        let audio = UserPath.absolute(file)
         guard let journal = try context.existingJournal(), try journal.unregister(audio: audio) else {
             throw Failure.data("no recording \(audio) is registered; 'manna audio list' shows them")
         }
         context.stdout.line("removed \(audio) (the file itself is left alone)")
-    }
-
-    /// The first registered recording in `translation` whose cues cover every verse of
-    /// `verses`, or nil. Recordings whose files are gone or changed are passed over.
-    static func covering(_ verses: [ListenRequest.Verse], translation: String, _ context: Context) throws -> ListenCommand.Recorded? {
-        guard let journal = try context.existingJournal() else { return nil }
-        let wanted = Set(verses.map(\.id))
-        for recording in try journal.recordings() where recording.translation == translation {
-            guard let found = try? ListenCommand.Recorded(recording.audio, cues: recording.cues, exporting: nil) else { continue }
-            if wanted.isSubset(of: Set(found.sheet.cues.map(\.id.rawValue))) { return found }
-        }
-        return nil
     }
 }

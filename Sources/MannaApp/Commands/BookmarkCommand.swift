@@ -18,7 +18,7 @@ enum BookmarkCommand {
         let rest = words.dropFirst()
         switch words.first {
         case "add":
-            let reference = try ReadCommand.parseReference(Array(rest), command: "bookmark add")
+            let reference = try PassageInput.parseReference(Array(rest), command: "bookmark add")
             let journal = try context.journal()
             let change: BookmarkChange = try journal.bookmark(reference, at: try context.now(arguments))
             switch change {

@@ -14,8 +14,8 @@ enum CompareCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard !arguments.positionals.isEmpty else { throw Failure.usage("compare needs a reference, like 'manna compare John 3:16'") }
         let database = try context.openTextDatabase()
-        let reference = try ReadCommand.parse(arguments.positionals.joined(separator: " "), in: database)
-        try ReadCommand.checkSize(reference)
+        let reference = try PassageInput.parse(arguments.positionals.joined(separator: " "), in: database)
+        try PassageInput.checkSize(reference)
         var passages: [JSON] = []
         for (index, translation) in database.translations.enumerated() {
             let verses: [PassageVerse] = try database.passage(reference, in: translation, titles: true)

@@ -20,9 +20,6 @@ enum CuesCommand {
         optionValues: ["from": .words(["aeneas", "audacity", "webvtt"]), "ref": .reference],
         run: run)
 
-    /// The largest cue sheet read: a whole Bible's cues take about 3 MB.
-    static let sizeLimit = 16 << 20
-
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         switch (arguments.positionals.first, arguments.positionals.count) {
         case ("check", 2): try check(arguments.positionals[1], context)
@@ -32,7 +29,7 @@ enum CuesCommand {
     }
 
     static func check(_ path: String, _ context: Context) throws {
-        let sheet = try read(path)
+        let sheet = try CueSheetFile.read(path)
         var defects: [String] = []
 
         // The passage: the verses of it that the translation has each need a cue.
@@ -69,7 +66,7 @@ enum CuesCommand {
             throw Failure.data("\(path): \(defects.count) defect\(defects.count == 1 ? "" : "s")")
         }
         context.stdout.line("ok: \(path): \(sheet.passage) (\(sheet.translation)), \(sheet.cues.count) verses, "
-            + "\(ListenCommand.clock(sheet.duration)) of \(sheet.audio)")
+            + "\(Formatting.clock(sheet.duration)) of \(sheet.audio)")
     }
 
     /// Converts the timings in `path` into a cue sheet beside the recording. The sheet must
@@ -83,7 +80,7 @@ enum CuesCommand {
         guard let audioPath = arguments.value("audio") else { throw Failure.usage("cues import needs --audio AUDIO: the recording the timings are for") }
         let sheetPath = CueSheet.path(forAudio: audioPath)
         guard !Files.exists(sheetPath) else { throw Failure.data("\(sheetPath) exists: move it aside to import again") }
-        let text = try readText(path)
+        let text = try CueSheetFile.readText(path)
         let reference = try Reference(parsing: passageText)
         let database = try context.openTextDatabase()
         let translation = try context.translation(arguments.value("translation"), in: database)
@@ -102,28 +99,6 @@ enum CuesCommand {
             throw Failure.data("\(path): \(defects.count) defect\(defects.count == 1 ? "" : "s"); no cue sheet written")
         }
         do { try Files.writeAtomically(sheet.json.prettyText + "\n", to: sheetPath) } catch { throw Failure.io("cannot write \(error.message)") }
-        context.stdout.line("wrote \(sheetPath): \(sheet.passage) (\(sheet.translation)), \(cues.count) verses, \(ListenCommand.clock(sheet.duration))")
-    }
-
-    /// The cue sheet at `path`, or why it is none.
-    static func read(_ path: String) throws -> CueSheet {
-        let text = try readText(path)
-        do {
-            return try CueSheet(json: try JSON(parsing: text))
-        } catch let error as JSON.ParseError {
-            throw Failure.data("\(path): not a cue sheet: \(error.message)")
-        } catch let error as CueSheetError {
-            throw Failure.data("\(path): not a cue sheet: \(error.problem)")
-        }
-    }
-
-    /// The text of a cue sheet or timings file, at most `sizeLimit`, or why it cannot be read.
-    static func readText(_ path: String) throws -> String {
-        do {
-            guard let text = try Files.readText(path, limit: sizeLimit) else { throw Failure.data("\(path): no such file") }
-            return text
-        } catch let error as FileError {
-            throw Failure.data("\(path): \(error.reason)")
-        }
+        context.stdout.line("wrote \(sheetPath): \(sheet.passage) (\(sheet.translation)), \(cues.count) verses, \(Formatting.clock(sheet.duration))")
     }
 }

@@ -118,7 +118,7 @@ enum DoctorCommand {
             throw Failure.unavailable("a tick could not show one at \(when): \(failure.reason); "
                 + NotifyError.whatHappensAfter(mayHaveBeenShown: failure.mayHaveBeenShown))
         }
-        check("sync") { try SyncCommand.doctorStatus(context) }
+        check("sync") { try Syncing.health(context) }
         check("timeline") {
             let path = context.paths.timeline
             guard let zone else { throw Failure.usage("no time zone to check it against") }
@@ -134,8 +134,8 @@ enum DoctorCommand {
     /// Whether something will run `manna tick` here: the facts observed for how this manna was
     /// installed, judged by `SchedulerFacts.verdict`.
     static func schedulerStatus(_ context: Context) throws -> String {
-        let installer = try InstallCommand.installer(prefix: nil, context)
-        let verdict = installer.schedulerFacts(installation: InstallCommand.installation(context)).verdict
+        let installer = try Installing.installer(prefix: nil, context)
+        let verdict = installer.schedulerFacts(installation: Installing.installation(context)).verdict
         guard verdict.ok else { throw Failure.unavailable(verdict.detail) }
         return verdict.detail
     }

@@ -50,7 +50,7 @@ enum HighlightCommand {
             context.stdout.line("restored highlight \(highlight.shortID) on \(Reference(highlight.verseID)) (\(highlight.color.rawValue))")
         default:
             // `manna highlight REF`, or `manna highlight add REF` like the other marks.
-            let reference = try ReadCommand.parseReference(words.first == "add" ? Array(rest) : words, command: "highlight")
+            let reference = try PassageInput.parseReference(words.first == "add" ? Array(rest) : words, command: "highlight")
             var color = HighlightColor.yellow
             if let colorOption {
                 guard let chosen = HighlightColor(rawValue: colorOption.lowercased()) else {

@@ -31,14 +31,14 @@ enum InstallCommand {
         }
         // Run from a package (a manna installed for every user), without --prefix: copy
         // nothing, so upgrades keep reaching the user; set up its scheduler.
-        if arguments.value("prefix") == nil && arguments.value("destdir") == nil, case .system(let prefix) = installation(context) {
-            let state = try installer(prefix: prefix, context).setUp(arguments.has("cron") ? .cron : .systemd)
-            try TimelineCommand.refresh(now: context.clock.now(), context)
+        if arguments.value("prefix") == nil && arguments.value("destdir") == nil, case .system(let prefix) = Installing.installation(context) {
+            let state = try Installing.installer(prefix: prefix, context).setUp(arguments.has("cron") ? .cron : .systemd)
+            try TimelineRefresh.refresh(now: context.clock.now(), context)
             context.stdout.line("wrote \(context.paths.timeline)")
             if case .notRunning(let why) = state { throw Failure.unavailable(why) }
             return
         }
-        let installer = try installer(arguments, context, gnomeShell: try gnomeShell(arguments, context))
+        let installer = try Installing.installer(arguments, context, gnomeShell: try gnomeShell(arguments, context))
         // In a checkout the text database is a build product: this makes sure it is built and sound.
         _ = try context.openTextDatabase()
         let textDatabase = try context.textDatabaseLocation().path
@@ -49,7 +49,7 @@ enum InstallCommand {
         let state = try installer.install(program: context.executablePath, textDatabase: textDatabase, documents: commandLineFiles(context),
                                           scheduler: arguments.has("cron") ? .cron : .systemd)
         // Widgets and the prompt have a verse at once, not only after the first tick.
-        try TimelineCommand.refresh(now: context.clock.now(), context)
+        try TimelineRefresh.refresh(now: context.clock.now(), context)
         context.stdout.line("wrote \(context.paths.timeline)")
         if case .notRunning(let why) = state { throw Failure.unavailable(why) }
     }
@@ -60,28 +60,6 @@ enum InstallCommand {
         let translations = context.translationsForHelp()
         return CommandLineFiles(manual: ManPage.manna(translations: translations), configManual: ManPage.config(translations: translations),
                                 bashCompletion: CompletionScripts.bash, zshCompletion: CompletionScripts.zsh, fishCompletion: CompletionScripts.fish)
-    }
-
-    /// How the running manna was installed (`Installation.of`).
-    static func installation(_ context: Context) -> Installation {
-        Installation.of(executable: context.executablePath, home: context.environment["HOME"] ?? "")
-    }
-
-    /// The installer for `--prefix` (default ~/.local) and `--destdir`, running real programs and
-    /// reporting on stdout; `gnomeShell` as `Installer` takes it.
-    static func installer(_ arguments: ParsedArguments, _ context: Context, gnomeShell: Int? = nil) throws -> Installer {
-        try installer(prefix: arguments.value("prefix"), destination: arguments.value("destdir"), context, gnomeShell: gnomeShell)
-    }
-
-    /// The installer for `prefix`; nil: this manna's own prefix when it is installed for every
-    /// user, else ~/.local.
-    static func installer(prefix: String?, destination: String? = nil, _ context: Context, gnomeShell: Int? = nil) throws -> Installer {
-        var prefix = prefix
-        if prefix == nil, destination == nil, case .system(let own) = installation(context) { prefix = own.isEmpty ? "/" : own }
-        let layout: InstallLayout = try InstallLayout(prefix: prefix, environment: context.environment, destination: destination)
-        let stdout = context.stdout
-        return Installer(layout: layout, environment: context.environment, runner: Subprocess.runner(environment: context.environment),
-                         report: { stdout.line($0) }, gnomeShell: gnomeShell)
     }
 
     /// The GNOME Shell to make the extension for: `--gnome-shell`, else the one installed here.

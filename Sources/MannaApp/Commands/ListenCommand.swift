@@ -34,14 +34,14 @@ enum ListenCommand {
             return try listVoices(json: arguments.has("json"), context)
         }
         // Bad options are refused before anything is opened.
-        _ = try arguments.value("rate").map(parseRate)
+        _ = try arguments.value("rate").map(Listening.parseRate)
         // A listening already playing stops (keeping its place) before this one reads where to resume.
         if arguments.value("export") == nil { try ListenLock.takeOver(context) }
         var resume: ListeningPosition?
         let reference: Reference
         if arguments.positionals.isEmpty, let audio = arguments.value("audio") {
             // A recording with no passage given: the passage its cue sheet is for.
-            reference = try Reference(parsing: try CuesCommand.read(arguments.value("cues") ?? CueSheet.path(forAudio: audio)).passage)
+            reference = try Reference(parsing: try CueSheetFile.read(arguments.value("cues") ?? CueSheet.path(forAudio: audio)).passage)
         } else if arguments.positionals.isEmpty {
             guard let position = try context.existingJournal()?.listeningPosition() else {
                 throw Failure.usage("nothing to resume: give a passage, like 'manna listen John 3'")
@@ -49,117 +49,9 @@ enum ListenCommand {
             resume = position
             reference = try Reference(parsing: position.passage)
         } else {
-            reference = try ReadCommand.parseReference(arguments.positionals, command: "listen")
+            reference = try PassageInput.parseReference(arguments.positionals, command: "listen")
         }
-        try speak(reference, resume: resume, arguments, context)
-    }
-
-    /// Speaks (or, with `--export`, renders) `reference`, from where `resume` stopped if given,
-    /// with the options in `arguments` (`plan today --listen` has only `--translation`).
-    static func speak(_ reference: Reference, resume: ListeningPosition?, _ arguments: ParsedArguments, _ context: Context) throws {
-        try ReadCommand.checkSize(reference)
-        let database = try context.openTextDatabase()
-        let rate = try arguments.value("rate").map(parseRate)
-        var recording = try arguments.value("audio").map { path in try Recorded(path, cues: arguments.value("cues"), exporting: arguments.value("export")) }
-        // Resuming a recording plays it again, if it is still there; else the place is read aloud.
-        if recording == nil, let audio = resume?.audio {
-            do {
-                recording = try Recorded(audio, cues: resume?.cues, exporting: nil)
-            } catch let error as UserError {
-                context.stderr.line("the recording listened to cannot be played (\(error.message)): speaking instead")
-                context.stderr.flush()
-            }
-        }
-        let translation = try context.translation(arguments.value("translation") ?? resume?.translation ?? recording?.sheet.translation, in: database)
-        let passage = try database.passage(reference, in: translation)
-        // Verses the translation lacks are not spoken (nor shown as brackets read aloud).
-        var spoken = passage.compactMap { verse in verse.text.map { ListenRequest.Verse(id: verse.id.rawValue, text: $0) } }
-        guard !spoken.isEmpty else { throw Failure.data("the \(translation.code) has no verse of \(reference)") }
-        // A registered recording that covers the passage is played rather than speech (not
-        // when a voice, a speed or an export was asked for), and it is said which.
-        if recording == nil && arguments.value("export") == nil && arguments.value("voice") == nil && arguments.value("rate") == nil,
-           let registered = try AudioCommand.covering(spoken, translation: translation.code, context) {
-            recording = registered
-            context.stderr.line("playing the recording \(registered.path), read by \(registered.sheet.voice) ('manna audio list')")
-            context.stderr.flush()
-        }
-        if let recording {
-            // A recording plays the verses it has cues for, from each cue's start.
-            let cues = Dictionary(recording.sheet.cues.map { ($0.id.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
-            spoken = spoken.compactMap { verse in cues[verse.id].map { ListenRequest.Verse(id: verse.id, text: verse.text, start: $0.start, end: $0.end) } }
-            guard !spoken.isEmpty else { throw Failure.data("\(recording.cuesPath) has no cue for a verse of \(reference)") }
-        }
-        var start = 0
-        if let from = arguments.value("from") {
-            start = try startIndex(from, in: spoken, of: reference)
-        } else if let resume, let index = spoken.firstIndex(where: { $0.id >= resume.verse.rawValue }) {
-            start = index
-        }
-        var request = ListenRequest(verses: spoken, voice: voice(recording: recording, asked: arguments.value("voice"), resume: resume, translation: translation),
-                                    rate: rate ?? resume?.rate ?? ListenRequest.defaultRate, start: start, audio: recording?.path)
-        request.title = "\(reference) (\(translation.code))"
-        request.audioDuration = recording?.sheet.duration
-        if let path = arguments.value("export") {
-            return try export(request, reference: reference, translation: translation.code, to: path, context)
-        }
-        var session = ListenSession(request: request, cues: recording?.cuesPath, reference: reference, translation: translation, passage: passage,
-                                    json: arguments.has("json"), context: context)
-        try session.run()
-    }
-
-    /// Who reads: a recording's reader, else `--voice`, else the voice of the listening resumed,
-    /// else the translation's own (`translations.tsv`), else its language's (`languages.tsv`).
-    static func voice(recording: Recorded?, asked: String?, resume: ListeningPosition?, translation: Translation) -> String {
-        recording?.sheet.voice ?? asked ?? resume?.voice ?? translation.voice
-    }
-
-    /// A recording to play (`--audio`) and its cue sheet, read and checked for order.
-    struct Recorded {
-        let path: String
-        let cuesPath: String
-        let sheet: CueSheet
-
-        init(_ path: String, cues: String?, exporting: String?) throws {
-            guard exporting == nil else { throw Failure.usage("--audio plays a recording and --export writes speech: give one of them") }
-            guard Files.isRegularFile(path) else { throw Failure.data("--audio '\(path)': no such file") }
-            // Absolute: the place kept for resuming names the files wherever it is resumed.
-            self.path = AudioCommand.absolute(path)
-            cuesPath = AudioCommand.absolute(cues ?? CueSheet.path(forAudio: path))
-            guard Files.exists(cuesPath) else {
-                throw Failure.data("\(cuesPath): no cue sheet for \(path): make one with 'manna cues import', or give --cues")
-            }
-            sheet = try CuesCommand.read(cuesPath)
-            // Cues out of order would play verses out of order: refused, the first defect named.
-            if let defect = sheet.defects(passage: nil, audio: nil).first {
-                throw Failure.data("\(cuesPath): \(defect) ('manna cues check' lists every defect)")
-            }
-        }
-    }
-
-    static func parseRate(_ text: String) throws -> Int {
-        guard let rate = Int(text), ListenRequest.rates.contains(rate) else {
-            throw Failure.usage("--rate must be words a minute from \(ListenRequest.rates.lowerBound) to \(ListenRequest.rates.upperBound), not '\(text)'")
-        }
-        return rate
-    }
-
-    /// The index of the spoken verse `--from` names: a verse number (of the passage's first
-    /// chapter), chapter:verse (of its book), or a reference.
-    static func startIndex(_ from: String, in spoken: [ListenRequest.Verse], of reference: Reference) throws -> Int {
-        let first = VerseID(rawValue: spoken[0].id)
-        let target: VerseID
-        let parts = from.split(separator: ":", omittingEmptySubsequences: false)
-        if let verse = Int(from) {
-            target = VerseID(book: first.book, chapter: first.chapter, verse: verse)
-        } else if parts.count == 2, let chapter = Int(parts[0]), let verse = Int(parts[1]) {
-            target = VerseID(book: first.book, chapter: chapter, verse: verse)
-        } else {
-            target = try Reference(parsing: from).ranges[0].first
-        }
-        guard let index = spoken.firstIndex(where: { $0.id == target.rawValue }) else {
-            throw Failure.usage("--from '\(from)' is not a verse of \(reference)")
-        }
-        return index
+        try Listening.speak(reference, resume: resume, arguments, context)
     }
 
     static func listVoices(json: Bool, _ context: Context) throws {
@@ -170,67 +62,5 @@ enum ListenCommand {
                 context.stdout.line(voice.language.padding(to: 20) + voice.name)
             }
         }
-    }
-
-    /// The file types `--export` writes, by extension.
-    static let exportFormats = ["wav", "flac", "ogg", "opus"]
-
-    /// Renders the reading to `path` and writes its cue sheet beside it. The audio is written
-    /// into a temporary file Manna makes exclusively beside its destination (the player is
-    /// given only that) and renamed into place once whole; the cue sheet, with the audio's
-    /// hash, then replaces any before it. Both destinations are checked as every write's
-    /// (`Files.checkWritable`: no link, FIFO or folder) before a sound is rendered.
-    static func export(_ request: ListenRequest, reference: Reference, translation: String, to path: String, _ context: Context) throws {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), exportFormats.contains(name[name.index(after: dot)...].lowercased()) else {
-            throw Failure.usage("--export '\(path)': the name must end in " + exportFormats.map { "." + $0 }.joined(separator: ", ") + " (the kind of audio to write)")
-        }
-        let format = name[name.index(after: dot)...].lowercased()
-        let sheetPath = CueSheet.path(forAudio: path)
-        let temporary: String
-        do {
-            try Files.checkWritable(sheetPath, link: .refuse)
-            let created = try Files.createTemporary(beside: path, mode: 0o644)
-            close(created.descriptor)
-            temporary = created.path
-        } catch {
-            throw Failure.io("--export: cannot write \(error.message)")
-        }
-        defer { _ = try? Files.remove(temporary) }
-        let report: JSON
-        do { report = try PlayerProcess.export(request, format: format, to: temporary, context: context) } catch let error as PlayerFailure {
-            // The player knows only the temporary name: the user named `path`.
-            throw PlayerFailure(message: error.message.replacingAll(temporary, with: path), status: error.status)
-        }
-        guard let speechRate = report["sample_rate"]?.intValue, let fileRate = report["file_rate"]?.intValue,
-              let frames = report["frames"]?.intValue, let verses = report["verses"]?.arrayValue else {
-            throw Failure.unavailable("the player's export report lacks its counts: \(report.text)")
-        }
-        var cues: [CueSheet.Cue] = []
-        for verse in verses {
-            guard let index = verse["index"]?.intValue, request.verses.indices.contains(index),
-                  let start = verse["start"]?.intValue, let end = verse["end"]?.intValue else {
-                throw Failure.unavailable("the player's export report has a bad verse: \(verse.text)")
-            }
-            cues.append(CueSheet.Cue(id: VerseID(rawValue: request.verses[index].id),
-                                     start: Double(start) / Double(speechRate), end: Double(end) / Double(speechRate)))
-        }
-        let sha256 = try SHA256.hexDigest(ofFile: temporary)
-        let sheet = CueSheet(passage: reference.description, translation: translation, voice: request.voice, audio: name,
-                             sampleRate: fileRate, duration: Double(frames) / Double(fileRate), sha256: sha256, cues: cues)
-        do {
-            try Files.moveIntoPlace(temporary, to: path)
-            try Files.writeAtomically(sheet.json.prettyText + "\n", to: sheetPath)
-        } catch {
-            throw Failure.io("--export: cannot write \(error.message)")
-        }
-        context.stdout.line("wrote \(path) (\(clock(sheet.duration)), \(cues.count) verses) and \(CueSheet.path(forAudio: path))")
-    }
-
-    /// Seconds as m:ss (h:mm:ss from an hour).
-    static func clock(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.down))
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return whole >= 3600 ? "\(whole / 3600):\(two(whole / 60 % 60)):\(two(whole % 60))" : "\(whole / 60):\(two(whole % 60))"
     }
 }

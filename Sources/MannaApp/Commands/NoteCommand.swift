@@ -25,7 +25,7 @@ enum NoteCommand {
             guard rest.count >= 2, !(last.contains(where: \.isNumber) && last.allSatisfy({ $0.isNumber || ":-,;. ".contains($0) })) else {
                 throw Failure.usage("note add needs a reference and the note's text, like: manna note add \"John 3:16\" \"The gospel in one verse\"")
             }
-            let reference = try ReadCommand.parseReference(Array(rest.dropLast()), command: "note add")
+            let reference = try PassageInput.parseReference(Array(rest.dropLast()), command: "note add")
             let text = last == "-" ? try StandardInput.text("the note") : last
             try Journal.checkNote(text)
             let journal = try context.journal()

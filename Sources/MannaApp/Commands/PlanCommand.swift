@@ -217,7 +217,7 @@ enum PlanCommand {
         if arguments.has("listen") {
             context.stdout.flush()
             try ListenLock.takeOver(context)
-            return try ListenCommand.speak(Reference(ranges: step.readings.flatMap(\.ranges)), resume: nil, arguments, context)
+            return try Listening.speak(Reference(ranges: step.readings.flatMap(\.ranges)), resume: nil, arguments, context)
         }
         guard arguments.has("read") else { return }
         let database = try context.openTextDatabase()
@@ -358,6 +358,6 @@ enum PlanCommand {
     /// Progress changes what the timeline shows: rewrite it if there is one.
     static func refreshTimeline(now: Instant, _ context: Context) throws {
         guard Files.exists(context.paths.timeline) else { return }
-        try TimelineCommand.refresh(now: now, context)
+        try TimelineRefresh.refresh(now: now, context)
     }
 }

@@ -36,9 +36,9 @@ enum SyncCommand {
         guard Files.isDirectory(folder) else {
             throw Failure.data("\(folder) is not a folder: make it, and have Syncthing (or Nextcloud, Dropbox) keep it in step between your devices")
         }
-        let directory = AudioCommand.absolute(folder)
-        let journalPath = AudioCommand.absolute(context.paths.journal)
-        let journalFolder = AudioCommand.absolute(Files.parent(of: context.paths.journal))
+        let directory = UserPath.absolute(folder)
+        let journalPath = UserPath.absolute(context.paths.journal)
+        let journalFolder = UserPath.absolute(Files.parent(of: context.paths.journal))
         // A sync tool copying the live database (and its -wal file) corrupts it: never.
         if journalPath.hasPrefix(directory + "/") || journalFolder == directory || journalFolder.hasPrefix(directory + "/") {
             throw Failure.data("\(directory) holds the journal (\(context.paths.journal)): a sync tool copying a database in use damages it; "
@@ -122,15 +122,15 @@ enum SyncCommand {
             context.stdout.line("this journal was a copy of another device's: it is now a device of its own (device \(device.prefix(8)))")
         }
         var lines: [String] = []
-        if report.sent > 0 { lines.append("sent \(report.sent) \(plural(report.sent, "change"))") }
+        if report.sent > 0 { lines.append("sent \(report.sent) \(Formatting.plural(report.sent, "change"))") }
         for (name, applied) in report.applied.sorted(by: { $0.key < $1.key }) {
-            lines.append("applied \(applied.changes) \(plural(applied.changes, "change")) from '\(name)' (\(applied.segments) \(plural(applied.segments, "segment")))")
+            lines.append("applied \(applied.changes) \(Formatting.plural(applied.changes, "change")) from '\(name)' (\(applied.segments) \(Formatting.plural(applied.segments, "segment")))")
         }
         if report.copies > 0 {
-            lines.append("kept \(report.copies) \(plural(report.copies, "text")) edited on two devices at once as \(plural(report.copies, "copy", "copies")) beside the other")
+            lines.append("kept \(report.copies) \(Formatting.plural(report.copies, "text")) edited on two devices at once as \(Formatting.plural(report.copies, "copy", "copies")) beside the other")
         }
         if report.refused > 0 {
-            lines.append("refused \(report.refused) \(plural(report.refused, "change")) another device sent that a backup would not take: 'manna sync status' names them")
+            lines.append("refused \(report.refused) \(Formatting.plural(report.refused, "change")) another device sent that a backup would not take: 'manna sync status' names them")
         }
         for line in lines.isEmpty && report.problems.isEmpty ? ["nothing new"] : lines { context.stdout.line(line) }
         if !report.ignored.isEmpty { context.stdout.line(ignoredLine(report.ignored, lead: "ignored ")) }
@@ -147,7 +147,7 @@ enum SyncCommand {
             let count = ignored.filter { $0.kind == kind }.count
             if count > 0 { counts.append((kind, count)) }
         }
-        return lead + "\(ignored.count) \(plural(ignored.count, "file")) in the folder: "
+        return lead + "\(ignored.count) \(Formatting.plural(ignored.count, "file")) in the folder: "
             + counts.map { "\($0.1) \($0.1 == 1 ? $0.0.rawValue : $0.0.plural)" }.joined(separator: ", ")
     }
 
@@ -162,7 +162,7 @@ enum SyncCommand {
         let ignored = scan.ignored
         var left: [String: SyncFolder.Left?] = [:]
         for device in scan.left { left[device] = folder.left(of: device) }
-        let silent = silence(devices, left: scan.left, now: context.clock.now(), days: context.config().syncSilentDays)
+        let silent = Syncing.silence(devices, left: scan.left, now: context.clock.now(), days: context.config().syncSilentDays)
         let wants = Files.isDirectory(state.folder) ? folder.wants(of: state.device) : [:]
         func when(_ time: Int?) -> String? { time.map { zone.local(HybridTime.instant($0)).iso8601 } }
         if json {
@@ -189,10 +189,10 @@ enum SyncCommand {
             return
         }
         context.stdout.line("folder   \(state.folder)" + (Files.isDirectory(state.folder) ? "" : " (not there: not mounted?)"))
-        context.stdout.line("this     '\(state.deviceName)' (device \(state.device.prefix(8))), \(state.sequence) \(plural(state.sequence, "segment")) written"
+        context.stdout.line("this     '\(state.deviceName)' (device \(state.device.prefix(8))), \(state.sequence) \(Formatting.plural(state.sequence, "segment")) written"
             + lastSynced(state, zone)
             + (state.searches ? "; the search history syncs too" : ""))
-        context.stdout.line("pending  " + (pending > 0 ? "\(pending) \(plural(pending, "change")) not yet written to the folder"
+        context.stdout.line("pending  " + (pending > 0 ? "\(pending) \(Formatting.plural(pending, "change")) not yet written to the folder"
             : state.dirty ? "edits since the last sync (the next tick sends them)" : "nothing"))
         if devices.isEmpty { context.stdout.line("devices  none seen yet") }
         for (index, device) in devices.enumerated() {
@@ -201,12 +201,12 @@ enum SyncCommand {
                 (when(device.lastTime).map { "last change made \($0), " } ?? "") + "applied here \(zone.local(applied).iso8601)"
             } ?? "nothing applied yet"
             context.stdout.line((index == 0 ? "devices  " : "         ") + "'\(device.name)' (device \(device.device.prefix(8))): \(last), "
-                + "\(device.applied) \(plural(device.applied, "segment")) applied"
+                + "\(device.applied) \(Formatting.plural(device.applied, "segment")) applied"
                 + leftNote(left[device.device], zone) + silentNote(silent[device.device], device)
                 + (device.problem.map { "; \($0)" } ?? "")
                 + (device.problem == nil ? "" : device.problemSince.map { " (since \(zone.local($0).iso8601))" } ?? "")
                 + (wants[device.device].map { "; asked it for a snapshot in place of segments \($0) on (it writes one at its next sync)" } ?? "")
-                + (refused[device.device].map { "; refused \($0.count) \(plural($0.count, "change")), like \($0.first)" } ?? ""))
+                + (refused[device.device].map { "; refused \($0.count) \(Formatting.plural($0.count, "change")), like \($0.first)" } ?? ""))
         }
         if !ignored.isEmpty { context.stdout.line("ignored  " + ignoredLine(ignored, lead: "")) }
         context.stdout.line("problem  " + (state.problem ?? "none"))
@@ -218,42 +218,6 @@ enum SyncCommand {
         let last = ", last synced \(zone.local(checked).iso8601)"
         guard state.problem != nil else { return last }
         return last + (state.syncedAt.map { " (with a problem; without one \(zone.local($0).iso8601))" } ?? " (with a problem; never without one)")
-    }
-
-    /// One sync as part of the tick: what goes wrong is kept for `sync status` and `doctor`,
-    /// and never stops the tick. A sync already running (another tick, `sync now`) is left to
-    /// do the work: the tick does not wait for it.
-    static func tickSync(_ journal: Journal, now: Instant) {
-        _ = try? Sync.run(journal, now: now, wait: false)
-    }
-
-    /// For `doctor`: how syncing stands, or why it failed.
-    static func doctorStatus(_ context: Context) throws -> String {
-        guard let journal = try context.existingJournal(), let state = try journal.syncState() else { return "not syncing" }
-        if let problem = state.problem { throw Failure.unavailable(problem) }
-        let devices = try journal.syncDevices()
-        let refused = try journal.syncRefused()
-        if !refused.isEmpty {
-            let names = Dictionary(devices.map { ($0.device, $0.name) }, uniquingKeysWith: { first, _ in first })
-            let count = refused.values.map(\.count).reduce(0, +)
-            let example = refused.sorted { $0.key < $1.key }.first!
-            throw Failure.data("\(count) \(plural(count, "change")) from '\(names[example.key] ?? example.key)' refused, like \(example.value.first); "
-                + "the rest applied: update Manna on that device, or edit the record there")
-        }
-        var when = ""
-        if let checked = state.checkedAt { when = " (last synced \(try context.zone().local(checked).iso8601))" }
-        let scan = Files.isDirectory(state.folder) ? SyncFolder(root: state.folder).scan() : SyncFolder.Scan()
-        // Devices that left are not counted among those this one syncs with.
-        let others = devices.filter { !scan.left.contains($0.device) }.count
-        let gone = devices.count - others
-        let silent = silence(devices, left: scan.left, now: context.clock.now(), days: context.config().syncSilentDays)
-        let names: [String] = devices.filter { silent[$0.device] != nil }.map { "'\($0.name)'" }
-        var silence = ""
-        if !names.isEmpty {
-            silence = "; nothing from \(names.joined(separator: ", ")) for \(context.config().syncSilentDays) days or more: 'manna sync forget NAME' if gone for good"
-        }
-        return "through \(state.folder) as '\(state.deviceName)' with \(others) other \(plural(others, "device"))"
-            + (gone > 0 ? " (\(gone) more left)" : "") + when + silence
     }
 
     /// A left device in `sync status --json`: when it left (true: a mark not read), or null.
@@ -275,18 +239,6 @@ enum SyncCommand {
         return "; nothing from it for \(days) days: if it is gone for good, 'manna sync forget \(device.name)' lets the folder shrink"
     }
 
-    /// The devices nothing has come from for `days` or more (by when the last was applied here,
-    /// or made, for a device applied before that was kept), and for how many days; not those that left.
-    static func silence(_ devices: [SyncDevice], left: Set<String>, now: Instant, days: Int) -> [String: Int] {
-        var silent: [String: Int] = [:]
-        for device in devices where !left.contains(device.device) {
-            guard let heard = device.appliedAt ?? device.lastTime.map(HybridTime.instant) else { continue }
-            let quiet = (now - heard) / 86_400
-            if quiet >= days { silent[device.device] = quiet }
-        }
-        return silent
-    }
-
     static func checkedName(_ name: String) throws -> String {
         let trimmed = name.trimmingSpaces
         guard !trimmed.isEmpty, trimmed.utf8.count <= 64, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
@@ -301,6 +253,4 @@ enum SyncCommand {
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return name.isEmpty ? "this device" : name
     }
-
-    static func plural(_ count: Int, _ word: String, _ plural: String? = nil) -> String { count == 1 ? word : plural ?? word + "s" }
 }

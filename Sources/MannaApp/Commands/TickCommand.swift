@@ -23,13 +23,13 @@ enum TickCommand {
         let journal = try context.journal()
         let database = try context.openTextDatabase()
         // Other devices' edits first, so a reminder changed there fires here at its new time.
-        SyncCommand.tickSync(journal, now: now)
+        Syncing.inTick(journal, now: now)
         let inputs = try context.timelineInputs(database: database, zone: zone, now: now)
         let tick = Tick(journal: journal, database: database, inputs: inputs, notifier: context.notifier, manna: context.executablePath)
         let outcomes = try tick.run(at: now)
 
         let entries = try Timeline.entries(now: now, inputs: inputs, database: database)
-        try TimelineCommand.write(entries, zone: zone, now: now, context)
+        try TimelineRefresh.write(entries, zone: zone, now: now, context)
         // For `doctor`: when a tick last ran, by the real clock (a replay's --now is not when it
         // ran). A stamp, not a journal write: the common tick writes nothing, and a stamp that
         // cannot be made must not stop the tick.

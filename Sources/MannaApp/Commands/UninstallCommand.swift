@@ -12,9 +12,9 @@ enum UninstallCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("uninstall takes no arguments; see 'manna uninstall --help'") }
-        let installer = try InstallCommand.installer(arguments, context)
+        let installer = try Installing.installer(arguments, context)
         // From a package, without --prefix: the package's files are the package manager's.
-        let keeping = arguments.value("prefix") == nil && InstallCommand.installation(context) != .own
+        let keeping = arguments.value("prefix") == nil && Installing.installation(context) != .own
         try installer.uninstall(cronRequired: arguments.has("cron"), keepingProgram: keeping)
     }
 }

@@ -210,7 +210,7 @@ struct ListenSession {
         screen!.follow(currentID, height: height)
         var lines = screen!.screen(current: currentID, height: height, width: columns)
         let state = paused ? "paused" + (pauseReason.map { " (\($0.description))" } ?? "") + "  " : "playing "
-        let status = state + Reference(currentID).description + "  " + ListenCommand.clock(t)
+        let status = state + Reference(currentID).description + "  " + Formatting.clock(t)
             + "   space pause · n/p verse · ←/→ 10 s · q quit"
         lines.append(TerminalText(status, style: .dim).cut(to: columns))
         terminal.draw(lines)

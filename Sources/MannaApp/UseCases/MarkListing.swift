@@ -33,7 +33,7 @@ enum MarkListing {
 
     /// The reference in `words`, or nil when there are none (list everything).
     static func optionalReference(_ words: ArraySlice<String>, command: String) throws -> Reference? {
-        words.isEmpty ? nil : try ReadCommand.parseReference(Array(words), command: command)
+        words.isEmpty ? nil : try PassageInput.parseReference(Array(words), command: command)
     }
 
     /// The one ID `delete` takes.
