@@ -251,7 +251,8 @@ public enum Manna {
     }
 
     /// `--color auto|always|never` (or `--color=…`), wherever it is, taken out for the context.
-    /// `highlight --color green` is a highlight's colour, so only these three words are taken.
+    /// A command may declare a `--color` of its own (`highlight --color green`), so only these
+    /// three words are taken; another value is refused unless the command declares one.
     static func takingColor(_ arguments: [String], _ context: Context) throws -> [String] {
         var rest: [String] = []
         var index = 0
@@ -268,7 +269,7 @@ public enum Manna {
                 index += word == "--color" ? 2 : 1
                 continue
             }
-            if let value, !arguments.contains("highlight") {
+            if let value, arguments.lazy.compactMap(command(named:)).first?.takesValue("color") != true {
                 throw Failure.usage("--color takes auto, always or never, not '\(value)'")
             }
             rest.append(word)

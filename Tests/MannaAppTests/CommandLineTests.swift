@@ -355,8 +355,13 @@ import Testing
         let wrong = home.run("read", "John 3:16", "--color", "sometimes")
         #expect(wrong.status == 64)
         #expect(wrong.stderr == "manna: --color takes auto, always or never, not 'sometimes'\n")
-        // A highlight's colour is still a highlight's colour.
+        // A highlight's colour is still a highlight's colour: the command declares a --color of
+        // its own. Another command's word "highlight" (a note's text, a search) makes none.
         #expect(home.run("highlight", "John 3:16", "--color", "green").stdout.hasPrefix("highlighted John 3:16 green"))
+        for arguments in [["note", "add", "Ps 23:1", "highlight", "--color", "green"], ["search", "highlight", "--color=green"]] {
+            let refused = home.run(arguments)
+            #expect(refused.status == 64 && refused.stderr == "manna: --color takes auto, always or never, not 'green'\n", "\(arguments): \(refused.stderr)")
+        }
     }
 
     @Test func aCutSearchSaysSoOnStderrWhenPiped() throws {
