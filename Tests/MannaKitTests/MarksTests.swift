@@ -95,7 +95,7 @@ import Testing
         var details: [String] = []
         while try plan.step() { details.append(plan.string(3)) }
         for table in ["highlights", "bookmarks", "notes"] {
-            #expect(details.contains("SEARCH \(table) USING INDEX \(table)_by_verse (verse_id>? AND verse_id<?)"), "\(details)")
+            #expect(details.contains("SEARCH \(table) USING INDEX \(table)_live (verse_id>? AND verse_id<?)"), "\(details)")
             #expect(!details.contains { $0.hasPrefix("SCAN \(table)") }, "\(details)")
         }
     }
