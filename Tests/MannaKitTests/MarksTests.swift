@@ -100,6 +100,18 @@ import Testing
         }
     }
 
+    /// What `read` and `note list` show of a note's text, line by line.
+    @Test(arguments: [
+        ("one line", ["one line"]),
+        ("first\nsecond", ["first", "second"]),
+        ("first\r\nsecond\n\nfourth\n", ["first", "second", "", "fourth", ""]),
+        ("tab\there \u{1B}[31mred\u{202E}", ["tab here  [31mred "]),
+    ])
+    func aNotesParagraphsAreItsLinesWithoutControls(text: String, paragraphs: [String]) {
+        let note = Note(uuid: "u", shortID: "k7m2", reference: ref("John 3:16"), text: text, createdAt: 1, updatedAt: 1)
+        #expect(note.paragraphs == paragraphs)
+    }
+
     @Test func searchHistoryKeepsTheNewestHundred() throws {
         let scratch = try Scratch()
         let journal = try scratch.journal()
