@@ -1,7 +1,7 @@
 // Issue 31: a journal's size must not cost a read. Each everyday command runs in-process on a
 // journal, then again once tens of thousands of records it does not print were added (deleted
-// marks, answered and deleted prayers with their reminders, the ledger's years, sync's tables):
-// SQLite's own counters (`Database.costs`) must show the same work, so no query scans them.
+// marks and reminders, answered and deleted prayers, the ledger's years, stopped plans, sync's
+// tables): SQLite's own counters (`Database.costs`) must show the same work, so no query scans them.
 import Foundation
 import MannaKit
 import TestSupport
