@@ -506,7 +506,8 @@ public final class Journal {
             // Pages read through a mapping of the file (up to 1 GiB), not copied by a pread
             // each: a list in Bible order visits the table's pages out of their order, and with
             // a million records each row it printed cost a system call (half of `note list`).
-            // No writer changes the file while the reading lock is held, nor ever shortens it.
+            // A writer's change meanwhile is seen as through a pread, and the read's check sees
+            // it; the file never shrinks (no auto-vacuum, no VACUUM), so no mapped page goes away.
             try? reader.execute("PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824")
             database = reader
             readingUnchanged = identity
