@@ -439,8 +439,16 @@ public final class Journal {
         // stopped plans stay as tombstones for ever, so what a command reads goes through indexes
         // of the live rows only: a list in its order with no sort, a verse's marks without its
         // deleted ones, a tick's reminders and running plans without the rest
-        // (`JournalSizeTests`). The marks' indexes replace those on every row of a verse.
+        // (`JournalSizeTests`). The marks' indexes replace those on every row of a verse. The
+        // prayer lists' indexes cover them again: `pray list --json` added the uuid, and each
+        // prayer listed had cost a lookup in the table since.
         """
+        DROP INDEX prayers_open;
+        DROP INDEX prayers_answered;
+        CREATE INDEX prayers_open ON prayers(created_at, short_id, title, tags, answered_at, deleted_at, uuid)
+            WHERE deleted_at IS NULL AND answered_at IS NULL;
+        CREATE INDEX prayers_answered ON prayers(answered_at, short_id, title, tags, created_at, deleted_at, uuid)
+            WHERE deleted_at IS NULL AND answered_at IS NOT NULL;
         DROP INDEX notes_by_verse;
         DROP INDEX highlights_by_verse;
         DROP INDEX bookmarks_by_verse;
