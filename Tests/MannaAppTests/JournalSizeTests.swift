@@ -114,6 +114,7 @@ import Testing
     /// since whether its prayer is open is in another table (issue 31's note).
     func fill(_ journal: String, count: Int) throws {
         let database = try Database(path: journal, mode: .readWrite)
+        // Short ids start with 0, which Manna's own never hold.
         let verse = "CASE WHEN n % 10 = 0 THEN 43003016 ELSE 1001001 + n % 50 * 1000 END"
         let uuid = "printf('%08x-0000-4000-8000-%012x', n, %@)"
         func rows(_ kind: Int) -> String {
@@ -123,13 +124,13 @@ import Testing
         try database.execute("""
             BEGIN;
             INSERT INTO notes (uuid, short_id, verse_id, reference, text, deleted_at, created_at, updated_at)
-                SELECT id, 'n' || n, \(verse), NULL, 'deleted note ' || n, 1700000000 + n, 1600000000 + n, 1700000000 + n FROM (\(rows(1)));
+                SELECT id, '0n' || n, \(verse), NULL, 'deleted note ' || n, 1700000000 + n, 1600000000 + n, 1700000000 + n FROM (\(rows(1)));
             INSERT INTO highlights (uuid, short_id, verse_id, color, deleted_at, created_at, updated_at)
-                SELECT id, 'h' || n, \(verse), 'blue', 1700000000 + n, 1600000000 + n, 1700000000 + n FROM (\(rows(2)));
+                SELECT id, '0h' || n, \(verse), 'blue', 1700000000 + n, 1600000000 + n, 1700000000 + n FROM (\(rows(2)));
             INSERT INTO bookmarks (uuid, short_id, verse_id, reference, deleted_at, created_at, updated_at)
-                SELECT id, 'b' || n, \(verse), NULL, 1700000000 + n, 1600000000 + n, 1700000000 + n FROM (\(rows(3)));
+                SELECT id, '0b' || n, \(verse), NULL, 1700000000 + n, 1600000000 + n, 1700000000 + n FROM (\(rows(3)));
             INSERT INTO prayers (uuid, short_id, title, body, tags, answered_at, deleted_at, created_at, updated_at)
-                SELECT id, 'p' || n, 'Prayer ' || n, 'Body ' || n, ',old,', CASE WHEN n % 2 = 0 THEN 1700000000 + n END,
+                SELECT id, '0p' || n, 'Prayer ' || n, 'Body ' || n, ',old,', CASE WHEN n % 2 = 0 THEN 1700000000 + n END,
                     CASE WHEN n % 2 = 1 THEN 1700000000 + n END, 1600000000 + n, 1700000000 + n FROM (\(rows(4)));
             INSERT INTO reminders (uuid, prayer_uuid, spec, deleted_at, created_at, updated_at)
                 SELECT id, (SELECT uuid FROM prayers WHERE title = 'For the family'), '12:01', 1700000000 + n, 1600000000 + n, 1700000000 + n
