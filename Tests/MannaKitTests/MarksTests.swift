@@ -95,9 +95,21 @@ import Testing
         var details: [String] = []
         while try plan.step() { details.append(plan.string(3)) }
         for table in ["highlights", "bookmarks", "notes"] {
-            #expect(details.contains("SEARCH \(table) USING INDEX \(table)_by_verse (verse_id>? AND verse_id<?)"), "\(details)")
+            #expect(details.contains("SEARCH \(table) USING INDEX \(table)_live (verse_id>? AND verse_id<?)"), "\(details)")
             #expect(!details.contains { $0.hasPrefix("SCAN \(table)") }, "\(details)")
         }
+    }
+
+    /// What `read` and `note list` show of a note's text, line by line.
+    @Test(arguments: [
+        ("one line", ["one line"]),
+        ("first\nsecond", ["first", "second"]),
+        ("first\r\nsecond\n\nfourth\n", ["first", "second", "", "fourth", ""]),
+        ("tab\there \u{1B}[31mred\u{202E}", ["tab here  [31mred "]),
+    ])
+    func aNotesParagraphsAreItsLinesWithoutControls(text: String, paragraphs: [String]) {
+        let note = Note(uuid: "u", shortID: "k7m2", reference: ref("John 3:16"), text: text, createdAt: 1, updatedAt: 1)
+        #expect(note.paragraphs == paragraphs)
     }
 
     @Test func searchHistoryKeepsTheNewestHundred() throws {

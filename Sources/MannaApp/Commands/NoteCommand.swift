@@ -77,7 +77,7 @@ enum NoteCommand {
     /// `ID  REFERENCE  TEXT`, a note's further lines indented under its text; with `deletedIn`,
     /// the date each was deleted, in that zone, before its text (`ID  REFERENCE  DATE  TEXT`).
     static func lines(_ notes: [Note], deletedIn zone: Zone? = nil) -> [String] {
-        let paragraphs = notes.map { $0.text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).singleLine } }
+        let paragraphs = notes.map(\.paragraphs)
         let heads = MarkListing.lines(notes.map { note in
             [note.shortID, note.reference.description] + (zone.flatMap { zone in note.deletedAt.map { ["\(zone.local($0).date)"] } } ?? []) + [""]
         })

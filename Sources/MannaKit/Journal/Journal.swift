@@ -437,6 +437,29 @@ public final class Journal {
         ALTER TABLE sync_devices ADD COLUMN problem_since INTEGER; -- Unix seconds since its problem has stood
         ALTER TABLE sync_state ADD COLUMN synced_at INTEGER;    -- Unix seconds of the last sync with no problem
         """,
+        // 15: a journal's size costs no read (issue 31). Deleted marks, deleted reminders and
+        // stopped plans stay as tombstones for ever, so what a command reads goes through indexes
+        // of the live rows only: a list in its order with no sort, a verse's marks without its
+        // deleted ones, a tick's reminders and running plans without the rest
+        // (`JournalSizeTests`). The marks' indexes replace those on every row of a verse. The
+        // prayer lists' indexes cover them again: `pray list --json` added the uuid, and each
+        // prayer listed had cost a lookup in the table since.
+        """
+        DROP INDEX prayers_open;
+        DROP INDEX prayers_answered;
+        CREATE INDEX prayers_open ON prayers(created_at, short_id, title, tags, answered_at, deleted_at, uuid)
+            WHERE deleted_at IS NULL AND answered_at IS NULL;
+        CREATE INDEX prayers_answered ON prayers(answered_at, short_id, title, tags, created_at, deleted_at, uuid)
+            WHERE deleted_at IS NULL AND answered_at IS NOT NULL;
+        DROP INDEX notes_by_verse;
+        DROP INDEX highlights_by_verse;
+        DROP INDEX bookmarks_by_verse;
+        CREATE INDEX notes_live ON notes(verse_id, created_at, uuid) WHERE deleted_at IS NULL;
+        CREATE INDEX highlights_live ON highlights(verse_id, created_at, uuid) WHERE deleted_at IS NULL;
+        CREATE INDEX bookmarks_live ON bookmarks(verse_id, created_at, uuid) WHERE deleted_at IS NULL;
+        CREATE INDEX reminders_live ON reminders(prayer_uuid) WHERE deleted_at IS NULL;
+        CREATE INDEX plan_runs_running ON plan_runs(created_at, uuid) WHERE stopped_at IS NULL AND deleted_at IS NULL;
+        """,
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).
@@ -490,7 +513,12 @@ public final class Journal {
            let reader = try? Database(path: path, mode: .immutable),
            let version = try? reader.prepare("PRAGMA user_version"), (try? version.step()) == true, version.int(0) == Journal.migrations.count,
            (try? reader.prepare("SELECT count(*) FROM sqlite_schema").step()) == true {
-            try? reader.execute("PRAGMA temp_store = MEMORY")
+            // Pages read through a mapping of the file (up to 1 GiB), not copied by a pread
+            // each: a list in Bible order visits the table's pages out of their order, and with
+            // a million records each row it printed cost a system call (half of `note list`).
+            // A writer's change meanwhile is seen as through a pread, and the read's check sees
+            // it; the file never shrinks (no auto-vacuum, no VACUUM), so no mapped page goes away.
+            try? reader.execute("PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824")
             database = reader
             readingUnchanged = identity
             readingLock = lock

@@ -543,3 +543,77 @@ private final class RankFunction {
         return hits.withUnsafeBufferPointer { body(rowid, $0) }
     }
 }
+
+/// What SQLite did to run a statement once, from its counters (`sqlite3_stmt_status`): the
+/// measure by which tests keep a command's queries from reading what it does not print.
+public struct StatementCost: Equatable, Sendable {
+    /// The statement as prepared.
+    public let sql: String
+    /// Virtual machine steps: every row a statement visits costs some, returned or not, while
+    /// the depth of an index it searches costs none.
+    public let steps: Int
+    /// Rows stepped through by full scans of a table or an index.
+    public let scanned: Int
+}
+
+extension Database {
+    /// Runs `body` and returns, with its result, what each statement cost that ran (to its end,
+    /// or reset or finalized before) on a connection to the file at `path` opened meanwhile: a
+    /// command run in-process opens its own. For tests; nothing else records.
+    public static func costs<T>(ofConnectionsTo path: String, during body: () throws -> T) rethrows -> (result: T, costs: [StatementCost]) {
+        let recorder = CostRecorder()
+        // SQLite names a connection's file by its full path, links resolved.
+        let name = realpath(path, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        } ?? path
+        costRecording.withLock {
+            // Registered once, for every connection the process opens from then on; it records
+            // only those to a file being watched.
+            if recorders.isEmpty && !costHookRegistered {
+                sqlite3_auto_extension(unsafeBitCast(recordCostsOnOpen, to: (@convention(c) () -> Void).self))
+                costHookRegistered = true
+            }
+            recorders[name] = recorder
+        }
+        defer { _ = costRecording.withLock { recorders.removeValue(forKey: name) } }
+        let result = try body()
+        return (result, recorder.costs)
+    }
+}
+
+/// The costs recorded for one watched file, from any of its connections.
+private final class CostRecorder: @unchecked Sendable {
+    private let lock = Lock()
+    private var recorded: [StatementCost] = []
+    var costs: [StatementCost] { lock.withLock { recorded } }
+    func add(_ cost: StatementCost) { lock.withLock { recorded.append(cost) } }
+}
+
+private let costRecording = Lock()
+nonisolated(unsafe) private var recorders: [String: CostRecorder] = [:]
+nonisolated(unsafe) private var costHookRegistered = false
+
+/// SQLite's auto-extension entry point, run as each connection opens: a connection to a file
+/// being watched reports each statement's counters as the statement finishes (and resets them),
+/// and lets go of its recorder as it closes.
+private let recordCostsOnOpen: @convention(c) (OpaquePointer?, UnsafeMutablePointer<UnsafePointer<CChar>?>?, UnsafeRawPointer?) -> Int32 = { db, _, _ in
+    guard let db, let file = sqlite3_db_filename(db, "main") else { return SQLITE_OK }
+    let name = String(cString: file)
+    guard let recorder = costRecording.withLock({ recorders[name] }) else { return SQLITE_OK }
+    let events = UInt32(SQLITE_TRACE_PROFILE | SQLITE_TRACE_CLOSE)
+    return sqlite3_trace_v2(db, events, { event, context, subject, _ in
+        guard let context else { return 0 }
+        let recorder = Unmanaged<CostRecorder>.fromOpaque(context)
+        if event == UInt32(SQLITE_TRACE_CLOSE) {
+            recorder.release()
+        } else if let subject {
+            let statement = OpaquePointer(subject)
+            let sql = sqlite3_sql(statement).map { String(cString: $0) } ?? ""
+            let steps = Int(sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_VM_STEP, 1))
+            let scanned = Int(sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_FULLSCAN_STEP, 1))
+            recorder.takeUnretainedValue().add(StatementCost(sql: sql, steps: steps, scanned: scanned))
+        }
+        return 0
+    }, Unmanaged.passRetained(recorder).toOpaque())
+}

@@ -81,12 +81,8 @@ public enum PassageFormatter {
         for (index, note) in notes.enumerated() {
             let label = "[\(index + 1)] "
             let indent = String(repeating: " ", count: label.count)
-            // A note's own line breaks are kept, each paragraph wrapped as one line. Split by
-            // bytes, and only where there is a break: most notes are one line, and splitting
-            // by Character was a third of what a verse with 16,000 notes cost.
-            let paragraphs = !note.text.utf8.contains(UInt8(ascii: "\n")) ? [note.text.singleLine]
-                : note.text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(Substring($0)).singleLine }
-            for (number, paragraph) in paragraphs.enumerated() {
+            // A note's own line breaks are kept, each paragraph wrapped as one line.
+            for (number, paragraph) in note.paragraphs.enumerated() {
                 let head = number == 0 ? label + "\(note.reference) (\(note.shortID)): " : indent
                 lines += wrap(paragraph, firstPrefix: head, prefix: indent, width: width).map(TerminalText.init)
             }

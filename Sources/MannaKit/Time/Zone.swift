@@ -220,11 +220,11 @@ public struct Zone: Hashable, Sendable {
     /// `TZ` value and keeps its rules, so a process that lives for days must ask for a changed
     /// file to be read (see `rulesStamp`).
     public static func forgetLoadedRules() {
-        zoneLock.lock()
-        defer { zoneLock.unlock() }
-        setenv("TZ", "UTC0", 1)
-        tzset()
-        currentTZ = "UTC0"
+        zoneLock.withLock {
+            setenv("TZ", "UTC0", 1)
+            tzset()
+            currentTZ = "UTC0"
+        }
     }
 
     // MARK: Conversions
@@ -289,24 +289,17 @@ public struct Zone: Hashable, Sendable {
     }
 
     private func withZone<T>(_ body: () -> T) -> T {
-        zoneLock.lock()
-        defer { zoneLock.unlock() }
-        if currentTZ != tzValue {
-            setenv("TZ", tzValue, 1)
-            tzset()
-            currentTZ = tzValue
+        zoneLock.withLock {
+            if currentTZ != tzValue {
+                setenv("TZ", tzValue, 1)
+                tzset()
+                currentTZ = tzValue
+            }
+            return body()
         }
-        return body()
     }
 }
 
 /// Guards glibc's process-wide zone.
-private final class ZoneLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    func lock() { pthread_mutex_lock(&mutex) }
-    func unlock() { pthread_mutex_unlock(&mutex) }
-}
-
-private let zoneLock = ZoneLock()
+private let zoneLock = Lock()
 nonisolated(unsafe) private var currentTZ: String?
