@@ -57,4 +57,34 @@ import TestSupport
         #expect(try journal.bookmarks(in: nil).map(\.reference) == [ref("Psalm 23:1")])
         #expect(try journal.export()["prayers"]?.arrayValue?.first?["title"]?.stringValue == "For Anna")
     }
+
+    /// The capture triggers are made from the synced tables' descriptions: a journal has, for
+    /// every table of the export, the three its description makes, and none other names
+    /// `sync_touched`; and a write to each, while the journal syncs, names the record there.
+    @Test func everySyncedTableHasTheCaptureTriggersItsDescriptionMakes() throws {
+        let scratch = try Scratch()
+        let journal = try scratch.journal("triggers")
+        let stored = try journal.database.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%sync_touched%' ORDER BY name")
+        var triggers: [String: String] = [:]
+        while try stored.step() { triggers[stored.string(0)] = stored.string(1) }
+        var made: [String: String] = [:]
+        for table in ExportTable.all {
+            for statement in table.captureTriggers.components(separatedBy: ";\n").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+            where statement.hasPrefix("CREATE TRIGGER ") {
+                let name = String(statement.dropFirst("CREATE TRIGGER ".count).prefix { $0 != " " })
+                made[name] = statement.hasSuffix(";") ? String(statement.dropLast()) : statement
+            }
+        }
+        #expect(made.count == 3 * ExportTable.all.count)
+        #expect(triggers == made)
+        try journal.startSync(folder: scratch.file("shared"), device: Journal.newUUID(), name: "laptop", searches: true)
+        try journal.database.execute("DELETE FROM sync_touched")
+        _ = try journal.addNote("touched", on: ref("John 3:16"), at: 1)
+        try journal.recordSearch(SearchRecord(query: "love", translation: "KJV", searchedAt: 2))
+        let touched = try journal.database.prepare("SELECT tbl, key FROM sync_touched ORDER BY tbl")
+        var names: [String: String] = [:]
+        while try touched.step() { names[touched.string(0)] = touched.string(1) }
+        #expect(names["searches"] == "love\u{1F}KJV\u{1F}2")
+        #expect(names["notes"]?.count == 36)
+    }
 }

@@ -110,6 +110,24 @@ struct ExportTable: Sendable {
 
     static let all: [ExportTable] = [prayers, reminders, prayed, snoozes, planRuns, planDaysRead, notes, highlights, bookmarks, searches]
 
+    /// The triggers that, while the journal syncs, name each record written in this table in
+    /// `sync_touched` (so a capture compares the records written since the last, not every
+    /// record) and mark the state dirty: one for each of insert, update and delete, made from
+    /// the table's name and identity. (Not INSERT OR IGNORE: an upsert's conflict handling
+    /// overrides a trigger's.) Any before by those names is replaced.
+    var captureTriggers: String {
+        [("insert", "INSERT", "NEW"), ("update", "UPDATE", "NEW"), ("delete", "DELETE", "OLD")].map { suffix, event, row in
+            let key = identityFields.map { "\(row).\($0.name)" }.joined(separator: " || char(31) || ")
+            let trigger = "sync_touch_\(name)_\(suffix)"
+            return """
+                DROP TRIGGER IF EXISTS \(trigger);
+                CREATE TRIGGER \(trigger) AFTER \(event) ON \(name) WHEN EXISTS (SELECT 1 FROM sync_state)
+                    BEGIN INSERT INTO sync_touched SELECT '\(name)', \(key) WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = '\(name)' AND key = \(key)); \
+                UPDATE sync_state SET dirty = 1; END;
+                """
+        }.joined(separator: "\n")
+    }
+
     private static let times = [Field(name: "created_at", kind: .instant), Field(name: "updated_at", kind: .instant),
                                 Field(name: "deleted_at", kind: .optionalInstant)]
 

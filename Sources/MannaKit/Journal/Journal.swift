@@ -460,6 +460,12 @@ public final class Journal {
         CREATE INDEX reminders_live ON reminders(prayer_uuid) WHERE deleted_at IS NULL;
         CREATE INDEX plan_runs_running ON plan_runs(created_at, uuid) WHERE stopped_at IS NULL AND deleted_at IS NULL;
         """,
+        // 16: the capture triggers made from each synced table's description
+        // (`ExportTable.captureTriggers`), no longer typed out one by one (migration 11): the
+        // same triggers, and the search history's update trigger, which no write fires today.
+        // A synced table added later gets its triggers by a migration naming it here alike.
+        [ExportTable.prayers, .reminders, .prayed, .snoozes, .planRuns, .planDaysRead, .notes, .highlights, .bookmarks, .searches]
+            .map(\.captureTriggers).joined(separator: "\n"),
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).
