@@ -150,8 +150,8 @@ public enum Sync {
         // A journal copied (a cloned home, a restored backup): two journals claim this id. It
         // goes on as a new device, sending all it knows, so nothing is lost or duplicated. So
         // does a device another forgot (`sync forget`), or whose copy left: the others no longer
-        // keep its segments, and what it sends under its old id may never be read.
-        // So does a device whose clock was far ahead and has been set right (`withdrawFuture`).
+        // keep its segments, and what it sends under its old id may never be read. So does a
+        // device whose clock was far ahead and has been set right (`withdrawFuture`).
         if scan.left.contains(state.device) { report.forgotten = folder.left(of: state.device) }
         // Versions stamped far in this device's future, by any device: none got here but while
         // this clock was ahead too (a version is applied only within a day of it). They are this
@@ -326,15 +326,14 @@ public enum Sync {
 
     /// The versions a device stamped while its clock was far ahead lie in its future once the
     /// clock is right, and the other devices hold the segments that carry them. It withdraws
-    /// the segments of each id that stamped them (`devices`),
-    /// all of them (`left.json` with `through` 0): which of them another device applied, only
-    /// that device knows (one that never wrote says nothing), and every version in them is in
-    /// what this one sends next. Then (`unlocked`) it stamps those versions again from now, in
-    /// their order, and goes on as a new device that sends all it knows: each edit arrives once,
-    /// as one made now, and races as an edit of today, not of the day the clock showed. The
-    /// marks are made first: were the journal changed and a mark not made, the segments stamped
-    /// ahead would apply some day; a sync killed after them goes on as a device whose folder
-    /// holds a mark.
+    /// every segment of each id that stamped them (`devices`; `left.json` with `through` 0):
+    /// which of them another device applied, only that device knows (one that never wrote says
+    /// nothing), and every version in them is in what this one sends next. Then (`unlocked`) it
+    /// stamps those versions again from now, in their order, and goes on as a new device that
+    /// sends all it knows: each edit arrives once, as one made now, and races as an edit of
+    /// today, not of the day the clock showed. The marks are made first: were the journal
+    /// changed and a mark not made, the segments stamped ahead would apply some day; a sync
+    /// killed after them goes on as a device whose folder holds a mark.
     static func withdrawFuture(_ devices: Set<String>, state: SyncState, folder: SyncFolder, now: Instant) throws(FileError) {
         for device in devices.sorted() {
             let left = folder.left(of: device)
