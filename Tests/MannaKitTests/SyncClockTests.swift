@@ -71,6 +71,31 @@ import TestSupport
         #expect(try newestInstant(laptop) <= laptop.now + Sync.aheadAllowed)
     }
 
+    /// A segment that waits is not read again while it is unchanged, until the time it is no
+    /// longer ahead (a large one would otherwise be read and checked at every tick): damaged in
+    /// place with its identity kept, it still waits unread; once this clock reaches its time it is
+    /// read, and the damage found.
+    @Test func aSegmentThatWaitsIsNotReadAgainUntilItsTime() throws {
+        let scratch = try Scratch("sync-clock")
+        let (laptop, travel) = try pair(scratch)
+        travel.now = laptop.now + Self.year
+        _ = try travel.journal.addNote("a year ahead", on: ref("Ps 23:1"), at: travel.now)
+        try travel.sync()
+        let held = try laptop.sync().problems
+        #expect(held.count == 1 && held[0].contains("days ahead"), "\(held)")
+        let file = SyncFolder(root: laptop.folder).folder(of: try #require(try travel.journal.syncState()).device) + "/" + SyncSegment.fileName(1)
+        let rejected = SyncRejectedFileTests()
+        let original = try #require(FileManager.default.contents(atPath: file))
+        let time = try rejected.modified(file)
+        try rejected.overwrite(file, at: UInt64(original.count - 10), with: original[original.count - 10] ^ 0x01)
+        try rejected.setModified(file, time)
+        laptop.now += 3600
+        #expect(try laptop.sync().problems == held)
+        laptop.now = travel.now
+        let read = try laptop.sync().problems
+        #expect(read.count == 1 && read[0].contains("checksum"), "\(read)")
+    }
+
     /// A day ahead is allowed: a clock kept in local time rather than UTC is hours off.
     @Test func aClockHoursAheadIsNoProblem() throws {
         let scratch = try Scratch("sync-clock")

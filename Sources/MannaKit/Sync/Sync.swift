@@ -201,7 +201,7 @@ public enum Sync {
                 var problem: String?
                 while sequences.contains(next) {
                     let file = folder.rejection(device, SyncSegment.fileName(next))
-                    if let known = rejections.again(device, file) {
+                    if let known = rejections.again(device, file, now: now) {
                         problem = known
                         break
                     }
@@ -228,7 +228,8 @@ public enum Sync {
                         break
                     }
                     if let ahead = ahead(segment, now: now) {
-                        problem = ahead
+                        problem = ahead.problem
+                        rejections.hold(device, file, until: ahead.until)
                         break
                     }
                     let result = try journal.apply(segment, at: now)
@@ -246,10 +247,10 @@ public enum Sync {
                 // turn: a text whose history is not all here yet makes no conflict copy until it is.
                 // A segment that cannot be read (half-arrived, its whole removed since) is one too.
                 if problem != nil || !sequences.contains(next) {
-                    switch snapshot(of: device, past: next - 1, through: withdrawn[device], folder: folder, rejections: &rejections) {
+                    switch snapshot(of: device, past: next - 1, through: withdrawn[device], folder: folder, rejections: &rejections, now: now) {
                     case nil: break
                     case .failure(let refused): problem = problem ?? refused.problem
-                    case .success(let snapshot) where ahead(snapshot, now: now) != nil: problem = ahead(snapshot, now: now)
+                    case .success(let snapshot) where ahead(snapshot, now: now) != nil: problem = ahead(snapshot, now: now)?.problem
                     case .success(let snapshot):
                         problem = nil
                         let result = try journal.apply(snapshot, at: now)
@@ -315,13 +316,15 @@ public enum Sync {
     public static let stuckFor: Instant = 3600
 
     /// Why `segment` waits (nil: it does not): a change in it is stamped more than
-    /// `aheadAllowed` ahead of this device's clock. It is read again at each sync, so it applies
-    /// once the clocks agree, or is withdrawn by its device once that device's clock is set right.
-    static func ahead(_ segment: SyncSegment, now: Instant) -> String? {
+    /// `aheadAllowed` ahead of this device's clock; and `until`, the instant it no longer is. The
+    /// file is not read again before then while it is unchanged (`Rejections.hold`): it applies
+    /// once the clocks agree (this one set right, if it was behind, reads it at once), or is
+    /// withdrawn by its device once that device's clock is set right.
+    static func ahead(_ segment: SyncSegment, now: Instant) -> (problem: String, until: Instant)? {
         guard let newest = segment.changes.lazy.map(\.time).max(), HybridTime.instant(newest) > now + aheadAllowed else { return nil }
         let days = (HybridTime.instant(newest) - now + 86_399) / 86_400
-        return "'\(segment.name)' (device \(segment.device.prefix(8))) stamped changes \(days) days ahead of this device's clock: "
-            + "they wait until one of the two clocks is set right"
+        return ("'\(segment.name)' (device \(segment.device.prefix(8))) stamped changes \(days) days ahead of this device's clock: "
+            + "they wait until one of the two clocks is set right", HybridTime.instant(newest) - aheadAllowed)
     }
 
     /// The versions a device stamped while its clock was far ahead lie in its future once the
@@ -369,11 +372,11 @@ public enum Sync {
     /// its device did not withdraw (nil: none does, or none this Manna can read), its header
     /// read alone first; a failure when its content is refused.
     private static func snapshot(of device: String, past applied: Int, through: Int?, folder: SyncFolder,
-                                 rejections: inout Rejections) -> Result<SyncSegment, Refusal>? {
+                                 rejections: inout Rejections, now: Instant) -> Result<SyncSegment, Refusal>? {
         guard let header = folder.snapshotHeader(of: device, schema: schema), header.device == device, header.sequence > applied,
               header.sequence <= through ?? .max else { return nil }
         let file = folder.rejection(device, SyncFolder.snapshotName)
-        if let known = rejections.again(device, file) { return .failure(Refusal(problem: known)) }
+        if let known = rejections.again(device, file, now: now) { return .failure(Refusal(problem: known)) }
         do {
             guard let text = try folder.snapshot(of: device) else { return nil }
             let snapshot = try SyncSegment(parsing: text, schema: schema)
@@ -400,12 +403,24 @@ public enum Sync {
             self.known = known
         }
 
-        /// Last time's problem when `file` was refused then and is unchanged (nil: read it).
-        mutating func again(_ device: String, _ file: String?) -> String? {
-            guard let file, let known = known[device], known.files.contains(file), let problem = known.problem else { return nil }
-            refused[device, default: []].insert(file)
+        /// Last time's problem when `file` was refused then and is unchanged, or held then (for
+        /// being stamped ahead) until a time not yet come (nil: read it).
+        mutating func again(_ device: String, _ file: String?, now: Instant) -> String? {
+            guard let file, let known = known[device], let problem = known.problem else { return nil }
+            let held = known.files.first { entry in
+                entry.hasPrefix(file + Rejections.until) && Int(entry.dropFirst(file.count + Rejections.until.count)).map { now < $0 } == true
+            }
+            guard let entry = known.files.contains(file) ? file : held else { return nil }
+            refused[device, default: []].insert(entry)
             return problem
         }
+
+        /// `file` waits, stamped ahead of this clock, until `until`: not read again before then.
+        mutating func hold(_ device: String, _ file: String?, until: Instant) {
+            if let file { refused[device, default: []].insert(file + Rejections.until + String(until)) }
+        }
+
+        private static let until = " until "
 
         mutating func refuse(_ device: String, _ file: String?) {
             if let file { refused[device, default: []].insert(file) }
