@@ -154,12 +154,18 @@ import Testing
         #expect(total > 3_000)
     }
 
-    @Test func aBadSourceLineIsReportedWithFileAndLine() throws {
-        let scratch = try Scratch("bad")
+    /// A curated folder in `scratch` whose translations.tsv lists one `translation` row.
+    func curated(in scratch: Scratch, translation: String) throws -> URL {
         let directory = scratch.url
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("translations"), withIntermediateDirectories: true)
-        try "code\tname\tyear\tlicence\tsource\tlanguage\tvoice\nKJV\tKing James\t1769\tPD\ttest\ten\t\n"
+        try ("code\tname\tyear\tlicence\tsource\tlanguage\tvoice\n" + translation + "\n")
             .write(to: directory.appendingPathComponent("translations/translations.tsv"), atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    @Test func aBadSourceLineIsReportedWithFileAndLine() throws {
+        let scratch = try Scratch("bad")
+        let directory = try curated(in: scratch, translation: "KJV\tKing James\t1769\tPD\ttest\ten\t")
         try "book\tchapter\tverse\ttext\nGen\t1\t1\tIn the beginning\nJude\t2\t1\tNo such verse\n"
             .write(to: directory.appendingPathComponent("translations/KJV.tsv"), atomically: true, encoding: .utf8)
         let output = directory.appendingPathComponent("out.sqlite").path
@@ -174,10 +180,7 @@ import Testing
     /// stops the build at its line, before its text is read (its labels and voice would be wrong).
     @Test func aTranslationInALanguageTheCatalogueLacksIsRefused() throws {
         let scratch = try Scratch("language")
-        let directory = scratch.url
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("translations"), withIntermediateDirectories: true)
-        try "code\tname\tyear\tlicence\tsource\tlanguage\tvoice\nLSG\tLouis Segond\t1910\tPD\ttest\tfr\t\n"
-            .write(to: directory.appendingPathComponent("translations/translations.tsv"), atomically: true, encoding: .utf8)
+        let directory = try curated(in: scratch, translation: "LSG\tLouis Segond\t1910\tPD\ttest\tfr\t")
         let output = directory.appendingPathComponent("out.sqlite").path
         #expect(throws: TextDatabaseError.badSource(file: directory.path + "/translations/translations.tsv", line: 2,
                                                     problem: "language 'fr' is not one of curated/languages.tsv (en, es): add its row there first")) {
