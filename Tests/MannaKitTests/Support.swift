@@ -47,3 +47,16 @@ struct SeededRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Device ids from a seed, so that an order of a model replays alike (file names sort by id).
+final class SeededIDs {
+    private var random: SeededRandom
+
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
+
+    func next() -> String {
+        let hex = String(format: "%016llx%016llx", random.next(), random.next())
+        let digits = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }.joined(separator: "-")
+    }
+}

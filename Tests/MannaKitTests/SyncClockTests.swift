@@ -144,4 +144,30 @@ import TestSupport
         #expect(texts == ["kept"])
         #expect(try laptop.journal.syncDevices().first { $0.device == old }?.problem == nil)
     }
+
+    /// A withdrawal is never taken back. The travel machine's clock is set right (its segments
+    /// stamped ahead withdrawn), then a backup taken while it was ahead is put back and leaves
+    /// sync under the old id: its mark must keep the withdrawal, or the laptop waits a year on
+    /// the old segments, and on every segment that follows them.
+    @Test func leavingAfterAWithdrawalKeepsIt() throws {
+        let scratch = try Scratch("sync-clock")
+        let (laptop, travel) = try pair(scratch)
+        try laptop.sync()
+        try travel.sync()
+        travel.now = laptop.now + Self.year
+        _ = try travel.journal.addNote("written a year ahead", on: ref("Gen 1:1"), at: travel.now)
+        try travel.sync()
+        let backup = scratch.file("backup")
+        try FileManager.default.copyItem(atPath: Files.parent(of: travel.journal.path), toPath: backup)
+        let old = try #require(try travel.journal.syncState()?.device)
+        travel.now = laptop.now + 60
+        #expect(try travel.sync().clockWasAhead == 365)
+        #expect(SyncFolder(root: travel.folder).left(of: old)?.through == 0)
+
+        travel.journal = try Journal(path: backup + "/journal.sqlite")
+        #expect(try Sync.leave(travel.journal, now: travel.now) == .marked)
+        #expect(SyncFolder(root: travel.folder).left(of: old)?.through == 0)
+        laptop.now += 120
+        #expect(try laptop.sync().problems == [])
+    }
 }

@@ -38,12 +38,14 @@ import TestSupport
         let scratch = try Scratch("sync-converge")
         let start: Instant = 1_800_000_000
         var devices: [TestDevice] = []
+        let ids = SeededIDs(seed: UInt64(seed) + 1_000)
         for name in ["laptop", "desktop", "phone"] {
             let root = scratch.file("folder-" + name)
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             let device = try TestDevice(scratch, name, folder: root, now: start)
             // The search history too: every table of the export.
-            try device.journal.startSync(folder: root, device: Journal.newUUID(), name: name, searches: true)
+            device.newID = ids.next
+            try device.journal.startSync(folder: root, device: ids.next(), name: name, searches: true)
             devices.append(device)
         }
         // The phone's clock is an hour slow.
@@ -55,8 +57,14 @@ import TestSupport
         for step in 0..<steps {
             // The desktop's clock jumps a year ahead for the middle third, then is set right: what
             // it stamps meanwhile waits on the others, and is sent again once its clock is right.
-            if step == steps / 3 { devices[1].now += SyncClockTests.year }
-            if step == 2 * steps / 3 { devices[1].now -= SyncClockTests.year }
+            if step == steps / 3 {
+                devices[1].now += SyncClockTests.year
+                Self.trace("the desktop's clock is a year ahead")
+            }
+            if step == 2 * steps / 3 {
+                devices[1].now -= SyncClockTests.year
+                Self.trace("the desktop's clock is set right")
+            }
             let device = devices[Int.random(in: 0..<devices.count, using: &random)]
             device.now += Int.random(in: 1...90, using: &random)
             try edit(device, oracle: &oracle, random: &random)
@@ -163,21 +171,23 @@ import TestSupport
         let event = Int.random(in: 0..<40, using: &random)
         switch Self.setUps || event == 3 ? event : -1 {
         case 0:
-            try device.sync(segmentsKept: 8)
+            let report = try device.sync(segmentsKept: 8)
+            Self.trace("sync \(device.name) before a backup: \(report)")
             let backup = scratch.file("backup-\(device.name)-\(device.now)")
             try FileManager.default.copyItem(atPath: Files.parent(of: device.journal.path), toPath: backup)
             backups[device.name] = backup
             Self.trace("backup of \(device.name)")
         case 1:
             guard let backup = backups.removeValue(forKey: device.name) else { return }
-            try device.sync(segmentsKept: 8)
+            let report = try device.sync(segmentsKept: 8)
+            Self.trace("sync \(device.name) before a backup is put back: \(report)")
             let restored = scratch.file("restored-\(device.name)-\(device.now)")
             try FileManager.default.copyItem(atPath: backup, toPath: restored)
             device.journal = try Journal(path: restored + "/journal.sqlite")
             Self.trace("backup of \(device.name) put back")
         case 2:
             _ = try Sync.leave(device.journal, now: device.now)
-            try device.journal.startSync(folder: device.folder, device: Journal.newUUID(), name: device.name, searches: true)
+            try device.journal.startSync(folder: device.folder, device: device.newID(), name: device.name, searches: true)
             Self.trace("\(device.name) left and joined again")
         case 3:
             try device.killAfterRename()

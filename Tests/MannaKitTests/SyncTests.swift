@@ -37,9 +37,12 @@ final class TestDevice {
     /// right) and a backup put back may take another before anything else looks.
     private(set) var ids: Set<String> = []
 
+    /// Makes the id this device takes when it becomes a new one (a model seeds it, so an order replays alike).
+    var newID: () -> String = Journal.newUUID
+
     @discardableResult
     func sync(segmentsKept: Int = 64) throws -> SyncReport {
-        let report = try Sync.run(journal, now: now, force: true, segmentsKept: segmentsKept)
+        let report = try Sync.run(journal, now: now, force: true, segmentsKept: segmentsKept, newDevice: newID)
         if let id = try journal.syncState()?.device { ids.insert(id) }
         return report
     }
@@ -49,7 +52,7 @@ final class TestDevice {
     /// What a sync killed after renaming its segment into place leaves: the segment in the
     /// folder, its changes still queued in the journal.
     func killAfterRename() throws {
-        _ = try Sync.unlocked(journal, now: now, force: true, segmentsKept: 64, newDevice: Journal.newUUID, killedAfterRename: true)
+        _ = try Sync.unlocked(journal, now: now, force: true, segmentsKept: 64, newDevice: newID, killedAfterRename: true)
         if let id = try journal.syncState()?.device { ids.insert(id) }
     }
 

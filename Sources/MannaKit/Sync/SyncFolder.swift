@@ -148,9 +148,16 @@ public struct SyncFolder: Sendable {
         try Files.writeAtomically(json.text + "\n", to: path, mode: 0o600, link: .replace)
     }
 
-    /// Leaves `left` in its device's folder (0600, as a segment), the folder made if missing.
+    /// Leaves `left` in its device's folder (0600, as a segment), the folder made if missing. A
+    /// withdrawal is never taken back: a mark already there keeps its `through` when that is the
+    /// smaller (a journal whose clock was set right withdrew its future, then a backup of it put
+    /// back leaves under the same id: the segments stamped ahead stay withdrawn).
     public func write(_ left: Left) throws(FileError) {
         let folder = folder(of: left.device)
+        var left = left
+        if let before = self.left(of: left.device)?.through, before < left.through ?? .max {
+            left = Left(device: left.device, name: left.name, at: left.at, by: left.by, through: before)
+        }
         try Files.makePrivateDirectories(folder, below: root)
         try Files.writeAtomically(left.json.text + "\n", to: folder + "/" + SyncFolder.leftName, mode: 0o600, link: .replace)
         Files.syncDirectory(folder)
