@@ -394,6 +394,8 @@ final class TestDevice {
         _ = try desktop.journal.addNote("from the desktop", on: ref("Rom 8:28"), at: desktop.now)
         try desktop.sync()
         try laptop.sync()
+        // Written after its last sync: leaving sends it first.
+        _ = try desktop.journal.addNote("written just before leaving", on: ref("Gen 1:1"), at: desktop.now)
         #expect(try Sync.leave(desktop.journal, now: desktop.now) == .marked)
         #expect(try desktop.journal.syncState() == nil)
         for index in 0..<4 {
@@ -407,7 +409,7 @@ final class TestDevice {
         #expect(Files.list(own).sorted() == ["snapshot.jsonl"])
         let phone = try TestDevice(scratch, "phone", folder: laptop.folder)
         #expect(try phone.sync().problems.isEmpty)
-        #expect(Set(try phone.notes().map(\.text)) == ["from the desktop", "note 0", "note 1", "note 2", "note 3"])
+        #expect(Set(try phone.notes().map(\.text)) == ["from the desktop", "written just before leaving", "note 0", "note 1", "note 2", "note 3"])
     }
 
     /// The search history syncs when both devices ask for it, the trim to 100 included.

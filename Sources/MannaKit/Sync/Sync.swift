@@ -87,10 +87,16 @@ public enum Sync {
         case busy
     }
 
-    /// `sync leave` at `now`: leaves this device's `left` mark in the folder, then stops syncing
-    /// (what it wrote stays for the others), under the sync lock.
-    public static func leave(_ journal: Journal, now: Instant) throws(JournalError) -> Leaving {
+    /// `sync leave` at `now`: syncs once more, so what was written since the last sync goes out
+    /// too, then leaves this device's `left` mark in the folder and stops syncing (what it wrote
+    /// stays for the others), under the sync lock. That last sync is also where a journal whose
+    /// clock was far ahead and is now right withdraws what it stamped ahead and sends it again as
+    /// a new device (`newDevice` makes its id), which then leaves: once the journal forgets its
+    /// versions, nothing could withdraw them, and the others would wait on them for the skew.
+    public static func leave(_ journal: Journal, now: Instant, newDevice: () -> String = Journal.newUUID) throws(JournalError) -> Leaving {
         try SyncLock.holding(journal, wait: true) { () throws(JournalError) -> Leaving in
+            guard try journal.syncState() != nil else { return .marked }
+            _ = try unlocked(journal, now: now, force: true, segmentsKept: 64, newDevice: newDevice)
             guard let state = try journal.syncState() else { return .marked }
             let leaving = mark(SyncFolder.Left(device: state.device, name: state.deviceName, at: now), in: SyncFolder(root: state.folder))
             try journal.stopSync()
