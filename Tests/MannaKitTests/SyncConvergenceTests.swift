@@ -186,7 +186,7 @@ import TestSupport
             device.journal = try Journal(path: restored + "/journal.sqlite")
             Self.trace("backup of \(device.name) put back")
         case 2:
-            _ = try Sync.leave(device.journal, now: device.now, newDevice: device.newID)
+            _ = try device.leave()
             try device.journal.startSync(folder: device.folder, device: device.newID(), name: device.name, searches: true)
             Self.trace("\(device.name) left and joined again")
         case 3:

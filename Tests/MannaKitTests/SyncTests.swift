@@ -40,11 +40,24 @@ final class TestDevice {
     /// Makes the id this device takes when it becomes a new one (a model seeds it, so an order replays alike).
     var newID: () -> String = Journal.newUUID
 
+    /// A new id, remembered among this device's.
+    private func takeID() -> String {
+        let id = newID()
+        ids.insert(id)
+        return id
+    }
+
     @discardableResult
     func sync(segmentsKept: Int = 64) throws -> SyncReport {
-        let report = try Sync.run(journal, now: now, force: true, segmentsKept: segmentsKept, newDevice: newID)
+        let report = try Sync.run(journal, now: now, force: true, segmentsKept: segmentsKept, newDevice: takeID)
         if let id = try journal.syncState()?.device { ids.insert(id) }
         return report
+    }
+
+    /// `sync leave`, whose last sync may take a new id (a clock set right).
+    func leave() throws -> Sync.Leaving {
+        if let id = try journal.syncState()?.device { ids.insert(id) }
+        return try Sync.leave(journal, now: now, newDevice: takeID)
     }
 
     func export() throws -> String { try journal.export().prettyText }
@@ -52,7 +65,7 @@ final class TestDevice {
     /// What a sync killed after renaming its segment into place leaves: the segment in the
     /// folder, its changes still queued in the journal.
     func killAfterRename() throws {
-        _ = try Sync.unlocked(journal, now: now, force: true, segmentsKept: 64, newDevice: newID, killedAfterRename: true)
+        _ = try Sync.unlocked(journal, now: now, force: true, segmentsKept: 64, newDevice: takeID, killedAfterRename: true)
         if let id = try journal.syncState()?.device { ids.insert(id) }
     }
 
