@@ -189,4 +189,40 @@ import TestSupport
         #expect(try laptop.notes().map(\.text) == ["written a year ahead"])
         #expect(try newestInstant(laptop) <= laptop.now + Sync.aheadAllowed)
     }
+
+    /// A backup put back over a journal that wrote while its clock was far ahead: the prayer
+    /// written after the backup is only in that journal's segments, which every device holds for
+    /// being ahead. The journal put back, a copy, applies its old id's segments as its own (ahead
+    /// or not), and at its next sync withdraws and sends them again stamped now: the prayer
+    /// reaches the laptop. Before, withdrawn at once with nothing applied, it was lost.
+    @Test func aBackupPutBackOverAJournalThatWroteAheadKeepsWhatThatJournalWrote() throws {
+        let scratch = try Scratch("sync-clock")
+        let (laptop, travel) = try pair(scratch)
+        _ = try travel.journal.addNote("before the backup", on: ref("Ps 23:1"), at: travel.now)
+        try travel.sync()
+        try laptop.sync()
+        travel.now = laptop.now + Self.year
+        _ = try travel.journal.addNote("in the backup, a year ahead", on: ref("Rom 8:28"), at: travel.now)
+        try travel.sync()
+        let backup = scratch.file("backup")
+        try FileManager.default.copyItem(atPath: Files.parent(of: travel.journal.path), toPath: backup)
+        travel.now += 60
+        _ = try travel.journal.addPrayer(title: "only in the folder", body: "written after the backup", tags: [], reminders: [], at: travel.now)
+        try travel.sync()
+        // The backup is put back, and the clock set right.
+        travel.journal = try Journal(path: backup + "/journal.sqlite")
+        travel.now = laptop.now + 60
+        for _ in 0..<3 {
+            travel.now += 60
+            laptop.now += 60
+            try travel.sync()
+            try laptop.sync()
+        }
+        #expect(try laptop.sync().problems == [])
+        #expect(try travel.sync().problems == [])
+        #expect(try laptop.journal.prayers(.open, tag: nil).map(\.title) == ["only in the folder"])
+        #expect(Set(try laptop.notes().map(\.text)) == ["before the backup", "in the backup, a year ahead"])
+        #expect(try laptop.export() == travel.export())
+        #expect(try newestInstant(laptop) <= laptop.now + Sync.aheadAllowed)
+    }
 }

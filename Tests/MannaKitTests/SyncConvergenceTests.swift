@@ -238,7 +238,8 @@ import TestSupport
         case 5:
             _ = try journal.bookmark(ref(Self.verses.randomElement(using: &random)!), at: now)
         case 6:
-            _ = try journal.addPrayer(title: oracle.written(text), body: oracle.written(oracle.nextText()), tags: [], reminders: [], at: now)
+            let prayer = try journal.addPrayer(title: oracle.written(text), body: oracle.written(oracle.nextText()), tags: [], reminders: [], at: now)
+            Self.trace("\(device.name) prays '\(text)' (\(prayer.uuid.prefix(8)))")
         case 7:
             let prayers = try journal.prayers(.open, tag: nil)
             guard let summary = prayers.randomElement(using: &random), let prayer = try journal.prayer(id: summary.shortID) else { return }

@@ -48,6 +48,8 @@ public struct SyncDevice: Equatable, Sendable {
     /// The files of its refused for their content (`problem`), as `SyncFolder.rejection` names
     /// them: while a file is unchanged it is not read again.
     public let rejected: Set<String>
+    /// An id this journal synced under before it went on as a new device.
+    public var mine = false
 }
 
 /// What applying a segment did.
@@ -97,13 +99,14 @@ extension Journal {
 
     public func syncDevices() throws(JournalError) -> [SyncDevice] {
         try reading {
-            let statement = try database.prepare("SELECT device, name, applied, last_time, folder_mtime, problem, rejected, applied_at, problem_since FROM sync_devices ORDER BY name, device")
+            let statement = try database.prepare("SELECT device, name, applied, last_time, folder_mtime, problem, rejected, applied_at, problem_since, mine FROM sync_devices ORDER BY name, device")
             var devices: [SyncDevice] = []
             while try statement.step() {
                 devices.append(SyncDevice(device: statement.string(0), name: statement.string(1), applied: statement.int(2),
                                           lastTime: statement.optionalInt(3), appliedAt: statement.optionalInt(7), folderModified: statement.optionalInt(4),
                                           problem: statement.optionalString(5), problemSince: statement.optionalInt(8),
-                                          rejected: Set((statement.optionalString(6) ?? "").split(separator: "\n").map(String.init))))
+                                          rejected: Set((statement.optionalString(6) ?? "").split(separator: "\n").map(String.init)),
+                                          mine: statement.int(9) != 0))
             }
             return devices
         }
@@ -153,14 +156,16 @@ extension Journal {
     /// what it wrote under the old id that the other journal's files replaced is not lost, and
     /// versions every device has already change nothing. A journal that wrote every one of the
     /// old id's segments itself (a clock set right: `Sync.withdrawFuture`) counts them applied
-    /// (`appliedOld`): it has all they hold, and some hold what it has since stamped again.
+    /// (`appliedOld`): it has all they hold, and some hold what it has since stamped again. The
+    /// old id is kept as one of its own (`SyncDevice.mine`): its segments were stamped by this
+    /// device's clock, and one stamped ahead is applied, not held (`Sync.unlocked`).
     public func becomeNewDevice(_ device: String, appliedOld: Int = 0) throws(JournalError) {
         try writing {
             let state = try database.prepare("SELECT device, device_name FROM sync_state WHERE name = 'this'")
             guard try state.step() else { return }
             let (old, name) = (state.string(0), state.string(1))
             let known = try database.prepare("""
-                INSERT INTO sync_devices (device, name, applied) VALUES (?1, ?2, ?3) ON CONFLICT (device) DO UPDATE SET applied = ?3
+                INSERT INTO sync_devices (device, name, applied, mine) VALUES (?1, ?2, ?3, 1) ON CONFLICT (device) DO UPDATE SET applied = ?3, mine = 1
                 """)
             try known.bind(old, at: 1)
             try known.bind(name, at: 2)

@@ -466,6 +466,12 @@ public final class Journal {
         // A synced table added later gets its triggers by a migration naming it here alike.
         [ExportTable.prayers, .reminders, .prayed, .snoozes, .planRuns, .planDaysRead, .notes, .highlights, .bookmarks, .searches]
             .map(\.captureTriggers).joined(separator: "\n"),
+        // 17: the ids this journal synced under before it went on as a new device (a copy, a
+        // device forgotten, a clock set right). Their segments are its own, stamped by its own
+        // clock: one stamped far ahead (written while the clock was, by a journal a backup put
+        // back has since replaced) is applied, then withdrawn and sent again stamped now
+        // (`Sync.withdrawFuture`), not held for the skew while no journal is left to withdraw it.
+        "ALTER TABLE sync_devices ADD COLUMN mine INTEGER NOT NULL DEFAULT 0; -- 1: an id this journal synced under",
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).

@@ -164,28 +164,36 @@ public enum Sync {
         // device's own, or its own under an id it had before (a `sync leave` and `sync init`, a
         // backup put back), whose journal may be gone, or another's that will withdraw them too
         // once its clock is right: adopted and sent again, each arrives once whoever sends it.
-        let future = try journal.devicesAhead(of: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, clock: state.clock)
+        // A copy first applies what the journal it was copied from wrote under their id (ahead or
+        // not: `own`) as a new device; what that brings ahead is withdrawn at the next sync.
+        let copied = claimedElsewhere(state, folder: folder, scan: scan)
+        let future = copied ? [:] : try journal.devicesAhead(of: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, clock: state.clock)
         if let newest = future.values.max() {
             let days = (HybridTime.instant(newest) - now + 86_399) / 86_400
             do {
-                try withdrawFuture(Set(future.keys), state: state, folder: folder, now: now)
+                // This id's own segments too: they may carry versions of the others' stamped ahead
+                // (a conflict copy), and all they hold is in what the new id sends.
+                try withdrawFuture(Set(future.keys).union([state.device]), state: state, folder: folder, now: now)
                 report.clockWasAhead = days
             } catch {
                 report.folderUnavailable = "this device's clock was \(days) days ahead: cannot withdraw what it stamped then: \(error.message)"
                 report.problems.append(report.folderUnavailable!)
             }
         }
-        let copied = claimedElsewhere(state, folder: folder, scan: scan)
         if scan.left.contains(state.device) || report.clockWasAhead != nil || copied {
             if report.clockWasAhead != nil {
                 try journal.restamp(Set(future.keys), after: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, wall: now)
             }
             let id = newDevice()
-            try journal.becomeNewDevice(id, appliedOld: report.clockWasAhead != nil && !copied ? state.sequence : 0)
+            try journal.becomeNewDevice(id, appliedOld: report.clockWasAhead != nil ? state.sequence : 0)
             report.newDevice = id
             state = try journal.syncState()!
             scan = folder.scan()
         }
+        // Ids this journal synced under before: their segments were stamped by this device's
+        // clock, so one stamped ahead is not held but applied, and withdrawn at the next sync
+        // with the versions it brought (`withdrawFuture`).
+        let own = Set(try journal.syncDevices().filter(\.mine).map(\.device))
 
         try journal.captureSyncChanges(now: now)
         report.sent += try send(journal, state: state, folder: folder, report: &report, killedAfterRename: killedAfterRename)
@@ -233,7 +241,7 @@ public enum Sync {
                         problem = "waiting for segment \(needed) of device \(other), which \(segment.name)'s segment \(next) follows"
                         break
                     }
-                    if let ahead = ahead(segment, now: now) {
+                    if let ahead = ahead(segment, now: now), !own.contains(device) {
                         problem = ahead.problem
                         rejections.hold(device, file, until: ahead.until)
                         break
@@ -256,7 +264,8 @@ public enum Sync {
                     switch snapshot(of: device, past: next - 1, through: withdrawn[device], folder: folder, rejections: &rejections, now: now) {
                     case nil: break
                     case .failure(let refused): problem = problem ?? refused.problem
-                    case .success(let snapshot) where ahead(snapshot, now: now) != nil: problem = ahead(snapshot, now: now)?.problem
+                    case .success(let snapshot) where ahead(snapshot, now: now) != nil && !own.contains(device):
+                        problem = ahead(snapshot, now: now)?.problem
                     case .success(let snapshot):
                         problem = nil
                         let result = try journal.apply(snapshot, at: now)
