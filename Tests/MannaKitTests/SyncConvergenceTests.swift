@@ -9,22 +9,23 @@ import TestSupport
 /// arrives and every device syncs until none has anything new: each must then export the same
 /// bytes, and no text written anywhere may be lost (a text is lost if it is in no record and
 /// no later edit was made from it). Each seed is one order of edits and deliveries: the suite
-/// runs 4 orders of 30 edits a device; MANNA_SYNC_ORDERS=200 MANNA_SYNC_EDITS=1000 runs the
+/// runs 16 orders of 40 edits a device; MANNA_SYNC_ORDERS=200 MANNA_SYNC_EDITS=1000 runs the
 /// issue's target (tools/sync-converge: an optimized build on tmpfs; 52 minutes on this 2-core
-/// machine, all 200 orders converging).
+/// machine; all 200 orders converged when last run, before set-ups were in by default).
 @Suite struct SyncConvergenceTests {
     static let environment = ProcessInfo.processInfo.environment
-    static let orders = Int(environment["MANNA_SYNC_ORDERS"] ?? "") ?? 4
+    static let orders = Int(environment["MANNA_SYNC_ORDERS"] ?? "") ?? 16
     /// MANNA_SYNC_SEED=N runs that one order alone (to trace it).
     static let seeds = Int(environment["MANNA_SYNC_SEED"] ?? "").map { [$0] } ?? Array(0..<orders)
     /// Edits each device makes (at random moments, so some are concurrent with others').
-    static let edits = Int(environment["MANNA_SYNC_EDITS"] ?? "") ?? 30
-    /// MANNA_SYNC_SETUPS=1 adds backups put back and devices leaving and joining again while
-    /// the others edit (kills after a rename are always in). Not on by default: a conflict copy
-    /// made while a restated text lost stays when that text wins again (a text twice); taking
-    /// it back as that happens made segments applied in different orders end apart
-    /// (`SyncIdentityTests`), so it is not done yet (issue 24).
-    static let setUps = environment["MANNA_SYNC_SETUPS"] != nil
+    static let edits = Int(environment["MANNA_SYNC_EDITS"] ?? "") ?? 40
+    /// Backups put back, and devices leaving and joining again while the others edit, happen
+    /// now and then (kills after a rename are always in); MANNA_SYNC_SETUPS=0 leaves them out.
+    /// Not yet passing at larger scales: a journal that wrote while its clock was a year ahead,
+    /// then was replaced by a backup from before its last `sync init` (about 2 orders in 100 of
+    /// 60 edits). Its segments wait out the skew on every device, and no journal is left that
+    /// knows them for its own to withdraw them (issue 24).
+    static let setUps = environment["MANNA_SYNC_SETUPS"] != "0"
     /// MANNA_SYNC_DEBUG=1 traces each step and, when a text is lost, its versions on each device.
     static let debug = environment["MANNA_SYNC_DEBUG"] != nil
 

@@ -122,7 +122,7 @@ import TestSupport
         switch setup {
         case .copiedThenInitOnBoth:
             try Self.fill(try scratch.journal("laptop"), at: start)
-            try Self.copy(scratch, "laptop", to: "desktop")
+            try SyncSetupTests.copy(scratch, "laptop", to: "desktop")
             devices = [try syncing("laptop"), try syncing("desktop")]
         case .leaveThenInit:
             let (laptop, desktop) = try pair()
@@ -136,7 +136,7 @@ import TestSupport
             laptop.now += 60
             try laptop.edit(try #require(try laptop.notes().first { $0.text == "note 1" }), "note 1, after the backup")
             notes[1] = "note 1, after the backup"
-            try Self.settle([laptop, desktop])
+            try SyncSetupTests.settle([laptop, desktop])
             try Self.copy(scratch, "backup", to: "restored")
             let restored = TestDevice(journal: try scratch.journal("restored"), name: "laptop", folder: shared, now: laptop.now + 60)
             devices = [restored, desktop]
@@ -144,11 +144,11 @@ import TestSupport
             try Self.fill(try scratch.journal("laptop"), at: start)
             try Self.copy(scratch, "laptop", to: "backup")
             let laptop = try syncing("laptop"), desktop = try syncing("desktop")
-            try Self.settle([laptop, desktop])
+            try SyncSetupTests.settle([laptop, desktop])
             laptop.now += 60
             try laptop.edit(try #require(try laptop.notes().first { $0.text == "note 1" }), "note 1, after the backup")
             notes[1] = "note 1, after the backup"
-            try Self.settle([laptop, desktop])
+            try SyncSetupTests.settle([laptop, desktop])
             try Self.copy(scratch, "backup", to: "restored")
             let restored = try syncing("restored")
             restored.now = laptop.now + 60
@@ -182,7 +182,7 @@ import TestSupport
             notes[1] = "note 1, queued at the backup"
             try laptop.journal.captureSyncChanges(now: laptop.now)
             try Self.copy(scratch, "laptop", to: "backup")
-            try Self.settle([laptop, desktop])
+            try SyncSetupTests.settle([laptop, desktop])
             try Self.copy(scratch, "backup", to: "restored")
             devices = [TestDevice(journal: try scratch.journal("restored"), name: "laptop", folder: shared, now: laptop.now + 60), desktop]
         case .importedNewerExport:
@@ -200,7 +200,7 @@ import TestSupport
             laptop.now += 60
             try laptop.edit(try #require(try laptop.notes().first { $0.text == "note 1" }), "note 1, after the export")
             notes[1] = "note 1, after the export"
-            try Self.settle([laptop, desktop])
+            try SyncSetupTests.settle([laptop, desktop])
             for device in [laptop, desktop] { _ = try device.journal.merge(try ImportFile(parsing: export, file: "export.json")) }
             devices = [laptop, desktop]
         case .clonedHome:
@@ -265,6 +265,32 @@ import TestSupport
     }
 
     /// Killed after the rename, before the journal recorded it: the file is this device's own.
+    /// One journal copied to a second machine; the first joins and edits a note before the
+    /// second joins. The second restates the note's old text as it joins, later than the edit:
+    /// the edit still wins (it was made from that very text), and there is no conflict copy.
+    @Test func anEditMadeBeforeTheCopyJoinsBeatsTheCopysOldText() throws {
+        let scratch = try Scratch("sync-setup")
+        let shared = scratch.file("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let journal = try scratch.journal("laptop")
+        _ = try journal.addNote("first words", on: ref("John 3:16"), at: 1_800_000_000)
+        try SyncSetupTests.copy(scratch, "laptop", to: "desktop")
+        let laptop = TestDevice(journal: journal, name: "laptop", folder: shared, now: 1_800_000_100)
+        let desktop = TestDevice(journal: try scratch.journal("desktop"), name: "desktop", folder: shared, now: 1_800_000_100)
+        try laptop.journal.startSync(folder: shared, device: Journal.newUUID(), name: "laptop")
+        try laptop.sync()
+        laptop.now += 60
+        try laptop.edit(try #require(try laptop.notes().first), "second words")
+        try laptop.sync()
+        desktop.now = laptop.now + 60
+        try desktop.journal.startSync(folder: shared, device: Journal.newUUID(), name: "desktop")
+        try SyncSetupTests.settle([laptop, desktop])
+        for device in [laptop, desktop] {
+            #expect(try device.notes().map(\.text) == ["second words"], "\(device.name)")
+        }
+        #expect(try laptop.export() == desktop.export())
+    }
+
     @Test func aKillAfterASegmentIsRenamedIntoPlaceResumes() throws {
         let scratch = try Scratch("sync-identity")
         let (laptop, desktop) = try pair(scratch)

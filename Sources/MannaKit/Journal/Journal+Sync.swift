@@ -531,7 +531,7 @@ extension Journal {
                 if table.parent.map({ touched[$0.table] != nil }) == true { try materializeWaiting(table) }
             }
             for table in synced {
-                for key in (textTouched[table.name] ?? []).sorted() { applied.copies += try keepConflictingText(table, key: key) }
+                for key in (textTouched[table.name] ?? []).sorted() { applied.copies += try keepConflictingText(table, key: key, now: now) }
             }
             for run in try supersedeAfterMerge().runs { try carryDaysRead(from: run.uuid, to: run.winner) }
             let device = try database.prepare("""
@@ -740,7 +740,9 @@ extension Journal {
     /// of it that neither replaced: a head whose text is the record's makes no copy, and one
     /// whose text an edit replaced, where that edit came after it or apart from it, is no head
     /// (whoever made that edit had that very text before them).
-    private func keepConflictingText(_ table: ExportTable, key: String) throws -> Int {
+    ///
+    /// A copy whose text the record has again is withdrawn (`withdrawCopy`).
+    private func keepConflictingText(_ table: ExportTable, key: String, now: Instant) throws -> Int {
         let versions = try database.prepare("""
             SELECT field, time, device, base_time, base_device, value, context FROM sync_versions WHERE tbl = ?1 AND key = ?2 ORDER BY field
             """)
@@ -760,6 +762,7 @@ extension Journal {
             // A version whose base has not arrived (a snapshot applied ahead of what it follows)
             // would look like a head: wait until the history is whole.
             guard let current = fields[field]?.value, Set(all.compactMap(\.base)).isSubset(of: Set(all.map(\.version))) else { continue }
+            if fields["deleted_at"]?.value == .null { try withdrawCopy(table, key: key, field: field, value: current, now: now) }
             // Each losing text once, as its greatest version.
             var losing: [TextVersion] = []
             for head in Journal.textHeads(all).sorted(by: { $0.version > $1.version }) where head.value != current {
@@ -771,6 +774,28 @@ extension Journal {
             }
         }
         return made
+    }
+
+    /// Withdraws the conflict copy that keeps `value` for `key`'s `field` when the record has
+    /// that text again: a text that lost a race won later (a journal joining again restated
+    /// it, an edit based on a restatement), and the copy would be that text twice. Only a copy
+    /// no one touched since it was made: every field still at the one version it was made with
+    /// and no record under it (a reminder, a prayed mark). An edit of it, or a reminder added, is
+    /// someone's, and it stays. Withdrawn as a deletion made here now, a tombstone like `note
+    /// delete`'s: an edit of it made apart keeps its text there (`note list --deleted`).
+    private func withdrawCopy(_ table: ExportTable, key: String, field: String, value: Cell, now: Instant) throws {
+        let uuid = Journal.derivedUUID("\(table.name)|\(key)|\(field)|" + value.json.text)
+        let copy = try syncFields(of: table, key: uuid)
+        guard copy["deleted_at"]?.value == .null, Set(copy.values.map(\.version)).count == 1 else { return }
+        for child in try syncedTables() where child.parent?.table == table.name {
+            let under = try database.prepare("SELECT 1 FROM \(child.name) WHERE \(child.parent!.field) = ?1")
+            try under.bind(uuid, at: 1)
+            if try under.step() { return }
+        }
+        let delete = try database.prepare("UPDATE \(table.name) SET deleted_at = ?1, updated_at = ?1 WHERE uuid = ?2 AND deleted_at IS NULL")
+        try delete.bind(now, at: 1)
+        try delete.bind(uuid, at: 2)
+        try delete.run()
     }
 
     /// One version of a text field, with the version it replaced.
