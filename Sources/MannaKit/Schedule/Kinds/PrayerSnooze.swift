@@ -23,6 +23,7 @@ public struct PrayerSnooze: ReminderKind {
         }
     }
 
+    /// None: a snooze is never planned.
     public static func times(on date: LocalDate, inputs: TimelineInputs) -> [LocalTime] { [] }
 
     public var ledgerKey: String { snoozeUUID }
