@@ -26,21 +26,16 @@ struct Tick {
     /// gives its claim back (`.failed`), so the next tick tries again; one handed to a server
     /// that did not confirm it is not sent again (`.unconfirmed`).
     func run(at now: Instant) throws -> [DeliveryOutcome] {
-        let zone = inputs.zone
         let session = Session(notifier: notifier, started: secondsElapsed(), secondsElapsed: secondsElapsed)
-        var outcomes: [DeliveryOutcome] = []
-        if let notifyAt = inputs.notifyAt, let verse = Scheduler.morningVerse(now: now, zone: zone, at: notifyAt) {
-            outcomes += try Scheduler.deliver([verse], journal: journal, now: now) { session.show(notification(verseOf: $0)) }
+        let sources = NotificationSources(database: database, journal: journal, settings: inputs, manna: manna)
+        let window = Scheduler.reminderWindow(handledThrough: try journal.remindersHandledThrough(), now: now)
+        let due = DueInputs(now: now, zone: inputs.zone, notifyAt: inputs.notifyAt, plans: inputs.plans, remindersAfter: window.after,
+                            reminders: try journal.activeReminders(), snoozes: try journal.snoozes(after: window.after, upTo: now))
+        // The verse and each plan's reading, each on its own, on time or late.
+        var outcomes = try Scheduler.deliver(Scheduler.dailyDue(due), journal: journal, now: now) { item in
+            session.show { () throws(TextUnavailable) in try item.subject.notification(late: item.late, from: sources) }
         }
-        // Each running plan has its own reminder (its occurrence is keyed by the run).
-        for (plan, run) in inputs.plans {
-            guard let reading = Scheduler.planReminder(now: now, zone: zone, run: run, plan: plan) else { continue }
-            outcomes += try Scheduler.deliver([reading], journal: journal, now: now) { item in
-                // No step left on that date (the plan is read to its end): nothing to show.
-                notification(planReminder: item, plan: plan, run: run).map(session.show) ?? .shown
-            }
-        }
-        outcomes += try remindPrayers(now: now, session: session)
+        outcomes += try remindPrayers(Scheduler.remindersDue(due), now: now, session: session, sources: sources)
         return outcomes
     }
 
@@ -48,23 +43,21 @@ struct Tick {
     /// those on time one by one, those missed together; then, if none was given back (failed,
     /// or left for the next tick), records that reminders are handled up to `now` (or to just
     /// before one that another tick holds unshown). A tick with nothing due writes nothing.
-    private func remindPrayers(now: Instant, session: Session) throws -> [DeliveryOutcome] {
-        let zone = inputs.zone
-        let window = Scheduler.reminderWindow(handledThrough: try journal.remindersHandledThrough(), now: now)
-        let due = Scheduler.prayerReminders(try journal.activeReminders(), snoozes: try journal.snoozes(after: window.after, upTo: now),
-                                            after: window.after, now: now, zone: zone)
+    private func remindPrayers(_ due: RemindersDue, now: Instant, session: Session, sources: NotificationSources) throws -> [DeliveryOutcome] {
         guard !due.isEmpty else { return [] }
         var outcomes = try Scheduler.deliver(due.onTime, journal: journal, now: now) { item in
-            guard let prayer = try? journal.prayer(id: item.prayerUUID) else { return .notShown("the journal \(journal.path) could not be read") }
-            return session.show(DesktopNotification(prayer: prayer.title, firstLine: prayer.firstLine, prayerUUID: prayer.uuid, manna: manna))
+            session.show { () throws(TextUnavailable) in try item.subject.notification(late: item.late, from: sources) }
         }
         outcomes += try Scheduler.deliverTogether(due.missed, journal: journal, now: now) { items in
-            var missed: [(title: String, due: Instant)] = []
-            for item in items {
-                guard let prayer = try? journal.prayer(id: item.prayerUUID) else { return .notShown("the journal \(journal.path) could not be read") }
-                missed.append((prayer.title, item.scheduled))
+            session.show { () throws(TextUnavailable) in
+                var missed: [(title: String, due: Instant)] = []
+                for item in items {
+                    // Scheduler.remindersDue gives the reminder kinds' occurrences only.
+                    let reminder = item.subject as! any ReminderKind
+                    missed.append((try reminder.missedTitle(from: sources), item.scheduled))
+                }
+                return DesktopNotification(missed: missed, now: now, zone: inputs.zone)
             }
-            return session.show(DesktopNotification(missed: missed, now: now, zone: zone))
         }
         guard !outcomes.contains(where: \.givenBack) else { return outcomes }
         // An occurrence another tick has claimed but not shown may yet be given back, or left
@@ -73,26 +66,6 @@ struct Tick {
         for case .alreadyClaimed(let item) in outcomes where !(try journal.isShown(item.occurrence)) { pending.append(item.scheduled) }
         try journal.setRemindersHandled(through: pending.min().map { $0 - 1 } ?? now)
         return outcomes
-    }
-
-    /// The morning verse of the occurrence's date; late ones say when they were due.
-    private func notification(verseOf item: Due) -> Result<DesktopNotification, TextDatabaseError> {
-        Result { () throws(TextDatabaseError) in
-            let date = LocalDate(parsing: item.occurrence.label) ?? inputs.zone.local(item.scheduled).date
-            var notification = DesktopNotification(dailyVerse: try database.dailyVerse(for: date, in: inputs.translation, source: inputs.daily))
-            if item.late, let notifyAt = inputs.notifyAt { notification.summary += " · missed at \(notifyAt)" }
-            return notification
-        }
-    }
-
-    /// "The New Testament in 90 Days: day 12 of 90" with the day's readings.
-    private func notification(planReminder item: Due, plan: Plan, run: PlanRun) -> DesktopNotification? {
-        let date = LocalDate(parsing: item.occurrence.label) ?? inputs.zone.local(item.scheduled).date
-        guard let step = run.step(for: date, today: date, plan: plan) else { return nil }
-        // The name cut first, so a long one leaves the day in the summary; the readings cut
-        // between two, so a day of a thousand names its first and "…".
-        return DesktopNotification(summary: "\(Excerpt.of(plan.name, characters: 100)): day \(step.day) of \(step.days)",
-                                   body: Excerpt.of(step.readings.map(\.description), joinedBy: "; ").joined(separator: "; "), category: .plan)
     }
 
     /// One tick's calls to the notifier: within the time budget, and none after a failure (a
@@ -111,10 +84,14 @@ struct Tick {
             self.secondsElapsed = secondsElapsed
         }
 
-        func show(_ notification: Result<DesktopNotification, TextDatabaseError>) -> ShowResult {
-            switch notification {
-            case .success(let notification): show(notification)
-            case .failure(let error): .notShown(error.message)
+        /// Makes a notification and shows it: one whose text cannot be made now is not shown
+        /// (a later tick tries again), and a kind with nothing to show counts as shown.
+        func show(_ make: () throws(TextUnavailable) -> DesktopNotification?) -> ShowResult {
+            do {
+                guard let notification = try make() else { return .shown }
+                return show(notification)
+            } catch {
+                return .notShown(error.reason)
             }
         }
 

@@ -225,7 +225,9 @@ import Testing
     @Test func aSpentBudgetIsNotReportedAsAFailure() throws {
         let home = try TestHome()
         let journal = try home.journal()
-        let due = Due(occurrence: Journal.Occurrence(kind: .prayer, key: "r", label: "2027-06-01 07:00"),
+        let due = Due(subject: PrayerReminder(reminderUUID: "r", prayerUUID: "p",
+                                              time: ReminderSpec.Occurrence(date: LocalDate(year: 2027, month: 6, day: 1),
+                                                                            instant: instant("2027-06-01T07:00:00Z"), label: "2027-06-01 07:00")),
                       scheduled: instant("2027-06-01T07:00:00Z"), late: false)
         try TickCommand.report([.shown(due), .deferred(due)], journal: journal,
                                now: instant("2027-06-01T07:00:00Z"), zone: .utc)

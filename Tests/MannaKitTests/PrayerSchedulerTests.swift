@@ -13,6 +13,11 @@ import TestSupport
         ActiveReminder(uuid: uuid, prayerUUID: prayer, spec: try ReminderSpec(parsing: spec), since: created)
     }
 
+    /// The reminder kinds' occurrences due in (after, now].
+    func remindersDue(_ reminders: [ActiveReminder], snoozes: [Snooze], after: Instant, now: Instant, zone: Zone) -> RemindersDue {
+        Scheduler.remindersDue(DueInputs(now: now, zone: zone, remindersAfter: after, reminders: reminders, snoozes: snoozes))
+    }
+
     @Test func theWindowRunsFromTheMarkButNeverMoreThanADay() {
         let now = at("2026-03-08T12:00:00Z")
         #expect(Scheduler.reminderWindow(handledThrough: nil, now: now) == (now - 86_400, now))
@@ -24,19 +29,19 @@ import TestSupport
 
     @Test func dueWithinTwoMinutesIsOnTimeEarlierIsMissed() throws {
         let now = at("2026-06-01T11:31:00Z")  // 07:31 in New York
-        let due = Scheduler.prayerReminders([try reminder("07:30", uuid: "a"), try reminder("06:00", uuid: "b"), try reminder("12:00", uuid: "c")],
+        let due = remindersDue([try reminder("07:30", uuid: "a"), try reminder("06:00", uuid: "b"), try reminder("12:00", uuid: "c")],
                                             snoozes: [], after: now - 86_400, now: now, zone: newYork)
         #expect(due.onTime.map(\.occurrence) == [Journal.Occurrence(kind: .prayer, key: "a", label: "2026-06-01 07:30")])
         #expect(due.onTime[0].scheduled == at("2026-06-01T11:30:00Z"))
         // Missed, oldest first: yesterday's 12:00, then this morning's 06:00.
         #expect(due.missed.map(\.occurrence.label) == ["2026-05-31 12:00", "2026-06-01 06:00"])
-        #expect(due.missed.allSatisfy { $0.late && $0.prayerUUID == "p" })
+        #expect(due.missed.allSatisfy { $0.late && ($0.subject as? PrayerReminder)?.prayerUUID == "p" })
     }
 
     @Test func occurrencesBeforeAReminderWasAddedAreNotDue() throws {
         let now = at("2026-06-01T16:00:00Z")  // 12:00 in New York
         let added = at("2026-06-01T15:00:00Z")  // added at 11:00
-        let due = Scheduler.prayerReminders([try reminder("07:30", created: added), try reminder("11:30", uuid: "s", created: added)],
+        let due = remindersDue([try reminder("07:30", created: added), try reminder("11:30", uuid: "s", created: added)],
                                             snoozes: [], after: now - 86_400, now: now, zone: newYork)
         #expect(due.onTime.isEmpty)
         #expect(due.missed.map(\.occurrence.label) == ["2026-06-01 11:30"])
@@ -45,9 +50,10 @@ import TestSupport
     @Test func aSnoozeIsAOneOffOccurrence() throws {
         let now = at("2026-06-01T11:40:00Z")
         let snoozes = [Snooze(uuid: "s1", prayerUUID: "p1", dueAt: now - 30), Snooze(uuid: "s2", prayerUUID: "p2", dueAt: now + 60)]
-        let due = Scheduler.prayerReminders([], snoozes: snoozes, after: now - 60, now: now, zone: newYork)
-        #expect(due.onTime == [Due(occurrence: Journal.Occurrence(kind: .snooze, key: "s1", label: "2026-06-01 07:39"),
-                                   scheduled: now - 30, late: false, prayerUUID: "p1")])
+        let due = remindersDue([], snoozes: snoozes, after: now - 60, now: now, zone: newYork)
+        #expect(due.onTime == [Due(subject: PrayerSnooze(snoozeUUID: "s1", prayerUUID: "p1", dueAt: newYork.local(now - 30)),
+                                   scheduled: now - 30, late: false)])
+        #expect(due.onTime.map(\.occurrence) == [Journal.Occurrence(kind: .snooze, key: "s1", label: "2026-06-01 07:39")])
         #expect(due.missed.isEmpty)
     }
 
@@ -74,7 +80,7 @@ import TestSupport
         let scratch = try Scratch()
         let path = scratch.path()
         let now = at("2026-06-04T16:00:00Z")
-        let due = Scheduler.prayerReminders([try reminder("07:00", uuid: "a"), try reminder("08:00", uuid: "b")],
+        let due = remindersDue([try reminder("07:00", uuid: "a"), try reminder("08:00", uuid: "b")],
                                             snoozes: [], after: now - 86_400, now: now, zone: newYork).missed
         #expect(due.count == 2)
         let failed = try Scheduler.deliverTogether(due, journal: try Journal(path: path), now: now) { _ in .notShown("no server") }

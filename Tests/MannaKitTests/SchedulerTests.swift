@@ -9,27 +9,27 @@ import TestSupport
 
     @Test func theMorningVerseIsDueFromItsTimeUntilTheDayEnds() {
         let seven = LocalTime(hour: 7, minute: 0)
-        #expect(Scheduler.morningVerse(now: at("2026-03-08T10:59:59Z"), zone: newYork, at: seven) == nil)
-        let onTime = Scheduler.morningVerse(now: at("2026-03-08T11:00:00Z"), zone: newYork, at: seven)
+        #expect(MorningVerse.due(now: at("2026-03-08T10:59:59Z"), zone: newYork, at: seven) == nil)
+        let onTime = MorningVerse.due(now: at("2026-03-08T11:00:00Z"), zone: newYork, at: seven)
         #expect(onTime?.occurrence == Journal.Occurrence(kind: .verse, key: "", label: "2026-03-08"))
         #expect(onTime?.late == false)
         // Asleep through 07:00, woken at 15:00 local: shown once, marked late.
-        let late = Scheduler.morningVerse(now: at("2026-03-08T19:00:00Z"), zone: newYork, at: seven)
+        let late = MorningVerse.due(now: at("2026-03-08T19:00:00Z"), zone: newYork, at: seven)
         #expect(late?.late == true && late?.occurrence.label == "2026-03-08")
         // Past midnight the next day's occurrence is not due before its time, and yesterday's is gone.
-        #expect(Scheduler.morningVerse(now: at("2026-03-09T05:00:00Z"), zone: newYork, at: seven) == nil)
+        #expect(MorningVerse.due(now: at("2026-03-09T05:00:00Z"), zone: newYork, at: seven) == nil)
     }
 
     @Test func aTimeThatDoesNotExistIsDueAtTheFirstInstantAfterIt() {
         let twoThirty = LocalTime(hour: 2, minute: 30)
-        #expect(Scheduler.morningVerse(now: at("2026-03-08T06:59:59Z"), zone: newYork, at: twoThirty) == nil)
-        #expect(Scheduler.morningVerse(now: at("2026-03-08T07:00:00Z"), zone: newYork, at: twoThirty)?.late == false)
+        #expect(MorningVerse.due(now: at("2026-03-08T06:59:59Z"), zone: newYork, at: twoThirty) == nil)
+        #expect(MorningVerse.due(now: at("2026-03-08T07:00:00Z"), zone: newYork, at: twoThirty)?.late == false)
     }
 
     @Test func eachOccurrenceIsShownExactlyOnceAcrossTicksAndProcesses() throws {
         let scratch = try Scratch()
         let path = scratch.path()
-        let due = Scheduler.morningVerse(now: at("2026-03-08T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
+        let due = MorningVerse.due(now: at("2026-03-08T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
         var shown = 0
         // The server is down: the claim is given back.
         let first = try Scheduler.deliver([due], journal: try Journal(path: path), now: 1) { _ in .notShown("no server") }
@@ -40,7 +40,7 @@ import TestSupport
         }
         #expect(shown == 1)
         // Threads racing, each with its own connection, as separate processes would.
-        let other = Scheduler.morningVerse(now: at("2026-03-09T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
+        let other = MorningVerse.due(now: at("2026-03-09T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
         let counter = Counter()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let journal = try! Journal(path: path)
@@ -55,7 +55,7 @@ import TestSupport
     /// shows it once.
     @Test func aClaimLeftUnshownIsTakenOverOnlyWhenItsHolderIsGone() throws {
         let scratch = try Scratch()
-        let due = Scheduler.morningVerse(now: at("2026-03-08T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
+        let due = MorningVerse.due(now: at("2026-03-08T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
         let claimedAt = at("2026-03-08T12:00:00Z")
         var holder: Journal? = try Journal(path: scratch.path())
         #expect(try holder!.claim(due.occurrence, at: claimedAt, late: false))  // and then that tick stalls
@@ -79,7 +79,7 @@ import TestSupport
     @Test func anUnconfirmedNotificationIsNeverSentAgain() throws {
         let scratch = try Scratch()
         let journal = try Journal(path: scratch.path())
-        let due = Scheduler.morningVerse(now: at("2026-03-08T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
+        let due = MorningVerse.due(now: at("2026-03-08T12:00:00Z"), zone: newYork, at: LocalTime(hour: 7, minute: 0))!
         let first = try Scheduler.deliver([due], journal: journal, now: at("2026-03-08T12:00:00Z")) { _ in .unconfirmed("slow") }
         #expect(first == [.unconfirmed(due, reason: "slow")])
         for minute in 1...5 {

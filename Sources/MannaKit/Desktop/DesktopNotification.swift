@@ -11,15 +11,11 @@ public struct DesktopNotification: Equatable, Sendable {
         case critical = 2
     }
 
-    /// The spec's `category` hint; Manna's own are `x-manna.*`.
+    /// The spec's `category` hint; Manna's own are `x-manna.*`, one for each notification kind
+    /// (declared in its file, Schedule/Kinds/).
     public struct Category: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-
-        /// The verse of the day.
-        public static let verse = Category(rawValue: "x-manna.verse")
-        /// The reading plan's daily reminder.
-        public static let plan = Category(rawValue: "x-manna.plan")
     }
 
     /// Plain text, one line: a reference and translation, a prayer's title. Always an
@@ -77,11 +73,6 @@ public struct DesktopNotification: Equatable, Sendable {
         self.icon = icon
         self.desktopEntry = desktopEntry
         self.appName = appName
-    }
-
-    /// The verse of the day: "Luke 2:11 (KJV)" over the verse text.
-    public init(dailyVerse: DailyVerse) {
-        self.init(summary: "\(dailyVerse.label) (\(dailyVerse.translation))", body: dailyVerse.text, category: .verse)
     }
 }
 

@@ -5,24 +5,20 @@
 // gone (`ClaimHolder`), so a kill at any instant loses nothing and ticks on any clocks never
 // share one (docs/ARCHITECTURE.md, "The journal and the ledger").
 
-/// What an occurrence is of: the kinds the scheduler shows.
-public enum OccurrenceKind: String, Sendable, CaseIterable {
-    /// The morning verse of one local date (key '').
-    case verse
-    /// The reading-plan reminder of one local date (key: the plan run's UUID).
-    case plan
-    /// One time of a prayer reminder (key: the reminder's UUID).
-    case prayer
-    /// A snoozed prayer coming back (key: the snooze's UUID).
-    case snooze
+/// What an occurrence is of: a notification kind's name in the ledger (`NotificationKind.ledgerKind`;
+/// each kind declares its own, in its file under Schedule/Kinds/). Journals keep these names, so
+/// a kind's never changes.
+public struct OccurrenceKind: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
 
     /// The kind a ledger row names. A kind this Manna does not know (a newer one wrote it, or
     /// the file was edited) is the journal's error, never taken for another kind.
     init(ledger text: String, path: String) throws(JournalError) {
-        guard let kind = OccurrenceKind(rawValue: text) else {
+        guard NotificationKinds.all.contains(where: { $0.ledgerKind.rawValue == text }) else {
             throw .unwritable(path: path, reason: "the delivery ledger has an occurrence of unknown kind '\(text.singleLine)'")
         }
-        self = kind
+        self.init(rawValue: text)
     }
 }
 

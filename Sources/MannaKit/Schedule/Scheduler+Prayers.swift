@@ -1,9 +1,10 @@
-// Prayer reminders in the scheduler: which occurrences (and snoozes) are due at a tick, which of
-// them were missed, and the notifications that show them. See docs/ARCHITECTURE.md, "Prayer
-// reminders", for the window a tick looks at and why.
+// Prayer reminders in the scheduler (the kinds of `NotificationKinds.reminders`: a reminder's
+// times, snoozes): the window a tick looks at, which of them were missed, and the one
+// notification that names the missed ones. See docs/ARCHITECTURE.md, "Prayer reminders in the
+// tick", for the window and why.
 
 /// The prayer reminders due at one tick.
-public struct PrayerReminders: Equatable, Sendable {
+public struct RemindersDue: Equatable, Sendable {
     /// Due in the last `Scheduler.lateAfter` seconds: each shown on its own, with actions.
     public var onTime: [Due] = []
     /// Due earlier (the machine slept, was off, or the server was away): shown together in one
@@ -31,27 +32,12 @@ extension Scheduler {
         return (max(mark, dayAgo), now)
     }
 
-    /// The reminder occurrences and snoozes due in `(after, now]`, oldest first, split into on
-    /// time and missed. An occurrence is named in the ledger by its reminder's UUID and its local
-    /// date and time ("2026-03-08 07:30"); a snooze by its own UUID and the local time it was due.
-    /// Occurrences before a reminder was added are not due.
-    public static func prayerReminders(_ reminders: [ActiveReminder], snoozes: [Snooze], after: Instant, now: Instant,
-                                       zone: Zone) -> PrayerReminders {
-        let clock = WallClockDays(zone: zone)
-        var due: [Due] = []
-        for reminder in reminders {
-            for occurrence in reminder.spec.occurrences(after: max(after, reminder.since), upTo: now, clock: clock) {
-                due.append(Due(occurrence: Journal.Occurrence(kind: .prayer, key: reminder.uuid, label: occurrence.label),
-                               scheduled: occurrence.instant, late: now - occurrence.instant > lateAfter, prayerUUID: reminder.prayerUUID))
-            }
-        }
-        for snooze in snoozes where snooze.dueAt > after && snooze.dueAt <= now {
-            let local = zone.local(snooze.dueAt)
-            due.append(Due(occurrence: Journal.Occurrence(kind: .snooze, key: snooze.uuid, label: "\(local.date) \(local.time)"),
-                           scheduled: snooze.dueAt, late: now - snooze.dueAt > lateAfter, prayerUUID: snooze.prayerUUID))
-        }
+    /// The reminder kinds' occurrences due in (`remindersAfter`, `now`], oldest first, split into
+    /// on time and missed.
+    public static func remindersDue(_ tick: DueInputs) -> RemindersDue {
+        var due = NotificationKinds.reminders.flatMap { $0.due(tick) }
         due.sort { ($0.scheduled, $0.occurrence.key) < ($1.scheduled, $1.occurrence.key) }
-        var result = PrayerReminders()
+        var result = RemindersDue()
         for item in due {
             if item.late { result.missed.append(item) } else { result.onTime.append(item) }
         }
@@ -59,20 +45,16 @@ extension Scheduler {
     }
 }
 
-extension DesktopNotification {
-    /// A prayer reminder: the prayer's title over the first line of its text, with "Prayed"
-    /// and "Snooze 10 min" where the server shows actions.
-    ///
-    /// - Parameter manna: the `manna` executable an action runs (`pray prayed UUID`,
-    ///   `pray snooze UUID`), by absolute path, without a shell.
-    public init(prayer title: String, firstLine: String, prayerUUID: String, manna: String) {
-        self.init(summary: title, body: firstLine, category: .prayer)
-        actions = [
-            Action(key: "prayed", label: "Prayed", command: [manna, "pray", "prayed", prayerUUID]),
-            Action(key: "snooze", label: "Snooze 10 min", command: [manna, "pray", "snooze", prayerUUID]),
-        ]
+extension NotificationSources {
+    /// The prayer a reminder or snooze is for, from the journal. One that cannot be read (or was
+    /// deleted since the tick read its reminders) is left for a later tick.
+    func prayer(_ uuid: String) throws(TextUnavailable) -> Prayer {
+        guard let prayer = try? journal.prayer(id: uuid) else { throw TextUnavailable(reason: "the journal \(journal.path) could not be read") }
+        return prayer
     }
+}
 
+extension DesktopNotification {
     /// The one notification for reminders missed while the machine slept: "While you were
     /// away", naming the first `Scheduler.missedNamed` (title and when), counting the rest.
     /// Each title is cut to a tenth of `Excerpt`'s bound, so that every one named fits the body.
@@ -89,9 +71,4 @@ extension DesktopNotification {
         if missed.count > Scheduler.missedNamed { lines.append("and \(missed.count - Scheduler.missedNamed) more") }
         self.init(summary: "While you were away", body: lines.joined(separator: "\n"), category: .prayer)
     }
-}
-
-extension DesktopNotification.Category {
-    /// A prayer reminder, or the reminders missed while away.
-    public static let prayer = DesktopNotification.Category(rawValue: "x-manna.prayer")
 }

@@ -3,13 +3,26 @@
 
 /// Something to show now.
 public struct Due: Equatable, Sendable {
-    public let occurrence: Journal.Occurrence
+    /// What is due, typed by its kind (Schedule/Kinds/): a morning verse's date, a reminder's
+    /// time and prayer.
+    public let subject: any NotificationKind
     /// When it was meant to be shown.
     public let scheduled: Instant
     /// True when the machine was asleep or off at `scheduled`, and it is shown on waking.
     public let late: Bool
-    /// The prayer a reminder or snooze is for (its UUID); empty for the verse.
-    public var prayerUUID: String = ""
+
+    public init(subject: any NotificationKind, scheduled: Instant, late: Bool) {
+        self.subject = subject
+        self.scheduled = scheduled
+        self.late = late
+    }
+
+    /// Its row in the delivery ledger.
+    public var occurrence: Journal.Occurrence { subject.occurrence }
+
+    public static func == (left: Due, right: Due) -> Bool {
+        left.subject.isSame(as: right.subject) && left.scheduled == right.scheduled && left.late == right.late
+    }
 }
 
 /// What became of one due occurrence in a tick.
@@ -52,28 +65,20 @@ public enum Scheduler {
     /// minute (AccuracySec=1s), so anything later means the machine was not running.
     public static let lateAfter = 120
 
-    /// The morning verse, when `now` is at or after today's `time` in `zone` and the day is
-    /// not over. Missed on a day the machine slept through: shown on waking, marked late;
-    /// a day that has ended is never shown.
-    public static func morningVerse(now: Instant, zone: Zone, at time: LocalTime) -> Due? {
+    /// A daily kind's occurrence at `time` on the local date of `now`, when `now` is at or after
+    /// it and the day is not over. Missed on a day the machine slept through: shown on waking,
+    /// marked late; a day that has ended is never shown.
+    static func daily(now: Instant, zone: Zone, at time: LocalTime, _ subject: (LocalDate) -> any NotificationKind) -> Due? {
         let today = zone.local(now).date
         let scheduled = zone.firstInstant(on: today, at: time)
         guard now >= scheduled else { return nil }
-        return Due(occurrence: Journal.Occurrence(kind: .verse, key: "", label: today.description),
-                   scheduled: scheduled, late: now - scheduled > lateAfter)
+        return Due(subject: subject(today), scheduled: scheduled, late: now - scheduled > lateAfter)
     }
 
-    /// A reading plan's reminder (each running plan has its own), at its time on a day when the
-    /// plan has begun, nothing of it has been read yet and a day is left to read; same rules as
-    /// the morning verse otherwise.
-    public static func planReminder(now: Instant, zone: Zone, run: PlanRun, plan: Plan) -> Due? {
-        guard let time = run.remindAt else { return nil }
-        let today = zone.local(now).date
-        guard run.hasReading(on: today, days: plan.days.count), !run.daysRead.values.contains(today) else { return nil }
-        let scheduled = zone.firstInstant(on: today, at: time)
-        guard now >= scheduled else { return nil }
-        return Due(occurrence: Journal.Occurrence(kind: .plan, key: run.uuid, label: today.description),
-                   scheduled: scheduled, late: now - scheduled > lateAfter)
+    /// The daily kinds' occurrences due at a tick (the morning verse, each plan's reading), in
+    /// the order of `NotificationKinds.daily`.
+    public static func dailyDue(_ tick: DueInputs) -> [Due] {
+        NotificationKinds.daily.flatMap { $0.due(tick) }
     }
 
     /// Shows each due occurrence that no tick has claimed: claim (committed), then `show`.

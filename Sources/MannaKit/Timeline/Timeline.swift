@@ -41,8 +41,15 @@ public struct PlanStep: Equatable, Sendable {
 
 public struct TimelineReminder: Equatable, Sendable {
     public let time: LocalTime
-    /// "verse" (the morning notification), "plan" (a reading plan's reminder) or "prayer".
-    public let kind: String
+    /// Which kind of notification comes at that time (`NotificationKind.timelineKind`).
+    public let kind: Kind
+
+    /// A notification kind's word in the file's `reminders` ("verse", "plan", "prayer"):
+    /// widgets and docs/timeline.schema.json know these words, so a kind's never changes.
+    public struct Kind: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+    }
 }
 
 /// What the timeline is built from: everything that decides its content.
@@ -90,17 +97,18 @@ public enum Timeline {
         return entries
     }
 
-    /// The day's reminder times in order: the verse (unless `notify_at = off`), each plan's reading (from day 1's date,
-    /// while it has days to read), and each prayer reminder that comes that day (one entry per time and kind).
+    /// The day's reminder times in order (and by kind at one time): each kind's that shows in
+    /// the timeline (the verse unless `notify_at = off`, each plan's reading from day 1's date
+    /// while it has days to read, each prayer reminder that comes that day), one entry per
+    /// time and kind.
     static func reminders(on date: LocalDate, inputs: TimelineInputs) -> [TimelineReminder] {
-        var reminders = inputs.notifyAt.map { [TimelineReminder(time: $0, kind: "verse")] } ?? []
-        let planTimes = inputs.plans.compactMap { plan, run in run.hasReading(on: date, days: plan.days.count) ? run.remindAt : nil }
-        let prayerTimes = inputs.prayerReminders.filter { $0.comes(on: date) }.map(\.time)
-        for (times, kind) in [(planTimes, "plan"), (prayerTimes, "prayer")] {
+        var reminders: [TimelineReminder] = []
+        for kind in NotificationKinds.all {
+            guard let word = kind.timelineKind else { continue }
             var seen: Set<LocalTime> = []
-            reminders += times.filter { seen.insert($0).inserted }.map { TimelineReminder(time: $0, kind: kind) }
+            reminders += kind.times(on: date, inputs: inputs).filter { seen.insert($0).inserted }.map { TimelineReminder(time: $0, kind: word) }
         }
-        return reminders.sorted { ($0.time, $0.kind) < ($1.time, $1.kind) }
+        return reminders.sorted { ($0.time, $0.kind.rawValue) < ($1.time, $1.kind.rawValue) }
     }
 
     /// The timeline document. `generatedAt` is left out when nil, to compare content.
@@ -128,7 +136,7 @@ public enum Timeline {
             ])),
             ("plan", entry.plan.map(json) ?? .null),
             ("plans", .array(entry.plans.map(json))),
-            ("reminders", .array(entry.reminders.map { .object([("time", .string($0.time.description)), ("kind", .string($0.kind))]) })),
+            ("reminders", .array(entry.reminders.map { .object([("time", .string($0.time.description)), ("kind", .string($0.kind.rawValue))]) })),
         ])
     }
 
