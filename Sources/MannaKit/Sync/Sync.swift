@@ -193,7 +193,7 @@ public enum Sync {
         // Ids this journal synced under before: their segments were stamped by this device's
         // clock, so one stamped ahead is not held but applied, and withdrawn at the next sync
         // with the versions it brought (`withdrawFuture`).
-        let own = Set(try journal.syncDevices().filter(\.mine).map(\.device))
+        let own = try ownIDs(journal, state: state, folder: folder, now: now)
 
         try journal.captureSyncChanges(now: now)
         report.sent += try send(journal, state: state, folder: folder, report: &report, killedAfterRename: killedAfterRename)
@@ -323,6 +323,27 @@ public enum Sync {
         try journal.recordSync(problem: report.problems.isEmpty ? nil : report.problems.joined(separator: "; "), at: now,
                                folderModified: report.problems.isEmpty ? SyncFolder.modified(folder.devices) : nil)
         return report
+    }
+
+    /// The ids this journal synced under (`SyncDevice.mine`), and the ids those journals took
+    /// when they joined again: a journal that left and joined again marks its old id's `left`
+    /// with the new one (`Left.then`), so a backup from before, put back over it, knows the
+    /// new id's segments for its own too (those it wrote with its clock far ahead are applied
+    /// and withdrawn, not held for the skew while no journal is left that knows them).
+    private static func ownIDs(_ journal: Journal, state: SyncState, folder: SyncFolder, now: Instant) throws(JournalError) -> Set<String> {
+        let mine = Set(try journal.syncDevices().filter(\.mine).map(\.device))
+        for device in mine.sorted() {
+            // Only a mark it left itself: not one a withdrawal or another device wrote.
+            guard let left = folder.left(of: device), left.by == nil, left.through == nil, left.then == nil else { continue }
+            try? folder.write(SyncFolder.Left(device: device, name: left.name, at: left.at, then: state.device))
+        }
+        var own = mine
+        var next = Array(mine)
+        while let device = next.popLast() {
+            if let then = folder.left(of: device)?.then, then != state.device, own.insert(then).inserted { next.append(then) }
+        }
+        try journal.adopt(own.subtracting(mine))
+        return own
     }
 
     /// How long a device's segments may fail to apply before it is asked for a snapshot: long

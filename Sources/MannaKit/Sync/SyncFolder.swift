@@ -102,20 +102,25 @@ public struct SyncFolder: Sendable {
         /// A device whose clock was far ahead, once set right, withdraws the segments stamped in
         /// its future and sends their changes again, stamped now, as a new device.
         public let through: Int?
+        /// The id the journal that left took when it joined again (`sync leave`, then `sync
+        /// init`): a backup of it from before, put back, knows that id for its own too.
+        public let then: String?
 
-        public init(device: String, name: String, at: Instant, by: String? = nil, through: Int? = nil) {
-            (self.device, self.name, self.at, self.by, self.through) = (device, name, at, by, through)
+        public init(device: String, name: String, at: Instant, by: String? = nil, through: Int? = nil, then: String? = nil) {
+            (self.device, self.name, self.at, self.by, self.through, self.then) = (device, name, at, by, through, then)
         }
 
         var json: JSON {
             .object([("format", .string("manna-sync-left")), ("device", .string(device)), ("name", .string(name)), ("at", .int(at)),
-                     ("by", by.map(JSON.string) ?? .null)] + (through.map { [("through", JSON.int($0))] } ?? []))
+                     ("by", by.map(JSON.string) ?? .null)] + (through.map { [("through", JSON.int($0))] } ?? [])
+                    + (then.map { [("then", JSON.string($0))] } ?? []))
         }
 
         init?(_ json: JSON) {
             guard json["format"]?.stringValue == "manna-sync-left", let device = json["device"]?.stringValue,
                   let name = json["name"]?.stringValue, let at = json["at"]?.intValue else { return nil }
-            self.init(device: device, name: name, at: at, by: json["by"]?.stringValue, through: json["through"]?.intValue)
+            self.init(device: device, name: name, at: at, by: json["by"]?.stringValue, through: json["through"]?.intValue,
+                      then: json["then"]?.stringValue)
         }
     }
 
@@ -151,12 +156,13 @@ public struct SyncFolder: Sendable {
     /// Leaves `left` in its device's folder (0600, as a segment), the folder made if missing. A
     /// withdrawal is never taken back: a mark already there keeps its `through` when that is the
     /// smaller (a journal whose clock was set right withdrew its future, then a backup of it put
-    /// back leaves under the same id: the segments stamped ahead stay withdrawn).
+    /// back leaves under the same id: the segments stamped ahead stay withdrawn), and its `then`.
     public func write(_ left: Left) throws(FileError) {
         let folder = folder(of: left.device)
         var left = left
-        if let before = self.left(of: left.device)?.through, before < left.through ?? .max {
-            left = Left(device: left.device, name: left.name, at: left.at, by: left.by, through: before)
+        if let before = self.left(of: left.device) {
+            let through = [before.through, left.through].compactMap { $0 }.min()
+            left = Left(device: left.device, name: left.name, at: left.at, by: left.by, through: through, then: left.then ?? before.then)
         }
         try Files.makePrivateDirectories(folder, below: root)
         try Files.writeAtomically(left.json.text + "\n", to: folder + "/" + SyncFolder.leftName, mode: 0o600, link: .replace)
