@@ -36,6 +36,20 @@ import TestSupport
         #expect(!laptop.run("sync", "status").stdout.contains("nothing from it"))
     }
 
+    /// A device that leaves and joins again keeps its old id as its own: neither `sync status`
+    /// nor `doctor` counts it among the other devices, or among those that left.
+    @Test func aDeviceThatJoinsAgainIsNotItsOwnOtherDevice() throws {
+        let (laptop, desktop, shared) = try pair()
+        #expect(laptop.run("note", "add", "Ps 23:1", "from the laptop").status == 0)
+        #expect(laptop.run("sync", "now").status == 0)
+        #expect(desktop.run("sync", "leave").status == 0)
+        #expect(desktop.run("sync", "init", shared, "--name", "desktop").status == 0)
+        let doctor = desktop.run("doctor").stdout
+        #expect(doctor.contains("as 'desktop' with 1 other device (last synced"), "\(doctor)")
+        let status = desktop.run("sync", "status").stdout
+        #expect(status.components(separatedBy: "'desktop'").count == 2, "\(status)")
+    }
+
     @Test func aSilentDeviceIsNamedAndOnceForgottenGoesOnAsANewDeviceLosingNothing() throws {
         let (laptop, desktop, _) = try pair()
         // The desktop writes, then is away: 91 days on, the laptop names it.

@@ -83,7 +83,7 @@ enum SyncCommand {
         if key == state.deviceName.lowercased() || (key.count >= 4 && state.device.hasPrefix(key)) {
             throw Failure.usage("'\(which.singleLine)' is this device: 'manna sync leave' stops it syncing")
         }
-        let devices = try journal.syncDevices()
+        let devices = try journal.syncDevices().filter { !$0.mine }
         var matches = devices.filter { $0.name.lowercased() == key }
         if matches.isEmpty && key.count >= 4 { matches = devices.filter { $0.device.hasPrefix(key) } }
         guard matches.count == 1, let device = matches.first else {
@@ -154,7 +154,8 @@ enum SyncCommand {
     static func status(json: Bool, _ context: Context) throws {
         guard let journal = try context.existingJournal(), let state = try journal.syncState() else { throw notSyncing }
         let zone = try context.zone()
-        let devices = try journal.syncDevices()
+        // The ids this journal synced under before are not other devices.
+        let devices = try journal.syncDevices().filter { !$0.mine }
         let refused = try journal.syncRefused()
         let pending = try journal.syncOutbox()?.changes.count ?? 0
         let folder = SyncFolder(root: state.folder)

@@ -13,7 +13,8 @@ enum Syncing {
     static func health(_ context: Context) throws -> String {
         guard let journal = try context.existingJournal(), let state = try journal.syncState() else { return "not syncing" }
         if let problem = state.problem { throw Failure.unavailable(problem) }
-        let devices = try journal.syncDevices()
+        // The ids this journal synced under before are not other devices.
+        let devices = try journal.syncDevices().filter { !$0.mine }
         let refused = try journal.syncRefused()
         if !refused.isEmpty {
             let names = Dictionary(devices.map { ($0.device, $0.name) }, uniquingKeysWith: { first, _ in first })
