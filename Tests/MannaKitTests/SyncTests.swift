@@ -372,6 +372,46 @@ final class TestDevice {
         #expect(try phone.notes().count == 5)
     }
 
+    /// A snapshot carries the record as its editor had it (a text version's context, from which
+    /// a conflict copy is made) only with the versions no edit replaced: an edited note's older
+    /// texts go without it. A device that joins from the snapshot gets every note, and a text
+    /// edited apart against it still makes its conflict copy.
+    @Test func aSnapshotCarriesContextOnlyWithTheTextsNoEditReplaced() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        for index in 0..<3 { _ = try laptop.journal.addNote("note \(index)", on: ref("Ps 23:\(index + 1)"), at: laptop.now) }
+        try laptop.sync()
+        for round in 1...4 {
+            laptop.now += 60
+            for note in try laptop.notes() { try laptop.edit(note, note.text.prefix(6) + ", version \(round)") }
+            try laptop.sync(segmentsKept: 2)
+        }
+        let own = SyncFolder(root: laptop.folder)
+        let state = try #require(try laptop.journal.syncState())
+        let text = try #require(try own.snapshot(of: state.device))
+        let snapshot = try SyncSegment(parsing: text, schema: Sync.schema)
+        let texts = snapshot.changes.filter { $0.field == "text" }
+        // Each version by its record and time (one device wrote them all).
+        let bases = Set(texts.compactMap { change in change.base.map { change.key + " \($0.time)" } })
+        #expect(texts.count > 3 && bases.count == texts.count - 3)
+        // Context with each of the three latest texts, and no other.
+        for change in texts { #expect((change.context != nil) == !bases.contains(change.key + " \(change.time)"), "\(change.value)") }
+
+        // The desktop, which never synced, edits a note made apart from all this.
+        try desktop.sync()
+        let note = try #require(try desktop.notes().first { $0.text == "note 0, version 4" })
+        laptop.now += 60
+        desktop.now += 120
+        try laptop.edit(try #require(try laptop.notes().first { $0.uuid == note.uuid }), "the laptop's last words")
+        try desktop.edit(note, "the desktop's last words")
+        try laptop.sync(segmentsKept: 2)
+        try desktop.sync()
+        try laptop.sync(segmentsKept: 2)
+        let phone = try TestDevice(scratch, "phone", folder: laptop.folder)
+        #expect(try phone.sync().problems.isEmpty)
+        #expect(Set(try phone.notes().map(\.text)) == ["the laptop's last words", "the desktop's last words", "note 1, version 4", "note 2, version 4"])
+    }
+
     /// One of a device's own segments damaged in the folder does not stop its compaction (the
     /// folder would grow for ever, unsaid): the snapshot is then every version it knows, and a
     /// device that joins later gets all from it.

@@ -60,6 +60,8 @@ public struct SyncApplied: Equatable, Sendable {
     public var copies = 0
     /// Changes refused by the checks `import` makes (kept in `sync_refused`), the rest applied.
     public var refused = 0
+    /// The records whose texts it brought versions of, by table (`Journal.withdrawCopies`).
+    public var texts: [String: Set<String>] = [:]
 }
 
 extension Journal {
@@ -315,8 +317,16 @@ extension Journal {
                 try body(SyncChange(table: table.name, key: fields.string(0), field: fields.string(1), value: value, time: fields.int(3),
                                     device: fields.string(4)))
             }
+            // A version another replaced (the base of a version known here) is no head, and never
+            // will be wherever this arrives (more versions make no version a head again): no
+            // conflict copy is made from it, so its context, the record as its editor had it,
+            // is not sent (most of what a journal edited often would otherwise send).
             let versions = try database.prepare("""
-                SELECT key, field, value, time, device, base_time, base_device, context FROM sync_versions WHERE tbl = ?1 ORDER BY key, field, time, device
+                SELECT key, field, value, time, device, base_time, base_device,
+                       CASE WHEN EXISTS (SELECT 1 FROM sync_versions r WHERE r.tbl = v.tbl AND r.key = v.key AND r.field = v.field
+                                                                    AND r.base_time = v.time AND r.base_device = v.device)
+                            THEN NULL ELSE context END
+                FROM sync_versions v WHERE tbl = ?1 ORDER BY key, field, time, device
                 """)
             try versions.bind(table.name, at: 1)
             while try versions.step() {
@@ -561,9 +571,10 @@ extension Journal {
                 if table.parent.map({ touched[$0.table] != nil }) == true { try materializeWaiting(table) }
             }
             for table in synced {
-                for key in (textTouched[table.name] ?? []).sorted() { applied.copies += try keepConflictingText(table, key: key, now: now) }
+                for key in (textTouched[table.name] ?? []).sorted() { applied.copies += try keepConflictingText(table, key: key) }
             }
             for run in try supersedeAfterMerge().runs { try carryDaysRead(from: run.uuid, to: run.winner) }
+            applied.texts = textTouched
             let device = try database.prepare("""
                 INSERT INTO sync_devices (device, name, applied, last_time, applied_at) VALUES (?1, ?2, ?3, ?4, ?5)
                 ON CONFLICT (device) DO UPDATE SET name = excluded.name, applied = excluded.applied, applied_at = excluded.applied_at,
@@ -771,8 +782,7 @@ extension Journal {
     /// whose text an edit replaced, where that edit came after it or apart from it, is no head
     /// (whoever made that edit had that very text before them).
     ///
-    /// A copy whose text the record has again is withdrawn (`withdrawCopy`).
-    private func keepConflictingText(_ table: ExportTable, key: String, now: Instant) throws -> Int {
+    private func keepConflictingText(_ table: ExportTable, key: String) throws -> Int {
         let versions = try database.prepare("""
             SELECT field, time, device, base_time, base_device, value, context FROM sync_versions WHERE tbl = ?1 AND key = ?2 ORDER BY field
             """)
@@ -792,7 +802,6 @@ extension Journal {
             // A version whose base has not arrived (a snapshot applied ahead of what it follows)
             // would look like a head: wait until the history is whole.
             guard let current = fields[field]?.value, Set(all.compactMap(\.base)).isSubset(of: Set(all.map(\.version))) else { continue }
-            if fields["deleted_at"]?.value == .null { try withdrawCopy(table, key: key, field: field, value: current, now: now) }
             // Each losing text once, as its greatest version.
             var losing: [TextVersion] = []
             for head in Journal.textHeads(all).sorted(by: { $0.version > $1.version }) where head.value != current {
@@ -806,13 +815,32 @@ extension Journal {
         return made
     }
 
-    /// Withdraws the conflict copy that keeps `value` for `key`'s `field` when the record has
-    /// that text again: a text that lost a race won later (a journal joining again restated
-    /// it, an edit based on a restatement), and the copy would be that text twice. Only a copy
-    /// no one touched since it was made: every field still at the one version it was made with
-    /// and no record under it (a reminder, a prayed mark). An edit of it, or a reminder added, is
-    /// someone's, and it stays. Withdrawn as a deletion made here now, a tombstone like `note
-    /// delete`'s: an edit of it made apart keeps its text there (`note list --deleted`).
+    /// After a sync has applied what it could: each conflict copy of `texts`' records (by table)
+    /// whose text its record holds again is withdrawn. A text that lost a race won later (a
+    /// journal joining again restated it, an edit based on a restatement), and the copy would
+    /// be that text twice. The withdrawal is a local edit made here now, synced as any other: not
+    /// part of applying, which stays one merge whatever the order segments arrive in.
+    public func withdrawCopies(of texts: [String: Set<String>], now: Instant) throws(JournalError) {
+        guard !texts.isEmpty else { return }
+        try writing {
+            for table in try syncedTables() {
+                let fields = Journal.syncedText[table.name] ?? []
+                for key in (texts[table.name] ?? []).sorted() {
+                    let record = try syncFields(of: table, key: key)
+                    guard record["deleted_at"]?.value == .null else { continue }
+                    for field in fields.sorted() {
+                        if let current = record[field]?.value { try withdrawCopy(table, key: key, field: field, value: current, now: now) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Withdraws the conflict copy that keeps `value` for `key`'s `field`. Only a copy no one
+    /// touched since it was made: every field still at the one version it was made with and no
+    /// record under it (a reminder, a prayed mark). An edit of it, or a reminder added, is
+    /// someone's, and it stays. Withdrawn as a deletion, a tombstone like `note delete`'s: an
+    /// edit of it made apart keeps its text there (`note list --deleted`).
     private func withdrawCopy(_ table: ExportTable, key: String, field: String, value: Cell, now: Instant) throws {
         let uuid = Journal.derivedUUID("\(table.name)|\(key)|\(field)|" + value.json.text)
         let copy = try syncFields(of: table, key: uuid)

@@ -206,6 +206,8 @@ public enum Sync {
         for device in scan.left { if let through = folder.left(of: device)?.through { withdrawn[device] = through } }
         var devicesProblems: [String: String] = [:]
         var rejections = Rejections(devices)
+        // The records whose texts what was applied brought versions of.
+        var texts: [String: Set<String>] = [:]
         var progress = true
         while progress {
             progress = false
@@ -247,6 +249,7 @@ public enum Sync {
                         break
                     }
                     let result = try journal.apply(segment, at: now)
+                    texts.merge(result.texts) { $0.union($1) }
                     applied[device] = next
                     report.applied[segment.name, default: (0, 0)].segments += 1
                     report.applied[segment.name, default: (0, 0)].changes += result.changed
@@ -269,6 +272,7 @@ public enum Sync {
                     case .success(let snapshot):
                         problem = nil
                         let result = try journal.apply(snapshot, at: now)
+                        texts.merge(result.texts) { $0.union($1) }
                         applied[device] = snapshot.sequence
                         report.applied[snapshot.name, default: (0, 0)].segments += 1
                         report.applied[snapshot.name, default: (0, 0)].changes += result.changed
@@ -297,7 +301,9 @@ public enum Sync {
         }
         try? folder.write(wants: wants, of: state.device)
 
-        // What applying made the journal do (a superseded highlight, a conflict copy) goes out too.
+        // What applying made the journal do (a superseded highlight, a conflict copy, a copy
+        // withdrawn) goes out too.
+        try journal.withdrawCopies(of: texts, now: now)
         try journal.captureSyncChanges(now: now)
         report.sent += try send(journal, state: state, folder: folder, report: &report)
         try answerWants(journal, folder: folder, scan: scan)
@@ -514,12 +520,31 @@ public enum Sync {
         return nil
     }
 
-    /// Segments collapsed: every text version, the greatest version of each other field.
+    /// Segments collapsed: every text version, the greatest version of each other field. A text
+    /// version another replaced (the base of one in them) goes without its context, the record
+    /// as its editor had it: it is no head, and never will be wherever it arrives (more versions
+    /// make no version a head again), so no conflict copy is made from it. Most of what a
+    /// snapshot of a journal edited often would otherwise hold.
     struct Collapsed {
-        private(set) var changes: [SyncChange] = []
+        private var kept: [SyncChange] = []
         private(set) var after: [String: Int] = [:]
         private var latest: [String: Int] = [:]
         private var seen: Set<String> = []
+        /// Each text version kept, by its identity (table, key, field, time, device), and the
+        /// identities of those an edit replaced.
+        private var versions: [String: Int] = [:]
+        private var replaced: Set<String> = []
+
+        var changes: [SyncChange] {
+            var changes = kept
+            for version in replaced {
+                guard let index = versions[version], changes[index].context != nil else { continue }
+                let change = changes[index]
+                changes[index] = SyncChange(table: change.table, key: change.key, field: change.field, value: change.value, time: change.time,
+                                            base: change.base, device: change.device)
+            }
+            return changes
+        }
 
         mutating func add(_ segment: SyncSegment) {
             after.merge(segment.after) { max($0, $1) }
@@ -527,16 +552,19 @@ public enum Sync {
                 let device = change.device ?? segment.device
                 let field = change.table + "\u{1F}" + change.key + "\u{1F}" + change.field
                 if Journal.syncedText[change.table]?.contains(change.field) == true {
-                    guard seen.insert(field + "\u{1F}\(change.time)\u{1F}" + device).inserted else { continue }
-                    changes.append(change)
+                    let version = field + "\u{1F}\(change.time)\u{1F}" + device
+                    guard seen.insert(version).inserted else { continue }
+                    versions[version] = kept.count
+                    if let base = change.base { replaced.insert(field + "\u{1F}\(base.time)\u{1F}" + base.device) }
+                    kept.append(change)
                 } else if let index = latest[field] {
-                    let old = changes[index]
+                    let old = kept[index]
                     if SyncVersion(time: old.time, device: old.device ?? segment.device) < SyncVersion(time: change.time, device: device) {
-                        changes[index] = change
+                        kept[index] = change
                     }
                 } else {
-                    latest[field] = changes.count
-                    changes.append(change)
+                    latest[field] = kept.count
+                    kept.append(change)
                 }
             }
         }
