@@ -27,10 +27,11 @@ enum Export {
         func fileRate(speechRate rate: Int) -> Int { self == .opus ? 24000 : rate }
     }
 
-    /// Writes every verse of `request` from its start to `path` and returns the counts as JSON:
+    /// Writes every verse of `request` from its start, spoken by `engine` at `speechRate`, to
+    /// `path` and returns the counts as JSON:
     /// `{"sample_rate", "frames", "verses": [{"index", "start", "end"}]}`, starts and ends in
     /// samples at the speech's rate (`sample_rate`); `frames` is the file's length in its own rate.
-    static func write(_ request: ListenRequest, format: Format, to path: String, speechRate: Int) throws(PlayError) -> JSON {
+    static func write(_ request: ListenRequest, format: Format, to path: String, engine: any SpeechEngine, speechRate: Int) throws(PlayError) -> JSON {
         let fileRate = format.fileRate(speechRate: speechRate)
         var info = SF_INFO(frames: 0, samplerate: Int32(fileRate), channels: 1, format: format.sndfileFormat, sections: 0, seekable: 0)
         guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {
@@ -74,7 +75,7 @@ enum Export {
         var verses: [JSON] = []
         var position = 0
         for index in request.start..<request.verses.count {
-            let samples = Speech.synthesize(request.verses[index].text)
+            let samples = engine.synthesize(request.verses[index].text)
             verses.append(.object([("index", .int(index)), ("start", .int(position)), ("end", .int(position + samples.count))]))
             position += samples.count
             try put(samples)

@@ -30,17 +30,15 @@ enum PlayHelper {
         do throws(PlayError) {
             switch arguments {
             case ["--voices"]:
-                _ = try Speech.start()
-                for voice in Speech.voices() { write(voice.json.text + "\n") }
+                for voice in try SpeechEngines.voices() { write(voice.json.text + "\n") }
             case _ where arguments.count == 2 && arguments[0] == "--info":
                 write(try Export.info(arguments[1]).text + "\n")
             case _ where arguments.count == 3 && arguments[0] == "--export":
                 let (name, path) = (arguments[1], arguments[2])
                 guard let format = Export.Format(rawValue: name) else { throw .usage("no export format '\(name)'") }
                 let request = try readRequest(&input)
-                let rate = try Speech.start()
-                try Speech.configure(voice: request.voice, rate: request.rate)
-                write(try Export.write(request, format: format, to: path, speechRate: rate).text + "\n")
+                let (engine, rate) = try SpeechEngines.start(voice: request.voice, wordsPerMinute: request.rate)
+                write(try Export.write(request, format: format, to: path, engine: engine, speechRate: rate).text + "\n")
             case []:
                 let request = try readRequest(&input)
                 try play(request, input: &input)
@@ -76,9 +74,8 @@ enum PlayHelper {
         if let audio = request.audio {
             source = try Recording(path: audio, verses: request.verses, duration: request.audioDuration)
         } else {
-            let rate = try Speech.start()
-            try Speech.configure(voice: request.voice, rate: request.rate)
-            let rendition = Rendition(texts: request.verses.map(\.text), sampleRate: rate, startingAt: request.start)
+            let (engine, rate) = try SpeechEngines.start(voice: request.voice, wordsPerMinute: request.rate)
+            let rendition = Rendition(texts: request.verses.map(\.text), engine: engine, sampleRate: rate, startingAt: request.start)
             rendition.start()
             source = rendition
         }

@@ -27,6 +27,7 @@ final class Rendition: AudioSource, @unchecked Sendable {
     let texts: [String]
     let sampleRate: Int
     let channels = 1
+    private let engine: any SpeechEngine
     /// Each verse's samples once rendered; verses far behind playback are let go again.
     private var chunks: [[Int16]?]
     /// Each verse's length once rendered, kept: the media controls' position and length are
@@ -45,8 +46,11 @@ final class Rendition: AudioSource, @unchecked Sendable {
     /// Speech is made, not read: nothing to be cut short.
     let failure: PlayError? = nil
 
-    init(texts: [String], sampleRate: Int, startingAt start: Int) {
+    /// Speech of `texts` by `engine`, which makes samples at `sampleRate`, rendered from
+    /// verse `start` on once `start()` is called.
+    init(texts: [String], engine: any SpeechEngine, sampleRate: Int, startingAt start: Int) {
         self.texts = texts
+        self.engine = engine
         self.sampleRate = sampleRate
         chunks = Array(repeating: nil, count: texts.count)
         frameCounts = Array(repeating: nil, count: texts.count)
@@ -110,7 +114,7 @@ final class Rendition: AudioSource, @unchecked Sendable {
                 continue
             }
             pthread_mutex_unlock(&mutex)
-            let samples = Speech.synthesize(texts[next])
+            let samples = engine.synthesize(texts[next])
             pthread_mutex_lock(&mutex)
             if keep != nil { chunks[next] = samples }
             frameCounts[next] = samples.count
