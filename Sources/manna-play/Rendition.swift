@@ -28,6 +28,9 @@ final class Rendition: AudioSource, @unchecked Sendable {
     let sampleRate: Int
     let channels = 1
     private let engine: any SpeechEngine
+    /// Called on the rendering thread after each verse is rendered: playback may be waiting
+    /// for it, or the media controls for the passage's length.
+    private let rendered: () -> Void
     /// Each verse's samples once rendered; verses far behind playback are let go again.
     private var chunks: [[Int16]?]
     /// Each verse's length once rendered, kept: the media controls' position and length are
@@ -48,10 +51,11 @@ final class Rendition: AudioSource, @unchecked Sendable {
 
     /// Speech of `texts` by `engine`, which makes samples at `sampleRate`, rendered from
     /// verse `start` on once `start()` is called.
-    init(texts: [String], engine: any SpeechEngine, sampleRate: Int, startingAt start: Int) {
+    init(texts: [String], engine: any SpeechEngine, sampleRate: Int, startingAt start: Int, rendered: @escaping () -> Void) {
         self.texts = texts
         self.engine = engine
         self.sampleRate = sampleRate
+        self.rendered = rendered
         chunks = Array(repeating: nil, count: texts.count)
         frameCounts = Array(repeating: nil, count: texts.count)
         wanted = start
@@ -119,6 +123,7 @@ final class Rendition: AudioSource, @unchecked Sendable {
             if keep != nil { chunks[next] = samples }
             frameCounts[next] = samples.count
             pthread_cond_broadcast(&changed)
+            rendered()
         }
     }
 

@@ -37,7 +37,8 @@ import Testing
 
     @Test func theRenderThreadSpeaksWithTheEngineItIsGiven() throws {
         let engine = try ToneEngine()
-        let rendition = Rendition(texts: ["In the beginning", "was the Word"], engine: engine, sampleRate: ToneEngine.sampleRate, startingAt: 0)
+        let rendition = Rendition(texts: ["In the beginning", "was the Word"], engine: engine, sampleRate: ToneEngine.sampleRate, startingAt: 0,
+                                  rendered: {})
         rendition.start()
         #expect(rendition.waitForSamples(1) == engine.synthesize("was the Word"))
         #expect(rendition.waitForSamples(0).count == "In the beginning".count * ToneEngine.samplesPerCharacter)
