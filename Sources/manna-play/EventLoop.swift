@@ -27,7 +27,17 @@ final class EventLoop: @unchecked Sendable {
         context = g_main_context_default()
         // Owned by this thread, GLib wakes it (through a descriptor in the poll) when GDBus's
         // own thread queues a call for it.
-        _ = g_main_context_acquire(context)
+        owner = g_main_context_acquire(context) != 0
+    }
+
+    /// This loop's thread owns GLib's context, and so delivers its calls. (In the player it
+    /// always does; in tests another loop's thread may.)
+    private let owner: Bool
+
+    deinit {
+        if owner { g_main_context_release(context) }
+        close(wakeRead)
+        close(wakeWrite)
     }
 
     /// Wakes the loop; called from any thread. A full pipe is a wake already pending.
@@ -41,15 +51,18 @@ final class EventLoop: @unchecked Sendable {
     /// GLib has (the desktop's calls).
     func wait(reading descriptors: [Int32], milliseconds: Int?) {
         var priority: Int32 = 0
-        _ = g_main_context_prepare(context, &priority)
         var glibTimeout: Int32 = -1
-        var glibDescriptors = [GPollFD](repeating: GPollFD(), count: 8)
-        var count = Int(g_main_context_query(context, priority, &glibTimeout, &glibDescriptors, Int32(glibDescriptors.count)))
-        if count > glibDescriptors.count {
-            glibDescriptors = [GPollFD](repeating: GPollFD(), count: count)
-            count = Int(g_main_context_query(context, priority, &glibTimeout, &glibDescriptors, Int32(count)))
+        var glibDescriptors: [GPollFD] = []
+        if owner {
+            _ = g_main_context_prepare(context, &priority)
+            glibDescriptors = [GPollFD](repeating: GPollFD(), count: 8)
+            var count = Int(g_main_context_query(context, priority, &glibTimeout, &glibDescriptors, Int32(glibDescriptors.count)))
+            if count > glibDescriptors.count {
+                glibDescriptors = [GPollFD](repeating: GPollFD(), count: count)
+                count = Int(g_main_context_query(context, priority, &glibTimeout, &glibDescriptors, Int32(count)))
+            }
+            glibDescriptors.removeSubrange(count...)
         }
-        glibDescriptors.removeSubrange(count...)
 
         var polled = glibDescriptors.map { pollfd(fd: $0.fd, events: Int16(bitPattern: $0.events), revents: 0) }
             + ([wakeRead] + descriptors).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
@@ -59,9 +72,11 @@ final class EventLoop: @unchecked Sendable {
             for index in polled.indices { polled[index].revents = 0 }
         }
 
-        for index in glibDescriptors.indices { glibDescriptors[index].revents = UInt16(bitPattern: polled[index].revents) }
-        if g_main_context_check(context, priority, &glibDescriptors, Int32(glibDescriptors.count)) != 0 {
-            g_main_context_dispatch(context)
+        if owner {
+            for index in glibDescriptors.indices { glibDescriptors[index].revents = UInt16(bitPattern: polled[index].revents) }
+            if g_main_context_check(context, priority, &glibDescriptors, Int32(glibDescriptors.count)) != 0 {
+                g_main_context_dispatch(context)
+            }
         }
         // Emptied after the wait, before the caller looks: a wake from now on is kept.
         var drain = [UInt8](repeating: 0, count: 64)

@@ -46,7 +46,7 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     private var connectTimedOut = false
 
     /// How much the server buffers ahead of what is heard: small, so pause and seek are prompt.
-    static let bufferMilliseconds = 60
+    private static let bufferMilliseconds = 60
     /// How long connecting to the server may take.
     private static let connectMicroseconds: pa_usec_t = 1_000_000
 
