@@ -1,8 +1,8 @@
 // The desktop's hold on the player, over D-Bus with GIO: on the session bus the player is an
 // MPRIS media player (`org.mpris.MediaPlayer2.manna`), so media keys, `playerctl` and the lock
 // screen's controls work; on the system bus it hears logind say the machine is about to sleep.
-// Everything runs on the player's main thread: its loop calls `dispatch()` every few
-// milliseconds, which delivers the calls that arrived and collects what they ask for.
+// Everything runs on the player's main thread: its loop (EventLoop) sleeps on GLib's main
+// context among the rest, delivers the calls as they arrive, and then takes what they ask for.
 import CGio
 #if canImport(Glibc)
 import Glibc
@@ -129,11 +129,6 @@ final class DesktopControls {
         defer { g_variant_unref(result) }
         let primaryOwner: UInt32 = 1  // DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER
         return g_variant_get_uint32(result) == primaryOwner ? name : nil
-    }
-
-    /// Delivers the calls and signals that arrived, without waiting.
-    func dispatch() {
-        while g_main_context_iteration(nil, 0) != 0 {}
     }
 
     /// What was asked for since the last call.

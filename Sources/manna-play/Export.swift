@@ -1,95 +1,47 @@
-// Renders the whole passage to an audio file with libsndfile, counting where each verse starts
-// and ends: the cue sheet `manna` writes beside it (MannaKit's CueSheet) comes from these counts.
-// Opus takes only 8, 12, 16, 24 or 48 kHz, so its speech is resampled to 24 kHz (libsoxr,
-// high quality); cue times are kept in seconds at the speech's own rate, exact either way.
+// Renders the whole passage to an audio file: the same pipeline as playing, with a file for
+// its output (FileOutput), which counts where each verse starts and ends; the cue sheet
+// `manna` writes beside it (MannaKit's CueSheet) comes from these counts. Also decodes audio
+// files for `--info` and for Recording.
 import CSndfile
-import CSoxr
 #if canImport(Glibc)
 import Glibc
 #endif
 import MannaKit
 
 enum Export {
-    /// The file types `--export` writes, by the name's extension.
-    enum Format: String, CaseIterable {
-        case wav, flac, ogg, opus
-
-        var sndfileFormat: Int32 {
-            switch self {
-            case .wav: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
-            case .flac: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
-            case .ogg: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
-            case .opus: Int32(SF_FORMAT_OGG | SF_FORMAT_OPUS)
-            }
-        }
-
-        /// The rate the file is written at, for speech at `rate`.
-        func fileRate(speechRate rate: Int) -> Int { self == .opus ? 24000 : rate }
-    }
-
-    /// Writes every verse of `request` from its start to `path` and returns the counts as JSON:
-    /// `{"sample_rate", "frames", "verses": [{"index", "start", "end"}]}`, starts and ends in
-    /// samples at the speech's rate (`sample_rate`); `frames` is the file's length in its own rate.
-    static func write(_ request: ListenRequest, format: Format, to path: String, speechRate: Int) throws(PlayError) -> JSON {
-        let fileRate = format.fileRate(speechRate: speechRate)
-        var info = SF_INFO(frames: 0, samplerate: Int32(fileRate), channels: 1, format: format.sndfileFormat, sections: 0, seekable: 0)
-        guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw .io("cannot write \(path): " + String(cString: sf_strerror(nil)))
-        }
-        var closed = false
-        defer { if !closed { sf_close(file) } }
-        var resampler: soxr_t?
-        if fileRate != speechRate {
-            var io = soxr_io_spec(SOXR_INT16_I, SOXR_INT16_I)
-            var quality = soxr_quality_spec(UInt(SOXR_HQ), 0)
-            resampler = soxr_create(Double(speechRate), Double(fileRate), 1, nil, &io, &quality, nil)
-        }
-        defer { if let resampler { soxr_delete(resampler) } }
-
-        var frames = 0
-        /// Writes `samples`; through the resampler, if any, where nil flushes what it holds.
-        func put(_ samples: [Int16]?) throws(PlayError) {
-            var output = samples ?? []
-            if let resampler {
-                output = [Int16](repeating: 0, count: (samples?.count ?? 0) * fileRate / speechRate + 4096)
-                var made = 0
-                output.withUnsafeMutableBufferPointer { out in
-                    if let samples {
-                        samples.withUnsafeBufferPointer { input in
-                            _ = soxr_process(resampler, input.baseAddress, input.count, nil, out.baseAddress, out.count, &made)
-                        }
-                    } else {
-                        _ = soxr_process(resampler, nil, 0, nil, out.baseAddress, out.count, &made)
-                    }
+    /// Speaks every verse of `request` from its start into `path` and returns the counts as
+    /// JSON: `{"sample_rate", "frames", "file_rate", "verses": [{"index", "start", "end"}]}`,
+    /// starts and ends in samples at the speech's rate (`sample_rate`); `frames` is the file's
+    /// length in its own rate (`file_rate`). The voice is looked for in `engines`.
+    static func write(_ request: ListenRequest, format: FileOutput.Format, to path: String,
+                      engines: [any SpeechEngine.Type] = SpeechEngines.all) throws(PlayError) -> JSON {
+        let (engine, rate) = try SpeechEngines.start(voice: request.voice, wordsPerMinute: request.rate, engines: engines)
+        let loop = try EventLoop()
+        let output = try FileOutput(path: path, format: format, sampleRate: rate, channels: 1)
+        let rendition = Rendition(texts: request.verses.map(\.text), engine: engine, sampleRate: rate, startingAt: request.start,
+                                  rendered: loop.wake)
+        rendition.start()
+        let pipeline = try Pipeline(source: rendition, output: output, startingAt: request.start, wake: loop.wake)
+        var starts: [(index: Int, clock: Int)] = []
+        while true {
+            // The file takes all there is: what waits is the next verse's speech, and its
+            // rendering wakes the loop.
+            pipeline.lock()
+            pipeline.topUp()
+            starts += pipeline.versesHeard()
+            let (failure, end) = (pipeline.failure(), pipeline.endHeard())
+            pipeline.unlock()
+            if let failure { throw failure }
+            if let end {
+                let ends = starts.dropFirst().map(\.clock) + [end]
+                let verses = zip(starts, ends).map { start, end in
+                    JSON.object([("index", .int(start.index)), ("start", .int(start.clock)), ("end", .int(end))])
                 }
-                output.removeSubrange(made...)
+                return .object([("sample_rate", .int(rate)), ("frames", .int(output.frames)), ("file_rate", .int(output.fileRate)),
+                                ("verses", .array(verses))])
             }
-            guard !output.isEmpty else { return }
-            guard sf_write_short(file, output, sf_count_t(output.count)) == output.count else {
-                throw .io("cannot write \(path): " + String(cString: sf_strerror(file)))
-            }
-            frames += output.count
+            loop.wait(reading: [], milliseconds: nil)
         }
-
-        var verses: [JSON] = []
-        var position = 0
-        for index in request.start..<request.verses.count {
-            let samples = Speech.synthesize(request.verses[index].text)
-            verses.append(.object([("index", .int(index)), ("start", .int(position)), ("end", .int(position + samples.count))]))
-            position += samples.count
-            try put(samples)
-        }
-        // What the resampler still holds (its filter's delay): an empty input flushes it.
-        if resampler != nil {
-            var before = -1
-            while frames != before {
-                before = frames
-                try put(nil)
-            }
-        }
-        closed = true
-        guard sf_close(file) == 0 else { throw .io("cannot finish \(path): " + String(cString: sf_strerror(nil))) }
-        return .object([("sample_rate", .int(speechRate)), ("frames", .int(frames)), ("file_rate", .int(fileRate)), ("verses", .array(verses))])
     }
 
     /// The audio file at `path` opened for libsndfile by Manna's rule for readers

@@ -30,17 +30,14 @@ enum PlayHelper {
         do throws(PlayError) {
             switch arguments {
             case ["--voices"]:
-                _ = try Speech.start()
-                for voice in Speech.voices() { write(voice.json.text + "\n") }
+                for voice in try SpeechEngines.voices() { write(voice.json.text + "\n") }
             case _ where arguments.count == 2 && arguments[0] == "--info":
                 write(try Export.info(arguments[1]).text + "\n")
             case _ where arguments.count == 3 && arguments[0] == "--export":
                 let (name, path) = (arguments[1], arguments[2])
-                guard let format = Export.Format(rawValue: name) else { throw .usage("no export format '\(name)'") }
+                guard let format = FileOutput.Format(rawValue: name) else { throw .usage("no export format '\(name)'") }
                 let request = try readRequest(&input)
-                let rate = try Speech.start()
-                try Speech.configure(voice: request.voice, rate: request.rate)
-                write(try Export.write(request, format: format, to: path, speechRate: rate).text + "\n")
+                write(try Export.write(request, format: format, to: path).text + "\n")
             case []:
                 let request = try readRequest(&input)
                 try play(request, input: &input)
@@ -72,38 +69,36 @@ enum PlayHelper {
 
     /// Speaks `request`, obeying the commands on `input` until the end, `quit` or stdin's end.
     private static func play(_ request: ListenRequest, input: inout LineReader) throws(PlayError) {
+        let loop = try EventLoop()
         let source: any AudioSource
         if let audio = request.audio {
             source = try Recording(path: audio, verses: request.verses, duration: request.audioDuration)
         } else {
-            let rate = try Speech.start()
-            try Speech.configure(voice: request.voice, rate: request.rate)
-            let rendition = Rendition(texts: request.verses.map(\.text), sampleRate: rate, startingAt: request.start)
+            let (engine, rate) = try SpeechEngines.start(voice: request.voice, wordsPerMinute: request.rate)
+            let rendition = Rendition(texts: request.verses.map(\.text), engine: engine, sampleRate: rate, startingAt: request.start,
+                                      rendered: loop.wake)
             rendition.start()
             source = rendition
         }
-        let playback = try Playback(rendition: source, startingAt: request.start, releaseAfterSeconds: request.releaseAfter ?? 30)
+        let output = try PulseOutput(sampleRate: source.sampleRate, channels: source.channels, wake: loop.wake)
+        let pipeline = try Pipeline(source: source, output: output, startingAt: request.start, releaseAfterSeconds: request.releaseAfter ?? 30,
+                                    wake: loop.wake)
         // The sound has started; the media controls come next, a few milliseconds later.
         let controls = DesktopControls(verses: request.verses, title: request.title) {
-            playback.lock()
-            defer { playback.unlock() }
-            return playback.passagePosition().seconds
+            pipeline.lock()
+            defer { pipeline.unlock() }
+            return pipeline.passagePosition().seconds
         }
         defer { controls.flush() }
         write(PlayerEvent.started(sampleRate: source.sampleRate, voice: request.voice, controls: controls.name).json.text + "\n")
         while true {
-            // The server's clock is read every few milliseconds: a verse is reported within that
-            // of becoming audible, at the time it became audible. The desktop's calls too are
-            // taken every few milliseconds.
             var commands: [PlayerCommand] = []
             var inputEnded = false
-            if let line = input.nextLine(waitingMilliseconds: 5) {
+            while let line = input.nextLine(waitingMilliseconds: 0) {
                 guard let command = PlayerCommand(line: line) else { throw .usage("no command '\(line.singleLine)'") }
                 commands.append(command)
-            } else if input.ended {
-                inputEnded = true
             }
-            controls.dispatch()
+            if input.ended { inputEnded = true }
             var stop = false
             var sleep = false
             for request in controls.take() {
@@ -113,21 +108,21 @@ enum PlayHelper {
                 case .sleep: sleep = true
                 }
             }
-            playback.lock()
+            pipeline.lock()
             var events: [PlayerEvent] = []
             var failure: PlayError?
             var seeked = false
-            if sleep { events += [try? playback.setPaused(true, reason: .sleep)].compactMap { $0 } }
+            if sleep { events += [try? pipeline.setPaused(true, reason: .sleep)].compactMap { $0 } }
             for command in commands {
                 do throws(PlayError) {
                     switch command {
-                    case .pause: events += [try playback.setPaused(true)].compactMap { $0 }
-                    case .resume: events += [try playback.setPaused(false)].compactMap { $0 }
-                    case .toggle: events += [try playback.setPaused(!playback.paused)].compactMap { $0 }
-                    case .skip(let count): try playback.skip(count)
-                    case .seek(let seconds): try playback.seek(by: seconds)
-                    case .verse(let index): try playback.jump(to: index)
-                    case .position(let seconds): seeked = try playback.setPosition(seconds)
+                    case .pause: events += [try pipeline.setPaused(true)].compactMap { $0 }
+                    case .resume: events += [try pipeline.setPaused(false)].compactMap { $0 }
+                    case .toggle: events += [try pipeline.setPaused(!pipeline.paused)].compactMap { $0 }
+                    case .skip(let count): try pipeline.skip(count)
+                    case .seek(let seconds): try pipeline.seek(by: seconds)
+                    case .verse(let index): try pipeline.jump(to: index)
+                    case .position(let seconds): seeked = try pipeline.setPosition(seconds)
                     case .quit: inputEnded = true
                     }
                     if case .skip = command { seeked = true }
@@ -138,20 +133,25 @@ enum PlayHelper {
                 }
             }
             // The server asks for more in a callback; what was not rendered then is written now.
-            playback.topUp()
-            events += playback.events()
-            if failure == nil { failure = playback.failure() }
-            let ended = playback.endReported
-            let heard = playback.verseHeard()
-            if stop && !ended { events.append(.stopped(index: heard, t: playback.listeningClock())) }
-            let state = DesktopControls.State(status: ended || stop ? "Stopped" : playback.paused ? "Paused" : "Playing", verse: heard,
-                                              length: playback.passageLength())
-            playback.unlock()
+            pipeline.topUp()
+            events += pipeline.events()
+            if failure == nil { failure = pipeline.failure() }
+            let ended = pipeline.endReported
+            let heard = pipeline.verseHeard()
+            if stop && !ended { events.append(.stopped(index: heard, t: pipeline.listeningClock())) }
+            let state = DesktopControls.State(status: ended || stop ? "Stopped" : pipeline.paused ? "Paused" : "Playing", verse: heard,
+                                              length: pipeline.passageLength())
+            let due = pipeline.millisecondsUntilDue()
+            pipeline.unlock()
             for event in events { write(event.json.text + "\n") }
             controls.show(state)
             if seeked { controls.seeked() }
             if let failure { throw failure }
             if ended || inputEnded || stop { return }
+            // Asleep until a line from `manna`, a call from the desktop, a wake from libpulse's
+            // or the render thread, or the time the next verse becomes audible: each verse is
+            // reported as it is heard, stamped with the time it was heard.
+            loop.wait(reading: [input.descriptor], milliseconds: due)
         }
     }
 

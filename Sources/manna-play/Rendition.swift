@@ -27,6 +27,10 @@ final class Rendition: AudioSource, @unchecked Sendable {
     let texts: [String]
     let sampleRate: Int
     let channels = 1
+    private let engine: any SpeechEngine
+    /// Called on the rendering thread after each verse is rendered: playback may be waiting
+    /// for it, or the media controls for the passage's length.
+    private let rendered: () -> Void
     /// Each verse's samples once rendered; verses far behind playback are let go again.
     private var chunks: [[Int16]?]
     /// Each verse's length once rendered, kept: the media controls' position and length are
@@ -45,9 +49,13 @@ final class Rendition: AudioSource, @unchecked Sendable {
     /// Speech is made, not read: nothing to be cut short.
     let failure: PlayError? = nil
 
-    init(texts: [String], sampleRate: Int, startingAt start: Int) {
+    /// Speech of `texts` by `engine`, which makes samples at `sampleRate`, rendered from
+    /// verse `start` on once `start()` is called.
+    init(texts: [String], engine: any SpeechEngine, sampleRate: Int, startingAt start: Int, rendered: @escaping () -> Void) {
         self.texts = texts
+        self.engine = engine
         self.sampleRate = sampleRate
+        self.rendered = rendered
         chunks = Array(repeating: nil, count: texts.count)
         frameCounts = Array(repeating: nil, count: texts.count)
         wanted = start
@@ -110,11 +118,12 @@ final class Rendition: AudioSource, @unchecked Sendable {
                 continue
             }
             pthread_mutex_unlock(&mutex)
-            let samples = Speech.synthesize(texts[next])
+            let samples = engine.synthesize(texts[next])
             pthread_mutex_lock(&mutex)
             if keep != nil { chunks[next] = samples }
             frameCounts[next] = samples.count
             pthread_cond_broadcast(&changed)
+            rendered()
         }
     }
 

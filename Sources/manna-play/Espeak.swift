@@ -1,29 +1,30 @@
-// espeak-ng in synchronous mode: one call per verse, the samples collected from its callback,
-// so a verse starts exactly at the running sample count (LISTEN_AND_SYNC.md: error 0 samples,
-// where SSML marks are dropped after a full stop in espeak-ng 1.51).
+// espeak-ng as a speech engine, in synchronous mode: one call per verse, the samples collected
+// from its callback, so a verse starts exactly at the running sample count (LISTEN_AND_SYNC.md:
+// error 0 samples, where SSML marks are dropped after a full stop in espeak-ng 1.51).
 import CEspeak
 #if canImport(Glibc)
 import Glibc
 #endif
 import MannaKit
 
-enum Speech {
-    /// The samples of the verse being synthesised; only the rendering thread synthesises.
+final class Espeak: SpeechEngine {
+    /// The samples of the verse being synthesised. espeak-ng is one engine per process (its
+    /// state is the library's), and only one thread synthesises at a time.
     nonisolated(unsafe) private static var collected: [Int16] = []
+    /// The rate espeak-ng speaks at (16-bit mono; 22050 Hz for the voices Debian ships).
+    private let sampleRate: Int
 
-    /// Starts espeak-ng and returns its sample rate (16-bit mono).
-    static func start() throws(PlayError) -> Int {
+    init() throws(PlayError) {
         let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
         guard rate > 0 else { throw .unavailable("espeak-ng could not start: are its voices (espeak-ng-data) installed?") }
         espeak_SetSynthCallback { samples, count, _ in
-            if let samples, count > 0 { Speech.collected.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count))) }
+            if let samples, count > 0 { Espeak.collected.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count))) }
             return 0
         }
-        return Int(rate)
+        sampleRate = Int(rate)
     }
 
-    /// The installed voices: what `--voice` takes (a language, like en-us), and its name.
-    static func voices() -> [SpeechVoice] {
+    func voices() -> [SpeechVoice] {
         guard var list = espeak_ListVoices(nil) else { return [] }
         var voices: [SpeechVoice] = []
         while let voice = list.pointee {
@@ -47,31 +48,30 @@ enum Speech {
         return voices.sorted { $0.language < $1.language }
     }
 
-    /// Chooses the voice (a language like en-us, or a voice's name) and the speed in words a minute.
-    static func configure(voice: String, rate: Int) throws(PlayError) {
+    func choose(voice: String, wordsPerMinute: Int) throws(PlayError) -> Int? {
         // A language (en-gb) is one of a voice's languages; a voice's name or file works too.
         let installed = voices()
         let wanted = voice.lowercased()
         guard let match = installed.first(where: { $0.languages.contains { $0.lowercased() == wanted } })
                 ?? installed.first(where: { $0.name.lowercased() == wanted || $0.identifier.lowercased() == wanted }),
               espeak_SetVoiceByName(match.identifier) == EE_OK else {
-            throw .unknownVoice(voice, installed: installed.map(\.language))
+            return nil
         }
-        espeak_SetParameter(espeakRATE, Int32(rate), 0)
+        espeak_SetParameter(espeakRATE, Int32(wordsPerMinute), 0)
+        return sampleRate
     }
 
-    /// The samples of `text` spoken.
-    static func synthesize(_ text: String) -> [Int16] {
-        collected = []
-        collected.reserveCapacity(text.utf8.count * 1500)
+    func synthesize(_ text: String) -> [Int16] {
+        Espeak.collected = []
+        Espeak.collected.reserveCapacity(text.utf8.count * 1500)
         var identifier: UInt32 = 0
         let bytes = Array(text.utf8) + [0]
         _ = bytes.withUnsafeBufferPointer { buffer in
             espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), &identifier, nil)
         }
         _ = espeak_Synchronize()
-        let samples = collected
-        collected = []
+        let samples = Espeak.collected
+        Espeak.collected = []
         return samples
     }
 }

@@ -1,0 +1,60 @@
+// What the player asks of a speech engine, and the table of engines a voice is looked up in.
+// An engine turns one verse's text into 16-bit mono samples at its own rate; the player calls
+// it once per verse, so a verse starts exactly at the running sample count whatever timing
+// marks the engine reports (espeak-ng's SSML marks drop verses; a neural engine may report
+// none). Playing, exporting and measuring all go through this one call.
+import MannaKit
+
+/// A speech engine: its voices, one of them chosen, and a verse's text made into samples.
+protocol SpeechEngine: AnyObject {
+    /// Starts the engine: its library loaded and initialised. Throws `.unavailable` saying
+    /// what is missing (a library, its data).
+    init() throws(PlayError)
+
+    /// The voices it has: what `--voice` takes, and what `manna listen --voices` lists.
+    func voices() -> [SpeechVoice]
+
+    /// Chooses `voice` (a language like en-us, or a voice's name) spoken at `wordsPerMinute`,
+    /// and returns the rate of the samples it will make. Nil if the engine has no such voice.
+    func choose(voice: String, wordsPerMinute: Int) throws(PlayError) -> Int?
+
+    /// `text` spoken in the chosen voice: 16-bit mono samples at the chosen voice's rate.
+    /// Called on one thread at a time (the render thread while playing).
+    func synthesize(_ text: String) -> [Int16]
+}
+
+enum SpeechEngines {
+    /// Every engine, in the order a voice is looked for: the first that has it speaks it.
+    static var all: [any SpeechEngine.Type] { [Espeak.self] }
+
+    /// The voices of every engine that starts; if none starts, why the first could not.
+    static func voices(of engines: [any SpeechEngine.Type] = all) throws(PlayError) -> [SpeechVoice] {
+        var voices: [SpeechVoice] = []
+        var failure: PlayError?
+        for kind in engines {
+            do throws(PlayError) { voices += try kind.init().voices() } catch { failure = failure ?? error }
+        }
+        if voices.isEmpty, let failure { throw failure }
+        return voices
+    }
+
+    /// The engine that has `voice`, with it chosen, and the rate of its samples. An engine
+    /// that cannot start is passed over; if none that started has the voice, the voices they
+    /// have are named, or, when none started, why the first could not.
+    static func start(voice: String, wordsPerMinute: Int,
+                      engines: [any SpeechEngine.Type] = all) throws(PlayError) -> (engine: any SpeechEngine, sampleRate: Int) {
+        var installed: [String] = []
+        var failure: PlayError?
+        for kind in engines {
+            let engine: any SpeechEngine
+            do throws(PlayError) { engine = try kind.init() } catch {
+                failure = failure ?? error
+                continue
+            }
+            if let rate = try engine.choose(voice: voice, wordsPerMinute: wordsPerMinute) { return (engine, rate) }
+            installed += engine.voices().map(\.language)
+        }
+        if installed.isEmpty, let failure { throw failure }
+        throw .unknownVoice(voice, installed: installed)
+    }
+}

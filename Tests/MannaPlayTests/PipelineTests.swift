@@ -1,0 +1,206 @@
+// The audio-output seam: one Pipeline drives the sound server and the file writer alike. Here
+// it drives a stand-in sound server whose clock the test moves, and the real FileOutput, and
+// both get the same frames with the same verse starts; what falls due by the clock (the next
+// verse heard, a long pause letting go of the device) is said as a time to sleep, not polled.
+import CSndfile
+import Foundation
+import MannaKit
+import Testing
+import TestSupport
+@testable import manna_play
+
+@Suite struct PipelineTests {
+    /// Three verses of known lengths, at 1000 frames a second so a frame is a millisecond.
+    static let verses: [[Int16]] = [Array(repeating: 1, count: 300), Array(repeating: 2, count: 500), Array(repeating: 3, count: 200)]
+
+    @Test func anExportIsTheFramesAndVerseStartsPlaybackHears() throws {
+        let scratch = try Scratch("pipeline")
+        let texts = ["In the beginning", "was the Word,", "and the Word was with God."]
+        let request = ListenRequest(verses: texts.enumerated().map { .init(id: 43_001_001 + $0.offset, text: $0.element) }, voice: "tone", rate: 175, start: 0)
+        let report = try Export.write(request, format: .wav, to: scratch.file("john.wav"), engines: [ToneEngine.self])
+
+        // Played: the same speech through the same pipeline to a sound server, heard as it goes.
+        let engine = try ToneEngine()
+        let speech = texts.map(engine.synthesize)
+        let server = StandInOutput()
+        let pipeline = try Pipeline(source: MemorySource(speech, rate: ToneEngine.sampleRate), output: server, startingAt: 0, wake: {})
+        var heard: [(index: Int, clock: Int)] = []
+        var end: Int?
+        while end == nil {
+            server.hear((server.heard ?? -1) + 1, through: pipeline)
+            heard += pipeline.versesHeard()
+            end = pipeline.endHeard()
+        }
+        let ends = heard.dropFirst().map(\.clock) + [end!]
+        let played = zip(heard, ends).map { JSON.object([("index", .int($0.index)), ("start", .int($0.clock)), ("end", .int($1))]) }
+        #expect(report["verses"] == .array(played))
+        #expect(report["verses"]?.arrayValue?.last?["end"]?.intValue == speech.joined().count)
+        #expect(report["sample_rate"]?.intValue == ToneEngine.sampleRate && report["file_rate"]?.intValue == ToneEngine.sampleRate)
+
+        // The file holds exactly the frames the sound server was given.
+        var info = SF_INFO()
+        let file = try Export.openForDecoding(scratch.file("john.wav"), &info)
+        defer { sf_close(file) }
+        var written = [Int16](repeating: 0, count: Int(info.frames))
+        #expect(written.withUnsafeMutableBufferPointer { Int(sf_readf_short(file, $0.baseAddress, info.frames)) } == written.count)
+        #expect(report["frames"]?.intValue == written.count)
+        #expect(written == server.streams.joined().map { $0 })
+        #expect(written == Array(speech.joined()))
+    }
+
+    @Test func aVerseIsHeardWhenTheServersClockReachesItAndNotBefore() throws {
+        let now = 1_000_000
+        let server = StandInOutput(buffer: 1000)
+        var wakes = 0
+        let pipeline = try Pipeline(source: MemorySource(Self.verses, rate: 1000), output: server, startingAt: 0, now: { now },
+                                    wake: { wakes += 1 })
+        // Each verse's start written wakes the loop: its deadline is new.
+        #expect(wakes == 3)
+        // Written, not yet playing: nothing is heard, and nothing falls due by the clock (the
+        // server's started callback wakes the loop).
+        #expect(pipeline.events().isEmpty)
+        #expect(pipeline.millisecondsUntilDue() == nil)
+        server.heard = 0
+        #expect(pipeline.events() == [.verse(index: 0, t: 0)])
+        #expect(pipeline.millisecondsUntilDue() == 300)
+        server.heard = 299
+        #expect(pipeline.events().isEmpty)
+        #expect(pipeline.millisecondsUntilDue() == 1)
+        server.heard = 300
+        #expect(pipeline.events() == [.verse(index: 1, t: 0.3)])
+        #expect(pipeline.millisecondsUntilDue() == 500)
+        // Paused, the clock stands still: nothing falls due until the pause has lasted 30 s.
+        #expect(try pipeline.setPaused(true) == .paused(index: 1, t: 0.3))
+        #expect(server.corked)
+        #expect(pipeline.millisecondsUntilDue() == 30_000)
+    }
+
+    @Test func aLongPauseLetsGoOfTheStreamAndResumingGoesOnFromTheSamePlace() throws {
+        var now = 1_000_000
+        let server = StandInOutput()
+        let pipeline = try Pipeline(source: MemorySource(Self.verses, rate: 1000), output: server, startingAt: 0, releaseAfterSeconds: 2,
+                                    now: { now }, wake: {})
+        server.hear(350, through: pipeline)
+        #expect(pipeline.events() == [.verse(index: 0, t: 0), .verse(index: 1, t: 0.3)])
+        _ = try pipeline.setPaused(true)
+        now += 1999
+        _ = pipeline.events()
+        #expect(server.isOpen)
+        #expect(pipeline.millisecondsUntilDue() == 1)
+        now += 1
+        _ = pipeline.events()
+        #expect(!server.isOpen, "two seconds of pause let go of the stream")
+        #expect(pipeline.millisecondsUntilDue() == nil)
+
+        #expect(try pipeline.setPaused(false) == .resumed(index: 1, t: 0.35))
+        #expect(server.streams.count == 2)
+        #expect(server.streams[1] == Array(Self.verses[1][50..<150]), "the new stream starts where the listener stopped")
+        server.hear(450, through: pipeline)
+        #expect(pipeline.events() == [.verse(index: 1, t: 0.35), .verse(index: 2, t: 0.8)], "the listening clock goes on where it stopped")
+    }
+
+    @Test func aCallPausesUntilItEndsAndALostDeviceWaitsForTheListener() throws {
+        let server = StandInOutput()
+        let pipeline = try Pipeline(source: MemorySource(Self.verses, rate: 1000), output: server, startingAt: 0, wake: {})
+        server.heard = 100
+        _ = pipeline.events()
+        server.changes.interrupted = true
+        #expect(pipeline.events() == [.paused(index: 0, t: 0.1, reason: .call)])
+        server.changes.interrupted = false
+        #expect(pipeline.events() == [.resumed(index: 0, t: 0.1)])
+        server.changes.lost = true
+        #expect(pipeline.events() == [.paused(index: 0, t: 0.1, reason: .device)])
+        server.changes.interrupted = false
+        #expect(pipeline.events().isEmpty)
+        #expect(pipeline.paused)
+    }
+
+    @Test func aWakeFromAnotherThreadEndsTheLoopsSleepAndNoneIsLost() throws {
+        let loop = try EventLoop()
+        // Made while the loop was busy: the next wait returns at once.
+        loop.wake()
+        var started = Clock.monotonicMilliseconds()
+        loop.wait(reading: [], milliseconds: 10_000)
+        #expect(Clock.monotonicMilliseconds() - started < 1000)
+        // Nothing due and no wake: it sleeps the time it was given.
+        started = Clock.monotonicMilliseconds()
+        loop.wait(reading: [], milliseconds: 50)
+        #expect(Clock.monotonicMilliseconds() - started >= 50)
+        // A wake from the render thread or libpulse's: the sleep ends then, not at its time.
+        let waker = Thread {
+            usleep(50_000)
+            loop.wake()
+        }
+        started = Clock.monotonicMilliseconds()
+        waker.start()
+        loop.wait(reading: [], milliseconds: nil)
+        let slept = Clock.monotonicMilliseconds() - started
+        #expect(slept >= 40 && slept < 5000, "\(slept) ms")
+    }
+}
+
+/// Verses' frames already in memory, mono at `rate`.
+final class MemorySource: AudioSource, @unchecked Sendable {
+    let sampleRate: Int
+    let channels = 1
+    let texts: [String]
+    let failure: PlayError? = nil
+    private let verses: [[Int16]]
+
+    init(_ verses: [[Int16]], rate: Int) {
+        self.verses = verses
+        sampleRate = rate
+        texts = verses.indices.map { "verse \($0)" }
+    }
+
+    func frameCount(_ index: Int) -> Int? { verses[index].count }
+    func samples(_ index: Int) -> [Int16]? { verses[index] }
+    func waitForSamples(_ index: Int) -> [Int16] { verses[index] }
+    func want(_ index: Int) {}
+}
+
+/// A sound server whose clock the test sets: what it was given, stream by stream.
+final class StandInOutput: AudioOutput {
+    /// How far ahead of what is heard it takes frames, as a sound server's buffer.
+    private let buffer: Int
+    /// Frames of the current stream heard, as the test sets it; nil: not playing yet.
+    var heard: Int?
+    var changes = DeviceChanges()
+    /// The end is heard by the clock the test moves, never by a drain.
+    let drained = false
+    private(set) var streams: [[Int16]] = []
+    private(set) var isOpen = false
+    private(set) var corked = false
+
+    init(buffer: Int = 100) { self.buffer = buffer }
+
+    func lock() {}
+    func unlock() {}
+
+    func open(corked: Bool, refill: @escaping () -> Void) throws(PlayError) {
+        streams.append([])
+        (isOpen, self.corked, heard) = (true, corked, nil)
+        refill()
+    }
+
+    /// Plays the current stream up to frame `frames`, the pipeline writing as it asks for more.
+    func hear(_ frames: Int, through pipeline: Pipeline) {
+        while (heard ?? 0) < frames || heard == nil {
+            heard = min(frames, (heard ?? 0) + 10)
+            pipeline.topUp()
+        }
+    }
+
+    func close() { isOpen = false }
+    func writableFrames() -> Int { isOpen ? buffer - (streams[streams.count - 1].count - (heard ?? 0)) : 0 }
+    func write(_ samples: UnsafeBufferPointer<Int16>) { streams[streams.count - 1] += samples }
+    func framesHeard() -> Int? { isOpen ? heard.map { min($0, streams[streams.count - 1].count) } : nil }
+    func drain() {}
+    func setCorked(_ corked: Bool) { self.corked = corked }
+    func failure() -> PlayError? { nil }
+
+    func takeChanges() -> DeviceChanges {
+        defer { changes = DeviceChanges() }
+        return changes
+    }
+}

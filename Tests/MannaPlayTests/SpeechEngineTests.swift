@@ -1,0 +1,87 @@
+// The speech-engine seam: an engine is one type conforming to SpeechEngine, found by its
+// voices in the table of engines, and the render thread speaks with whichever it is given.
+import MannaKit
+import Testing
+@testable import manna_play
+
+@Suite struct SpeechEngineTests {
+    @Test func aVoiceIsSpokenByTheFirstEngineThatHasItPassingOverOneThatCannotStart() throws {
+        let (engine, rate) = try SpeechEngines.start(voice: "xx", wordsPerMinute: 200, engines: [MissingEngine.self, ToneEngine.self])
+        let tone = try #require(engine as? ToneEngine)
+        #expect(rate == ToneEngine.sampleRate)
+        #expect(tone.wordsPerMinute == 200)
+    }
+
+    @Test func anUnknownVoiceNamesTheVoicesOfTheEnginesThatStarted() {
+        #expect(failure { () throws(PlayError) in _ = try SpeechEngines.start(voice: "yy", wordsPerMinute: 175, engines: [MissingEngine.self, ToneEngine.self]) }
+            == "65 no voice 'yy' is installed; all 1 installed: 'manna listen --voices'")
+        #expect(failure { () throws(PlayError) in _ = try SpeechEngines.voices(of: [MissingEngine.self, ToneEngine.self]) } == nil)
+    }
+
+    @Test func withNoEngineStartingWhyTheFirstCouldNotIsSaid() {
+        #expect(failure { () throws(PlayError) in _ = try SpeechEngines.start(voice: "xx", wordsPerMinute: 175, engines: [MissingEngine.self]) }
+            == "69 " + MissingEngine.problem)
+        #expect(failure { () throws(PlayError) in _ = try SpeechEngines.voices(of: [MissingEngine.self]) } == "69 " + MissingEngine.problem)
+    }
+
+    /// espeak-ng is the engine today: John 11:35 ("Jesus wept.") in en-gb at 175 words a minute
+    /// is about 0.77 s at 22,050 Hz (the end-to-end tests find verse 36 starting at 16,868
+    /// samples; espeak-ng's count moves by a few samples from one call to the next).
+    @Test func espeakIsTheEngineOfItsVoices() throws {
+        let (engine, rate) = try SpeechEngines.start(voice: "en-gb", wordsPerMinute: 175)
+        #expect(engine is Espeak)
+        #expect(rate == 22050)
+        #expect(abs(engine.synthesize("Jesus wept.").count - 16868) < 50)
+        #expect(try SpeechEngines.voices().contains { $0.language == "en-gb" })
+    }
+
+    @Test func theRenderThreadSpeaksWithTheEngineItIsGiven() throws {
+        let engine = try ToneEngine()
+        let rendition = Rendition(texts: ["In the beginning", "was the Word"], engine: engine, sampleRate: ToneEngine.sampleRate, startingAt: 0,
+                                  rendered: {})
+        rendition.start()
+        #expect(rendition.waitForSamples(1) == engine.synthesize("was the Word"))
+        #expect(rendition.waitForSamples(0).count == "In the beginning".count * ToneEngine.samplesPerCharacter)
+    }
+
+    /// "STATUS MESSAGE" of what `body` threw, or nil if it threw nothing.
+    func failure(_ body: () throws(PlayError) -> Void) -> String? {
+        do throws(PlayError) {
+            try body()
+            return nil
+        } catch {
+            return "\(error.status) \(error.message)"
+        }
+    }
+}
+
+/// A stand-in engine with one voice, "tone" (also called "xx"), whose speech is each character's
+/// code point held for `samplesPerCharacter` samples: known lengths, no library.
+final class ToneEngine: SpeechEngine {
+    static let sampleRate = 16000
+    static let samplesPerCharacter = 40
+    private(set) var wordsPerMinute = 0
+
+    init() throws(PlayError) {}
+
+    func voices() -> [SpeechVoice] { [SpeechVoice(language: "tone", name: "Tone", identifier: "test/tone", languages: ["tone", "xx"])] }
+
+    func choose(voice: String, wordsPerMinute: Int) throws(PlayError) -> Int? {
+        guard voices()[0].languages.contains(voice) else { return nil }
+        self.wordsPerMinute = wordsPerMinute
+        return ToneEngine.sampleRate
+    }
+
+    func synthesize(_ text: String) -> [Int16] {
+        text.unicodeScalars.flatMap { Array(repeating: Int16(truncatingIfNeeded: $0.value), count: ToneEngine.samplesPerCharacter) }
+    }
+}
+
+/// An engine whose library is not installed: it cannot start.
+final class MissingEngine: SpeechEngine {
+    static let problem = "the test engine's library is not installed"
+    init() throws(PlayError) { throw .unavailable(MissingEngine.problem) }
+    func voices() -> [SpeechVoice] { preconditionFailure("an engine that did not start was asked for its voices") }
+    func choose(voice: String, wordsPerMinute: Int) throws(PlayError) -> Int? { preconditionFailure("an engine that did not start was asked for a voice") }
+    func synthesize(_ text: String) -> [Int16] { preconditionFailure("an engine that did not start was asked to speak") }
+}
