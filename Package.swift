@@ -95,11 +95,11 @@ let package = Package(
         // The commands and the tick in-process: a temporary home, a fixed clock, captured
         // output and a recording notifier; no bus, no root, milliseconds each.
         .testTarget(name: "MannaAppTests", dependencies: ["MannaApp", "MannaKit", "TestSupport"], exclude: ["Fixtures"]),
-        // Runs the built `manna` binary as users do: output, exit codes, error text.
         // The player's parts in-process (its speech engines, outputs and pipeline), through
         // stand-ins that conform to the same protocols: no sound server, no bus.
         .testTarget(name: "MannaPlayTests", dependencies: ["manna-play", "MannaKit", "TestSupport"],
                     swiftSettings: headerFolders("gio-2.0")),
+        // Runs the built `manna` binary as users do: output, exit codes, error text.
         .testTarget(name: "EndToEndTests", dependencies: ["manna", "manna-notify", "manna-play", "TestSupport"], exclude: ["Golden"]),
     ]
 )
