@@ -47,6 +47,7 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CGio", providers: [.apt(["libglib2.0-dev"])]),
 
         // The GNOME Shell extension's files, compiled in for `manna install` to write: the
@@ -59,9 +60,10 @@ let package = Package(
                 .embedInCode("manna@manna.invalid/" + $0)
             } + [.embedInCode("gnome45/extension45.js")]),
 
-        // Everything Manna knows, independent of the command line. Only Storage/ imports CSQLite;
-        // nothing imports CLibnotify but manna-notify, nor the audio libraries but manna-play.
-        .target(name: "MannaKit", dependencies: ["CSQLite", "GnomeShellExtension"]),
+        // Everything Manna knows, independent of the command line. Only Storage/ imports CSQLite,
+        // and only Support/Gzip CZlib (sync snapshots); nothing imports CLibnotify but
+        // manna-notify, nor the audio libraries but manna-play.
+        .target(name: "MannaKit", dependencies: ["CSQLite", "CZlib", "GnomeShellExtension"]),
 
         // The application layer: the command line, one file per subcommand, and the use cases
         // (the tick) behind an injected Context (clock, notifier, output, environment).

@@ -360,7 +360,7 @@ final class TestDevice {
         #expect(Files.list(own).count == 5)
         try laptop.sync(segmentsKept: 2)
         // The desktop has applied (and said so in its last segment) all but the newest.
-        #expect(Files.list(own).sorted() == ["0000000005.jsonl", "snapshot.jsonl"])
+        #expect(Files.list(own).sorted() == ["0000000005.jsonl", SyncFolder.snapshotName])
         let phone = try TestDevice(scratch, "phone", folder: laptop.folder)
         let joined = try phone.sync()
         #expect(joined.problems.isEmpty, "\(joined)")
@@ -370,6 +370,39 @@ final class TestDevice {
         #expect(try phone.export() == laptop.export())
         #expect(try desktop.export() == laptop.export())
         #expect(try phone.notes().count == 5)
+    }
+
+    /// The snapshot is gzip'd (a twentieth of its lines' size); one an older Manna wrote as
+    /// plain lines is still read, and replaced at the device's next compaction.
+    @Test func aSnapshotIsPackedAndAPlainOneIsStillRead() throws {
+        let scratch = try Scratch("sync")
+        let laptop = try TestDevice.first(scratch)
+        for index in 0..<4 {
+            laptop.now += 60
+            _ = try laptop.journal.addNote("note \(index)", on: ref("Ps 23:\(index + 1)"), at: laptop.now)
+            try laptop.sync(segmentsKept: 1)
+        }
+        let folder = SyncFolder(root: laptop.folder)
+        let state = try #require(try laptop.journal.syncState())
+        let own = folder.folder(of: state.device)
+        let packed = try #require(try Files.readBytes(own + "/" + SyncFolder.snapshotName))
+        let text = try #require(try folder.snapshot(of: state.device))
+        #expect(try Gzip.decompress(packed, limit: 1 << 20) == Array(text.utf8))
+        #expect(folder.snapshotHeader(of: state.device, schema: Sync.schema)?.sequence == 4)
+
+        // As an older Manna left it: plain lines.
+        try text.write(toFile: own + "/" + SyncFolder.plainSnapshotName, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: own + "/" + SyncFolder.snapshotName)
+        #expect(folder.scan().ignored.isEmpty)
+        let phone = try TestDevice(scratch, "phone", folder: laptop.folder)
+        #expect(try phone.sync().problems.isEmpty)
+        #expect(try phone.notes().count == 4)
+        for index in 4..<6 {
+            laptop.now += 60
+            _ = try laptop.journal.addNote("note \(index)", on: ref("Ps 23:\(index + 1)"), at: laptop.now)
+            try laptop.sync(segmentsKept: 1)
+        }
+        #expect(Files.list(own).contains(SyncFolder.snapshotName) && !Files.list(own).contains(SyncFolder.plainSnapshotName))
     }
 
     /// A snapshot carries the record as its editor had it (a text version's context, from which
@@ -432,7 +465,7 @@ final class TestDevice {
         try desktop.sync()
         let compacted = try laptop.sync(segmentsKept: 2)
         #expect(compacted.problems.isEmpty, "\(compacted)")
-        #expect(Files.list(own).contains("snapshot.jsonl"))
+        #expect(Files.list(own).contains(SyncFolder.snapshotName))
         #expect(!Files.list(own).contains("0000000002.jsonl"))
         let phone = try TestDevice(scratch, "phone", folder: laptop.folder)
         #expect(try phone.sync().problems.isEmpty)
@@ -459,7 +492,7 @@ final class TestDevice {
         let own = SyncFolder(root: laptop.folder).folder(of: try #require(try laptop.journal.syncState()).device)
         try laptop.sync(segmentsKept: 2)
         // Without the mark, the desktop's last segment (which had applied none of these) would keep them all.
-        #expect(Files.list(own).sorted() == ["snapshot.jsonl"])
+        #expect(Files.list(own).sorted() == [SyncFolder.snapshotName])
         let phone = try TestDevice(scratch, "phone", folder: laptop.folder)
         #expect(try phone.sync().problems.isEmpty)
         #expect(Set(try phone.notes().map(\.text)) == ["from the desktop", "written just before leaving", "note 0", "note 1", "note 2", "note 3"])

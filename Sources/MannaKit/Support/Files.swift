@@ -31,11 +31,15 @@ public enum Files {
     /// would fill memory, and a FIFO would make the reader (every shell prompt, for the
     /// timeline) wait for ever.
     public static func readText(_ path: String, limit: Int = defaultReadLimit, followLinks: Bool = true) throws(FileError) -> String? {
+        try readBytes(path, limit: limit, followLinks: followLinks).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The whole file's bytes, or nil when it does not exist; read as `readText` reads.
+    public static func readBytes(_ path: String, limit: Int = defaultReadLimit, followLinks: Bool = true) throws(FileError) -> [UInt8]? {
         guard let (descriptor, size) = try openForReading(path, followLinks: followLinks) else { return nil }
         defer { close(descriptor) }
         guard size <= limit else { throw .tooLarge(path, limit: limit) }
-        let bytes = try readAll(descriptor, path: path, size: size, limit: limit)
-        return String(decoding: bytes, as: UTF8.self)
+        return try readAll(descriptor, path: path, size: size, limit: limit)
     }
 
     /// The file's first line (without its newline, or the whole file if it has none), reading
@@ -146,8 +150,13 @@ public enum Files {
     /// and a path another user prepared is refused or replaced, never handed anything.
     /// Errors name `path` or its folder, never the temporary file.
     public static func writeAtomically(_ text: String, to path: String, mode: mode_t = 0o644, link: LinkAtTarget = .refuse) throws(FileError) {
+        try writeAtomically(Array(text.utf8), to: path, mode: mode, link: link)
+    }
+
+    /// `writeAtomically` for bytes that are not text (a compressed sync snapshot).
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, link: LinkAtTarget = .refuse) throws(FileError) {
         let temporary = try fillTemporary(beside: path, mode: mode, exactMode: false, link: link) { descriptor throws(FileError) in
-            try writeAll(Array(text.utf8)[...], to: descriptor, path: path)
+            try writeAll(bytes[...], to: descriptor, path: path)
         }
         try moveIntoPlace(temporary, to: path, link: link)
     }

@@ -69,7 +69,7 @@ public struct SyncFolder: Sendable {
                 continue
             }
             var sequences: [Int] = []
-            for name in Files.list(path) where name != SyncFolder.snapshotName {
+            for name in Files.list(path) where name != SyncFolder.snapshotName && name != SyncFolder.plainSnapshotName {
                 // What is not a regular file is no segment or mark: a planted link at this
                 // device's next number would otherwise look like another journal writing its id.
                 if !Files.isRegularFile(path + "/" + name, followLinks: false) {
@@ -177,17 +177,45 @@ public struct SyncFolder: Sendable {
     }
 
     /// A device's snapshot: its segments up to one, collapsed into one file, which a device that
-    /// joins (or fell behind) applies instead of the segments it replaced.
-    public static let snapshotName = "snapshot.jsonl"
+    /// joins (or fell behind) applies instead of the segments it replaced. gzip'd: its lines
+    /// name the same tables, keys and devices over and over, and it shrinks about twenty times.
+    public static let snapshotName = "snapshot.jsonl.gz"
+    /// The snapshot as Manna wrote it before (read still; removed when one is written).
+    public static let plainSnapshotName = "snapshot.jsonl"
 
-    public func snapshot(of device: String) throws(FileError) -> String? {
-        try Files.readText(folder(of: device) + "/" + SyncFolder.snapshotName, limit: 256 << 20, followLinks: false)
+    /// `device`'s snapshot unpacked (nil: none). Throws `FileError` when it cannot be read, and
+    /// `SyncSegment.Problem` when what it holds is not whole (half-arrived, damaged) or unpacks
+    /// to more than any journal's snapshot would.
+    public func snapshot(of device: String) throws -> String? {
+        let path = folder(of: device) + "/" + SyncFolder.snapshotName
+        guard let packed = try Files.readBytes(path, limit: 64 << 20, followLinks: false) else {
+            return try Files.readText(folder(of: device) + "/" + SyncFolder.plainSnapshotName, limit: 256 << 20, followLinks: false)
+        }
+        do {
+            return String(decoding: try Gzip.decompress(packed, limit: 256 << 20), as: UTF8.self)
+        } catch .truncated {
+            throw SyncSegment.Problem.incomplete("its gzip stream ends early")
+        } catch .damaged {
+            throw SyncSegment.Problem.incomplete("its checksum does not match")
+        } catch .tooLarge(let limit) {
+            throw SyncSegment.Problem.garbage("it unpacks to more than \(limit >> 20) MB")
+        }
     }
 
     /// The header of `device`'s snapshot, read alone (nil: no snapshot, or none this Manna can
     /// read): whether it goes further than what was applied is known before reading the rest.
     public func snapshotHeader(of device: String, schema: Int) -> SyncSegment.Header? {
-        SyncFolder.header(at: folder(of: device) + "/" + SyncFolder.snapshotName, schema: schema)
+        let folder = folder(of: device)
+        guard let descriptor = try? Files.openForReading(folder + "/" + SyncFolder.snapshotName, followLinks: false) else {
+            return SyncFolder.header(at: folder + "/" + SyncFolder.plainSnapshotName, schema: schema)
+        }
+        // The first 64 KB unpacked hold the header line (a few hundred bytes).
+        var packed = [UInt8](repeating: 0, count: 1 << 16)
+        let count = packed.withUnsafeMutableBytes { Glibc.read(descriptor.descriptor, $0.baseAddress!, $0.count) }
+        close(descriptor.descriptor)
+        guard count > 0, let unpacked = try? Gzip.decompress(Array(packed.prefix(count)), limit: 1 << 16, prefix: true),
+              let newline = unpacked.firstIndex(of: 0x0A) else { return nil }
+        return try? SyncSegment.Header(parsing: String(decoding: unpacked[..<newline], as: UTF8.self), schema: schema)
     }
 
     /// The header of `device`'s segment `sequence`, read alone.
@@ -224,8 +252,14 @@ public struct SyncFolder: Sendable {
         let folder = folder(of: segment.device)
         try Files.makePrivateDirectories(folder, below: root)
         let text = segment.text
-        try Files.writeAtomically(text, to: folder + "/" + (asSnapshot ? SyncFolder.snapshotName : SyncSegment.fileName(segment.sequence)), mode: 0o600,
-                                  link: .replace)
+        if asSnapshot {
+            let packed = Gzip.compress(Array(text.utf8))
+            guard !packed.isEmpty else { throw FileError(path: folder + "/" + SyncFolder.snapshotName, reason: "zlib could not compress it") }
+            try Files.writeAtomically(packed, to: folder + "/" + SyncFolder.snapshotName, mode: 0o600, link: .replace)
+            _ = try? Files.remove(folder + "/" + SyncFolder.plainSnapshotName)
+        } else {
+            try Files.writeAtomically(text, to: folder + "/" + SyncSegment.fileName(segment.sequence), mode: 0o600, link: .replace)
+        }
         Files.syncDirectory(folder)
         return SyncFolder.checksum(text)
     }
