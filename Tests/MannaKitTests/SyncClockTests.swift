@@ -23,6 +23,30 @@ import TestSupport
         return try newest.step() ? HybridTime.instant(newest.int(0)) : 0
     }
 
+    /// A copy of `device`'s journal as it is now (its folder: the database with its log).
+    func backUp(_ device: TestDevice, _ scratch: Scratch) throws -> String {
+        let backup = scratch.file("backup")
+        try FileManager.default.copyItem(atPath: Files.parent(of: device.journal.path), toPath: backup)
+        return backup + "/journal.sqlite"
+    }
+
+    /// The travel machine's backup put back, its clock set right; both sync until settled, and
+    /// end alike, with nothing waiting and no version ahead.
+    func putBack(_ backup: String, on travel: TestDevice, laptop: TestDevice) throws {
+        travel.journal = try Journal(path: backup)
+        travel.now = laptop.now + 60
+        for _ in 0..<3 {
+            travel.now += 60
+            laptop.now += 60
+            try travel.sync()
+            try laptop.sync()
+        }
+        #expect(try laptop.sync().problems == [])
+        #expect(try travel.sync().problems == [])
+        #expect(try laptop.export() == travel.export())
+        #expect(try newestInstant(laptop) <= laptop.now + Sync.aheadAllowed)
+    }
+
     @Test func aClockAYearAheadWinsNoRaceAndWhatItWroteArrivesOnceItIsSetRight() throws {
         let scratch = try Scratch("sync-clock")
         let (laptop, travel) = try pair(scratch)
@@ -157,14 +181,13 @@ import TestSupport
         travel.now = laptop.now + Self.year
         _ = try travel.journal.addNote("written a year ahead", on: ref("Gen 1:1"), at: travel.now)
         try travel.sync()
-        let backup = scratch.file("backup")
-        try FileManager.default.copyItem(atPath: Files.parent(of: travel.journal.path), toPath: backup)
+        let backup = try backUp(travel, scratch)
         let old = try #require(try travel.journal.syncState()?.device)
         travel.now = laptop.now + 60
         #expect(try travel.sync().clockWasAhead == 365)
         #expect(SyncFolder(root: travel.folder).left(of: old)?.through == 0)
 
-        travel.journal = try Journal(path: backup + "/journal.sqlite")
+        travel.journal = try Journal(path: backup)
         #expect(try Sync.leave(travel.journal, now: travel.now) == .marked)
         #expect(SyncFolder(root: travel.folder).left(of: old)?.through == 0)
         laptop.now += 120
@@ -204,26 +227,13 @@ import TestSupport
         travel.now = laptop.now + Self.year
         _ = try travel.journal.addNote("in the backup, a year ahead", on: ref("Rom 8:28"), at: travel.now)
         try travel.sync()
-        let backup = scratch.file("backup")
-        try FileManager.default.copyItem(atPath: Files.parent(of: travel.journal.path), toPath: backup)
+        let backup = try backUp(travel, scratch)
         travel.now += 60
         _ = try travel.journal.addPrayer(title: "only in the folder", body: "written after the backup", tags: [], reminders: [], at: travel.now)
         try travel.sync()
-        // The backup is put back, and the clock set right.
-        travel.journal = try Journal(path: backup + "/journal.sqlite")
-        travel.now = laptop.now + 60
-        for _ in 0..<3 {
-            travel.now += 60
-            laptop.now += 60
-            try travel.sync()
-            try laptop.sync()
-        }
-        #expect(try laptop.sync().problems == [])
-        #expect(try travel.sync().problems == [])
+        try putBack(backup, on: travel, laptop: laptop)
         #expect(try laptop.journal.prayers(.open, tag: nil).map(\.title) == ["only in the folder"])
         #expect(Set(try laptop.notes().map(\.text)) == ["before the backup", "in the backup, a year ahead"])
-        #expect(try laptop.export() == travel.export())
-        #expect(try newestInstant(laptop) <= laptop.now + Sync.aheadAllowed)
     }
 
     /// A backup from before a `sync leave` and `sync init`, put back over a journal that wrote
@@ -238,26 +248,13 @@ import TestSupport
         try travel.sync()
         try laptop.sync()
         travel.now = laptop.now + Self.year
-        let backup = scratch.file("backup")
-        try FileManager.default.copyItem(atPath: Files.parent(of: travel.journal.path), toPath: backup)
+        let backup = try backUp(travel, scratch)
         #expect(try travel.leave() == .marked)
         try travel.journal.startSync(folder: travel.folder, device: Journal.newUUID(), name: "travel")
         travel.now += 60
         _ = try travel.journal.addPrayer(title: "written a year ahead", body: "under the new id", tags: [], reminders: [], at: travel.now)
         try travel.sync()
-        // The backup is put back, and the clock set right.
-        travel.journal = try Journal(path: backup + "/journal.sqlite")
-        travel.now = laptop.now + 60
-        for _ in 0..<3 {
-            travel.now += 60
-            laptop.now += 60
-            try travel.sync()
-            try laptop.sync()
-        }
-        #expect(try laptop.sync().problems == [])
-        #expect(try travel.sync().problems == [])
+        try putBack(backup, on: travel, laptop: laptop)
         #expect(try laptop.journal.prayers(.open, tag: nil).map(\.title) == ["written a year ahead"])
-        #expect(try laptop.export() == travel.export())
-        #expect(try newestInstant(laptop) <= laptop.now + Sync.aheadAllowed)
     }
 }
