@@ -60,13 +60,32 @@ enum FieldKind: Sendable {
 }
 
 struct Field: Sendable {
+    /// How sync merges a field two devices changed apart (docs/sync.md, "Merge rules").
+    enum Merge: Sendable {
+        /// The greatest version wins (its time, then its device).
+        case latest
+        /// Member by member (`SyncSet`): a tag added on one device and another removed on a
+        /// second both hold.
+        case set
+        /// Words someone wrote: every version is kept with the one it replaced, and a text
+        /// that loses a race becomes a conflict copy: never lost.
+        case text
+    }
+
     let name: String
     let kind: FieldKind
     /// False for a field written for readers but not kept in a column (a highlight's reference).
-    var stored = true
+    let stored: Bool
+    let merge: Merge
+
+    /// A tags field merges as a set unless told otherwise; any other, the latest wins.
+    init(name: String, kind: FieldKind, stored: Bool = true, merge: Merge? = nil) {
+        (self.name, self.kind, self.stored) = (name, kind, stored)
+        self.merge = merge ?? (kind == .tags ? .set : .latest)
+    }
 
     /// Whether the field syncs as a set (`SyncSet`): a prayer's tags.
-    var mergesAsSet: Bool { kind == .tags }
+    var mergesAsSet: Bool { merge == .set }
 }
 
 /// One table of the export.
@@ -92,6 +111,8 @@ struct ExportTable: Sendable {
     let identityFields: [Field]
     /// The fields that sync one by one: every stored field but the identity.
     let syncFields: [Field]
+    /// The names of those that merge as text (`Field.Merge.text`).
+    let textFields: Set<String>
 
     init(name: String, record: String, fields: [Field], identity: Identity, order: String, parent: (field: String, table: String)? = nil) {
         (self.name, self.record, self.fields, self.identity, self.order, self.parent) = (name, record, fields, identity, order, parent)
@@ -102,6 +123,7 @@ struct ExportTable: Sendable {
         }
         (storedFields, self.identityFields) = (stored, identityFields)
         syncFields = stored.filter { field in !identityFields.contains { $0.name == field.name } }
+        textFields = Set(syncFields.filter { $0.merge == .text }.map(\.name))
     }
     var columns: String { storedFields.map(\.name).joined(separator: ", ") }
 
@@ -109,6 +131,7 @@ struct ExportTable: Sendable {
     func index(_ name: String) -> Int? { storedFields.firstIndex { $0.name == name } }
 
     static let all: [ExportTable] = [prayers, reminders, prayed, snoozes, planRuns, planDaysRead, notes, highlights, bookmarks, searches]
+    static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
     /// The triggers that, while the journal syncs, name each record written in this table in
     /// `sync_touched` (so a capture compares the records written since the last, not every
@@ -133,9 +156,9 @@ struct ExportTable: Sendable {
 
     static let prayers = ExportTable(
         name: "prayers", record: "prayer",
-        fields: [Field(name: "uuid", kind: .uuid), Field(name: "short_id", kind: .shortID), Field(name: "title", kind: .title),
-                 Field(name: "body", kind: .text), Field(name: "tags", kind: .tags), Field(name: "answered_at", kind: .optionalInstant),
-                 Field(name: "answer_note", kind: .optionalText)] + times,
+        fields: [Field(name: "uuid", kind: .uuid), Field(name: "short_id", kind: .shortID), Field(name: "title", kind: .title, merge: .text),
+                 Field(name: "body", kind: .text, merge: .text), Field(name: "tags", kind: .tags), Field(name: "answered_at", kind: .optionalInstant),
+                 Field(name: "answer_note", kind: .optionalText, merge: .text)] + times,
         identity: .uuid, order: "created_at, uuid")
     static let reminders = ExportTable(
         name: "reminders", record: "reminder",
@@ -166,7 +189,7 @@ struct ExportTable: Sendable {
     static let notes = ExportTable(
         name: "notes", record: "note",
         fields: [Field(name: "uuid", kind: .uuid), Field(name: "short_id", kind: .shortID), Field(name: "verse_id", kind: .verseID),
-                 Field(name: "reference", kind: .passage), Field(name: "text", kind: .text)] + times,
+                 Field(name: "reference", kind: .passage), Field(name: "text", kind: .text, merge: .text)] + times,
         identity: .uuid, order: "created_at, uuid")
     static let highlights = ExportTable(
         name: "highlights", record: "highlight",

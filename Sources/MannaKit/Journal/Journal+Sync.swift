@@ -77,9 +77,6 @@ extension Journal {
         return Journal.syncedTables(searches: try state.step() && state.int(0) != 0)
     }
 
-    /// Text people write: two edits of one made apart are both kept.
-    static let syncedText: [String: Set<String>] = [ExportTable.notes.name: ["text"], ExportTable.prayers.name: ["title", "body", "answer_note"]]
-
     /// The field that says a record was deleted outright (days read, which have no tombstone).
     static let deletedField = "_deleted"
 
@@ -307,7 +304,7 @@ extension Journal {
 
     private func forEachVersionKnown(_ body: (SyncChange) throws -> Void) throws {
         for table in try syncedTables() {
-            let text = Journal.syncedText[table.name] ?? []
+            let text = table.textFields
             let kinds = Dictionary(uniqueKeysWithValues: table.storedFields.map { ($0.name, $0.kind) })
             let fields = try database.prepare("SELECT key, field, value, time, device FROM sync_fields WHERE tbl = ?1 ORDER BY key, field")
             try fields.bind(table.name, at: 1)
@@ -402,7 +399,7 @@ extension Journal {
                 try touched.bind(table.name, at: 1)
                 var keys: [String] = []
                 while try touched.step() { keys.append(touched.string(0)) }
-                let text = Journal.syncedText[table.name] ?? []
+                let text = table.textFields
                 // A record known here but not in its table was deleted here, unless it never got
                 // there: its creation has not arrived (only a later edit), or its parent has not.
                 // (A set's members are fields of their own, and an empty set has none.)
@@ -551,7 +548,7 @@ extension Journal {
                 }
                 clock = max(clock, change.time)
                 let incoming = SyncVersion(time: change.time, device: change.device ?? segment.device)
-                if Journal.syncedText[table.name]?.contains(change.field) == true {
+                if table.textFields.contains(change.field) {
                     try recordVersion(change, from: incoming.device)
                     textTouched[table.name, default: []].insert(change.key)
                 }
@@ -824,7 +821,7 @@ extension Journal {
         guard !texts.isEmpty else { return }
         try writing {
             for table in try syncedTables() {
-                let fields = Journal.syncedText[table.name] ?? []
+                let fields = table.textFields
                 for key in (texts[table.name] ?? []).sorted() {
                     let record = try syncFields(of: table, key: key)
                     guard record["deleted_at"]?.value == .null else { continue }
@@ -895,7 +892,7 @@ extension Journal {
         try known.bind(uuid, at: 2)
         guard !(try known.step()), let context, case .object(let pairs)? = try? JSON(parsing: context) else { return false }
         let time = HybridTime.instant(version.time)
-        let text = Journal.syncedText[table.name] ?? []
+        let text = table.textFields
         var copy: [(String, Cell)] = []
         for stored in table.syncFields {
             var cell: Cell
@@ -996,7 +993,7 @@ extension Journal {
     /// Keeps a local change as the field's version (and a text's in its history).
     private func record(_ change: SyncChange, from device: String) throws {
         try setField(change, version: SyncVersion(time: change.time, device: device))
-        if Journal.syncedText[change.table]?.contains(change.field) == true { try recordVersion(change, from: device) }
+        if ExportTable.byName[change.table]?.textFields.contains(change.field) == true { try recordVersion(change, from: device) }
     }
 
     private func setField(_ change: SyncChange, version: SyncVersion) throws {

@@ -551,7 +551,7 @@ public enum Sync {
             for change in segment.changes {
                 let device = change.device ?? segment.device
                 let field = change.table + "\u{1F}" + change.key + "\u{1F}" + change.field
-                if Journal.syncedText[change.table]?.contains(change.field) == true {
+                if ExportTable.byName[change.table]?.textFields.contains(change.field) == true {
                     let version = field + "\u{1F}\(change.time)\u{1F}" + device
                     guard seen.insert(version).inserted else { continue }
                     versions[version] = kept.count

@@ -193,10 +193,10 @@ public struct SyncFolder: Sendable {
         }
         do {
             return String(decoding: try Gzip.decompress(packed, limit: 256 << 20), as: UTF8.self)
-        } catch .truncated {
-            throw SyncSegment.Problem.incomplete("its gzip stream ends early")
-        } catch .damaged {
-            throw SyncSegment.Problem.incomplete("its checksum does not match")
+        } catch .truncated, .damaged {
+            // One flipped bit can read as a stream that goes on past the file's end: the two
+            // are not told apart, and both are waited for, as a segment's checksum is.
+            throw SyncSegment.Problem.incomplete("its gzip checksum does not hold: cut short or damaged")
         } catch .tooLarge(let limit) {
             throw SyncSegment.Problem.garbage("it unpacks to more than \(limit >> 20) MB")
         }
