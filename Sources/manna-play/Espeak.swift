@@ -8,6 +8,7 @@ import Glibc
 import MannaKit
 
 final class Espeak: SpeechEngine {
+    static let name = "espeak-ng"
     /// The samples of the verse being synthesised. espeak-ng is one engine per process (its
     /// state is the library's), and only one thread synthesises at a time.
     nonisolated(unsafe) private static var collected: [Int16] = []
@@ -41,7 +42,7 @@ final class Espeak: SpeechEngine {
             let name = voice.pointee.name.map { String(cString: $0) } ?? ""
             let identifier = voice.pointee.identifier.map { String(cString: $0) } ?? ""
             if let first = languages.first {
-                voices.append(SpeechVoice(language: first, name: name, identifier: identifier, languages: languages))
+                voices.append(SpeechVoice(language: first, name: name, identifier: identifier, languages: languages, engine: Espeak.name))
             }
             list += 1
         }

@@ -18,7 +18,7 @@ import Testing
         #expect(failure { () throws(PlayError) in _ = try SpeechEngines.voices(of: [MissingEngine.self, ToneEngine.self]) } == nil)
     }
 
-    @Test func withNoEngineStartingWhyTheFirstCouldNotIsSaid() {
+    @Test func withNoEngineStartingWhyTheLastCouldNotIsSaid() {
         #expect(failure { () throws(PlayError) in _ = try SpeechEngines.start(voice: "xx", wordsPerMinute: 175, engines: [MissingEngine.self]) }
             == "69 " + MissingEngine.problem)
         #expect(failure { () throws(PlayError) in _ = try SpeechEngines.voices(of: [MissingEngine.self]) } == "69 " + MissingEngine.problem)
@@ -58,13 +58,14 @@ import Testing
 /// A stand-in engine with one voice, "tone" (also called "xx"), whose speech is each character's
 /// code point held for `samplesPerCharacter` samples: known lengths, no library.
 final class ToneEngine: SpeechEngine {
+    static let name = "tone"
     static let sampleRate = 16000
     static let samplesPerCharacter = 40
     private(set) var wordsPerMinute = 0
 
     init() throws(PlayError) {}
 
-    func voices() -> [SpeechVoice] { [SpeechVoice(language: "tone", name: "Tone", identifier: "test/tone", languages: ["tone", "xx"])] }
+    func voices() -> [SpeechVoice] { [SpeechVoice(language: "tone", name: "Tone", identifier: "test/tone", languages: ["tone", "xx"], engine: ToneEngine.name)] }
 
     func choose(voice: String, wordsPerMinute: Int) throws(PlayError) -> Int? {
         guard voices()[0].languages.contains(voice) else { return nil }
@@ -79,6 +80,7 @@ final class ToneEngine: SpeechEngine {
 
 /// An engine whose library is not installed: it cannot start.
 final class MissingEngine: SpeechEngine {
+    static let name = "missing"
     static let problem = "the test engine's library is not installed"
     init() throws(PlayError) { throw .unavailable(MissingEngine.problem) }
     func voices() -> [SpeechVoice] { preconditionFailure("an engine that did not start was asked for its voices") }

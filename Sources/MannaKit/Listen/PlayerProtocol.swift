@@ -226,25 +226,28 @@ public enum PauseReason: String, Equatable, Sendable {
     }
 }
 
-/// An installed espeak-ng voice.
+/// An installed voice: espeak-ng's, or a natural (Piper) voice.
 public struct SpeechVoice: Equatable, Sendable {
     /// What `--voice` takes: the voice's first language, like `en-us`.
     public let language: String
     public let name: String
-    /// Its file in espeak-ng-data/voices, like `gmw/en-US`.
+    /// Its file in espeak-ng-data/voices, like `gmw/en-US`, or `piper/NAME` for a Piper voice.
     public let identifier: String
     public let languages: [String]
+    /// The engine that speaks it: `espeak-ng` or `piper`.
+    public let engine: String
 
-    public init(language: String, name: String, identifier: String, languages: [String]) {
+    public init(language: String, name: String, identifier: String, languages: [String], engine: String) {
         self.language = language
         self.name = name
         self.identifier = identifier
         self.languages = languages
+        self.engine = engine
     }
 
     public var json: JSON {
         .object([("voice", .string(language)), ("name", .string(name)), ("identifier", .string(identifier)),
-                 ("languages", .array(languages.map(JSON.string)))])
+                 ("languages", .array(languages.map(JSON.string))), ("engine", .string(engine))])
     }
 
     public init(json: JSON) throws(PlayerProtocolError) {
@@ -252,7 +255,8 @@ public struct SpeechVoice: Equatable, Sendable {
               let identifier = json["identifier"]?.stringValue, let languages = json["languages"]?.arrayValue?.compactMap(\.stringValue) else {
             throw PlayerProtocolError("not a voice: \(json.text)")
         }
-        self.init(language: language, name: name, identifier: identifier, languages: languages)
+        self.init(language: language, name: name, identifier: identifier, languages: languages,
+                  engine: json["engine"]?.stringValue ?? "espeak-ng")
     }
 }
 

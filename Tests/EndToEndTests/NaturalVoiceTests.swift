@@ -1,0 +1,111 @@
+import Foundation
+import MannaKit
+import Testing
+import TestSupport
+
+/// A natural voice (Piper's en_US-joe-medium through sherpa-onnx's C API, installed by
+/// tools/get-voice) speaks English when installed, through the built manna-play; without the
+/// engine's library espeak-ng speaks, and nothing fails.
+@Suite(.needs(.naturalVoice, .espeakVoices)) struct NaturalVoiceTests {
+    static let player = URL(fileURLWithPath: Manna.binary).deletingLastPathComponent().appendingPathComponent("manna-play").path
+    static let john316 = "For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life."
+
+    /// A voices folder as a user may have one: the voice's files mode 0600 (as the wheel
+    /// unpacks them) in a folder Manna may not write to.
+    final class VoiceFolder {
+        let scratch: Scratch
+        var path: String { scratch.file("voices") }
+        init() throws {
+            scratch = try Scratch("voices")
+            try FileManager.default.createDirectory(atPath: scratch.file("voices"), withIntermediateDirectories: true)
+            for name in ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json"] {
+                try FileManager.default.copyItem(atPath: NaturalVoice.voices + "/" + name, toPath: scratch.file("voices/" + name))
+                chmod(scratch.file("voices/" + name), 0o600)
+            }
+            chmod(scratch.file("voices"), 0o500)
+        }
+        deinit { chmod(scratch.file("voices"), 0o700) }
+
+        /// Each file's name, size and modification time.
+        func listing() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: path).sorted().map { name in
+                let attributes = try FileManager.default.attributesOfItem(atPath: path + "/" + name)
+                return "\(name) \(attributes[.size]!) \((attributes[.modificationDate] as! Date).timeIntervalSince1970)"
+            }
+        }
+    }
+
+    /// manna-play renders `text` in `voice` to a WAV file in `home` and returns its report
+    /// and the file's samples.
+    func export(_ text: String, voice: String, home: String, environment: [String: String]) throws -> (report: [String: Any], samples: [Int16]) {
+        let request = #"{"voice":"\#(voice)","rate":175,"start":0,"verses":[{"id":43003016,"text":"\#(text)"}]}"#
+        let path = home + "/verse.wav"
+        let run = Manna.run(["--export", "wav", path], environment: environment.merging(["HOME": home]) { $1 }, executable: Self.player,
+                            input: request + "\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        // A canonical 44-byte WAV header (libsndfile's for 16-bit mono), then the samples.
+        let samples = data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        return (report, samples)
+    }
+
+    @Test func johnThreeSixteenIsSpokenInTheNaturalVoiceImportedIntoTheCacheOnly() throws {
+        let voices = try VoiceFolder()
+        let before = try voices.listing()
+        let home = try Scratch("home")
+        let environment = ["MANNA_ENGINE_DIR": NaturalVoice.engine, "MANNA_VOICES_DIR": voices.path]
+        // en-us is the natural voice's language: it speaks before espeak-ng's en-us.
+        let (report, samples) = try export(Self.john316, voice: "en-us", home: home.path, environment: environment)
+        #expect(report["engine"] as? String == "piper")
+        #expect(report["sample_rate"] as? Int == 22050)
+        // About 6.5 s: 25 words at the voice's own pace.
+        let seconds = Double(samples.count) / 22050
+        #expect(seconds > 4 && seconds < 10, "\(seconds) s")
+        let loud = samples.filter { abs(Int($0)) > 1000 }.count
+        #expect(Double(loud) / Double(samples.count) > 0.2, "\(loud) of \(samples.count) samples are speech")
+        // The import went into Manna's cache; the voice's folder is as it was.
+        let imported = home.path + "/.cache/manna/voices/en_US-joe-medium"
+        let model = try FileManager.default.attributesOfItem(atPath: imported + "/model.onnx")[.size] as? Int
+        let original = try FileManager.default.attributesOfItem(atPath: voices.path + "/en_US-joe-medium.onnx")[.size] as? Int
+        #expect(model.flatMap { size in original.map { size > $0 && size < $0 + 1000 } } == true)
+        let tokens = try String(contentsOfFile: imported + "/tokens.txt", encoding: .utf8)
+        #expect(tokens.hasPrefix("_ 0\n^ 1\n$ 2\n  3\n! 4\n"))
+        #expect(try voices.listing() == before)
+        // Spoken again, the import is reused.
+        let stamp = try FileManager.default.attributesOfItem(atPath: imported + "/model.onnx")[.modificationDate] as? Date
+        _ = try export("Jesus wept.", voice: "en_US-joe-medium", home: home.path, environment: environment)
+        #expect(try FileManager.default.attributesOfItem(atPath: imported + "/model.onnx")[.modificationDate] as? Date == stamp)
+    }
+
+    @Test func withoutTheEnginesLibraryEspeakSpeaks() throws {
+        let voices = try VoiceFolder()
+        let home = try Scratch("home")
+        let environment = ["MANNA_ENGINE_DIR": home.path + "/no-engine", "MANNA_VOICES_DIR": voices.path]
+        let (report, samples) = try export(Self.john316, voice: "en-us", home: home.path, environment: environment)
+        #expect(report["engine"] as? String == "espeak-ng")
+        #expect(samples.contains { abs(Int($0)) > 1000 })
+        // Not listed, and manna listen speaks on with espeak-ng.
+        let listed = Manna.run(["listen", "--voices", "--json"], environment: environment)
+        #expect(listed.status == 0)
+        #expect(!listed.stdout.contains("piper"))
+        let listen = Manna.run(["listen", "John", "3:16", "-t", "WEB", "--export", home.path + "/john.wav"],
+                               environment: environment.merging(["HOME": home.path]) { $1 })
+        #expect(listen.status == 0, "\(listen.stderr)")
+    }
+
+    @Test func theNaturalVoiceIsListedWithItsEngineAndLanguage() throws {
+        let voices = try VoiceFolder()
+        let environment = ["MANNA_ENGINE_DIR": NaturalVoice.engine, "MANNA_VOICES_DIR": voices.path]
+        let run = Manna.run(["listen", "--voices"], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        // The natural voice first: the one that speaks its language.
+        #expect(lines.first == "en-us               en_US-joe-medium (natural voice: piper)", "\(run.stdout)")
+        // espeak-ng's are listed as before.
+        #expect(lines.contains("en-us               English (America)"))
+        let json = Manna.run(["listen", "--voices", "--json"], environment: environment)
+        #expect(json.stdout.contains(#"{"voice":"en-us","name":"en_US-joe-medium","identifier":"piper/en_US-joe-medium","#
+            + #""languages":["en-us","en_US-joe-medium"],"engine":"piper"}"#))
+    }
+}
