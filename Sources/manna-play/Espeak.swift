@@ -14,6 +14,7 @@ final class Espeak: SpeechEngine {
     nonisolated(unsafe) private static var collected: [Int16] = []
     /// The rate espeak-ng speaks at (16-bit mono; 22050 Hz for the voices Debian ships).
     private let sampleRate: Int
+    private(set) var chosen = ""
 
     init() throws(PlayError) {
         let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
@@ -59,6 +60,7 @@ final class Espeak: SpeechEngine {
             return nil
         }
         espeak_SetParameter(espeakRATE, Int32(wordsPerMinute), 0)
+        chosen = voice
         return sampleRate
     }
 

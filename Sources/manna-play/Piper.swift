@@ -14,6 +14,7 @@ import MannaKit
 
 final class Piper: SpeechEngine {
     static let name = "piper"
+    static let isNatural = true
     /// Where the engine's library, the voices and their imports are.
     struct Places {
         /// Folders that may hold libsherpa-onnx-c-api.so (with its libonnxruntime.so beside it).
@@ -141,9 +142,13 @@ final class Piper: SpeechEngine {
 
     func voices() -> [SpeechVoice] { found.map(\.speechVoice) }
 
+    var chosen: String { loaded?.voice.name ?? "" }
+
     func choose(voice: String, wordsPerMinute: Int) throws(PlayError) -> Int? {
+        // A language (en-us), its family (en: any English voice), or a voice's name.
         let wanted = voice.lowercased()
-        guard let match = found.first(where: { $0.language == wanted || $0.name.lowercased() == wanted }) else { return nil }
+        guard let match = found.first(where: { $0.language == wanted || $0.name.lowercased() == wanted })
+                ?? found.first(where: { $0.language.hasPrefix(wanted + "-") }) else { return nil }
         let speed = Float(wordsPerMinute) / Float(ListenRequest.defaultRate)
         if let loaded, loaded.voice.name == match.name {
             self.loaded?.speed = speed

@@ -10,6 +10,12 @@ protocol SpeechEngine: AnyObject {
     /// Its name, as `--voices` and an export's report give it: `espeak-ng`, `piper`.
     static var name: String { get }
 
+    /// Whether its voices are natural ones, which read a language when no voice was asked for.
+    static var isNatural: Bool { get }
+
+    /// The chosen voice as `--voice` takes it and a cue sheet names it.
+    var chosen: String { get }
+
     /// Starts the engine: its library loaded and initialised. Throws `.unavailable` saying
     /// what is missing (a library, its data).
     init() throws(PlayError)
@@ -24,6 +30,10 @@ protocol SpeechEngine: AnyObject {
     /// `text` spoken in the chosen voice: 16-bit mono samples at the chosen voice's rate.
     /// Called on one thread at a time (the render thread while playing).
     func synthesize(_ text: String) -> [Int16]
+}
+
+extension SpeechEngine {
+    static var isNatural: Bool { false }
 }
 
 enum SpeechEngines {
@@ -47,8 +57,17 @@ enum SpeechEngines {
     /// The engine that has `voice`, with it chosen, and the rate of its samples. An engine
     /// that cannot start is passed over; if none that started has the voice, the voices they
     /// have are named, or, when none started, why the last could not.
-    static func start(voice: String, wordsPerMinute: Int,
+    /// With `naturalLanguage` (no voice was asked for), a natural voice of that language
+    /// speaks if one is installed and loads; else `voice` is looked for as above.
+    static func start(voice: String, naturalLanguage: String? = nil, wordsPerMinute: Int,
                       engines: [any SpeechEngine.Type] = all) throws(PlayError) -> (engine: any SpeechEngine, sampleRate: Int) {
+        if let naturalLanguage {
+            for kind in engines where kind.isNatural {
+                // A natural voice that cannot start or load is passed over: espeak-ng reads.
+                guard let engine = try? kind.init(), let rate = try? engine.choose(voice: naturalLanguage, wordsPerMinute: wordsPerMinute) else { continue }
+                return (engine, rate)
+            }
+        }
         var installed: [String] = []
         var failure: PlayError?
         for kind in engines {

@@ -94,6 +94,22 @@ import TestSupport
         #expect(listen.status == 0, "\(listen.stderr)")
     }
 
+    /// With no voice asked for, English is read by the natural voice (the KJV's own voice is
+    /// espeak-ng's en-gb); `--voice` still wins, and the RV1909 stays with a Spanish espeak-ng
+    /// voice: there is no Spanish natural voice. The cue sheet names who read.
+    @Test func englishIsReadByTheNaturalVoiceAndSpanishByEspeak() throws {
+        let home = try TemporaryHome(environment: ["MANNA_ENGINE_DIR": NaturalVoice.engine, "MANNA_VOICES_DIR": NaturalVoice.voices])
+        for (arguments, voice) in [(["John", "3:16"], "en_US-joe-medium"), (["John", "3:16", "-t", "WEB"], "en_US-joe-medium"),
+                                   (["John", "3:16", "--voice", "en-gb"], "en-gb"), (["John", "3:16", "-t", "RV1909"], "es")] {
+            let path = home.path + "/reading.wav"
+            let run = home.run(["listen"] + arguments + ["--export", path])
+            #expect(run.status == 0, "\(run.stderr)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: CueSheet.path(forAudio: path)))
+            let cues = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(cues["voice"] as? String == voice, "\(arguments)")
+        }
+    }
+
     @Test func theNaturalVoiceIsListedWithItsEngineAndLanguage() throws {
         let voices = try VoiceFolder()
         let environment = ["MANNA_ENGINE_DIR": NaturalVoice.engine, "MANNA_VOICES_DIR": voices.path]
