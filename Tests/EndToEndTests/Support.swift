@@ -156,6 +156,8 @@ final class TemporaryHome {
 /// The machine the tests run on, asked once for each thing.
 /// Where the natural voice the tests speak with is installed.
 enum NaturalVoice {
+    /// pocketsphinx from PyPI, which bench/word-error-rate imports (.ci/run installs it).
+    static let recogniser = ProcessInfo.processInfo.environment["MANNA_RECOGNISER_DIR"] ?? NSHomeDirectory() + "/.local/lib/manna-test/pocketsphinx"
     static let engine = ProcessInfo.processInfo.environment["MANNA_ENGINE_DIR"] ?? NSHomeDirectory() + "/.local/lib/manna"
     static let voices = ProcessInfo.processInfo.environment["MANNA_VOICES_DIR"] ?? NSHomeDirectory() + "/.local/share/piper-voices"
 }
@@ -297,6 +299,9 @@ struct Prerequisite: Sendable, CustomStringConvertible {
 
     /// sherpa-onnx's library and the English Piper voice, where tools/get-voice puts them
     /// (.ci/run runs it), or in MANNA_ENGINE_DIR and MANNA_VOICES_DIR when set.
+    static let recogniser = Prerequisite("pocketsphinx 5.1.1 in \(NaturalVoice.recogniser) (pip install --target DIR pocketsphinx==5.1.1)") {
+        FileManager.default.fileExists(atPath: NaturalVoice.recogniser + "/pocketsphinx/__init__.py")
+    }
     static let naturalVoice = Prerequisite("the natural voice's engine in \(NaturalVoice.engine) and en_US-joe-medium in \(NaturalVoice.voices) (tools/get-voice)") {
         FileManager.default.fileExists(atPath: NaturalVoice.engine + "/libsherpa-onnx-c-api.so")
             && FileManager.default.fileExists(atPath: NaturalVoice.voices + "/en_US-joe-medium.onnx")
