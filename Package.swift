@@ -54,6 +54,9 @@ let package = Package(
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CGio", providers: [.apt(["libglib2.0-dev"])]),
+        // sherpa-onnx's C API for natural voices: its structs only; manna-play loads the
+        // library with dlopen when it is installed (tools/get-voice), and works without it.
+        .systemLibrary(name: "CSherpa"),
 
         // The GNOME Shell extension's files, compiled in for `manna install` to write: the
         // JavaScript stays in widgets/gnome-shell/, its only copy (docs/ARCHITECTURE.md).
@@ -90,7 +93,7 @@ let package = Package(
         // The player `manna listen` runs: the only code that links espeak-ng, libpulse,
         // libsndfile, libsoxr and GIO's D-Bus (the media controls; docs/ARCHITECTURE.md, "Listening").
         .executableTarget(
-            name: "manna-play", dependencies: ["MannaKit", "CEspeak", "CPulse", "CSndfile", "CSoxr", "CGio"],
+            name: "manna-play", dependencies: ["MannaKit", "CEspeak", "CSherpa", "CPulse", "CSndfile", "CSoxr", "CGio"],
             swiftSettings: headerFolders("gio-2.0"), linkerSettings: lldInRelease),
 
         // The in-process search benchmark that bench/run runs (not installed).

@@ -8,11 +8,13 @@ import Glibc
 import MannaKit
 
 final class Espeak: SpeechEngine {
+    static let name = "espeak-ng"
     /// The samples of the verse being synthesised. espeak-ng is one engine per process (its
     /// state is the library's), and only one thread synthesises at a time.
     nonisolated(unsafe) private static var collected: [Int16] = []
     /// The rate espeak-ng speaks at (16-bit mono; 22050 Hz for the voices Debian ships).
     private let sampleRate: Int
+    private(set) var chosen = ""
 
     init() throws(PlayError) {
         let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
@@ -41,7 +43,7 @@ final class Espeak: SpeechEngine {
             let name = voice.pointee.name.map { String(cString: $0) } ?? ""
             let identifier = voice.pointee.identifier.map { String(cString: $0) } ?? ""
             if let first = languages.first {
-                voices.append(SpeechVoice(language: first, name: name, identifier: identifier, languages: languages))
+                voices.append(SpeechVoice(language: first, name: name, identifier: identifier, languages: languages, engine: Espeak.name))
             }
             list += 1
         }
@@ -58,6 +60,7 @@ final class Espeak: SpeechEngine {
             return nil
         }
         espeak_SetParameter(espeakRATE, Int32(wordsPerMinute), 0)
+        chosen = voice
         return sampleRate
     }
 

@@ -10,12 +10,14 @@ import MannaKit
 
 enum Export {
     /// Speaks every verse of `request` from its start into `path` and returns the counts as
-    /// JSON: `{"sample_rate", "frames", "file_rate", "verses": [{"index", "start", "end"}]}`,
+    /// JSON: `{"engine", "voice", "sample_rate", "frames", "file_rate", "verses": [{"index", "start", "end"}]}`,
     /// starts and ends in samples at the speech's rate (`sample_rate`); `frames` is the file's
-    /// length in its own rate (`file_rate`). The voice is looked for in `engines`.
+    /// length in its own rate (`file_rate`). The voice is looked for in `engines`, and `engine`
+    /// and `voice` name the one that spoke and its voice (a natural voice, or espeak-ng's).
     static func write(_ request: ListenRequest, format: FileOutput.Format, to path: String,
                       engines: [any SpeechEngine.Type] = SpeechEngines.all) throws(PlayError) -> JSON {
-        let (engine, rate) = try SpeechEngines.start(voice: request.voice, wordsPerMinute: request.rate, engines: engines)
+        let (engine, rate) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, wordsPerMinute: request.rate,
+                                                     engines: engines)
         let loop = try EventLoop()
         let output = try FileOutput(path: path, format: format, sampleRate: rate, channels: 1)
         let rendition = Rendition(texts: request.verses.map(\.text), engine: engine, sampleRate: rate, startingAt: request.start,
@@ -37,7 +39,7 @@ enum Export {
                 let verses = zip(starts, ends).map { start, end in
                     JSON.object([("index", .int(start.index)), ("start", .int(start.clock)), ("end", .int(end))])
                 }
-                return .object([("sample_rate", .int(rate)), ("frames", .int(output.frames)), ("file_rate", .int(output.fileRate)),
+                return .object([("engine", .string(type(of: engine).name)), ("voice", .string(engine.chosen)), ("sample_rate", .int(rate)), ("frames", .int(output.frames)), ("file_rate", .int(output.fileRate)),
                                 ("verses", .array(verses))])
             }
             loop.wait(reading: [], milliseconds: nil)

@@ -71,14 +71,17 @@ enum PlayHelper {
     private static func play(_ request: ListenRequest, input: inout LineReader) throws(PlayError) {
         let loop = try EventLoop()
         let source: any AudioSource
+        // Who reads: the voice the engine chose (a natural voice may read for the one asked).
+        var voice = request.voice
         if let audio = request.audio {
             source = try Recording(path: audio, verses: request.verses, duration: request.audioDuration)
         } else {
-            let (engine, rate) = try SpeechEngines.start(voice: request.voice, wordsPerMinute: request.rate)
+            let (engine, rate) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, wordsPerMinute: request.rate)
             let rendition = Rendition(texts: request.verses.map(\.text), engine: engine, sampleRate: rate, startingAt: request.start,
                                       rendered: loop.wake)
             rendition.start()
             source = rendition
+            voice = engine.chosen
         }
         let output = try PulseOutput(sampleRate: source.sampleRate, channels: source.channels, wake: loop.wake)
         let pipeline = try Pipeline(source: source, output: output, startingAt: request.start, releaseAfterSeconds: request.releaseAfter ?? 30,
@@ -90,7 +93,7 @@ enum PlayHelper {
             return pipeline.passagePosition().seconds
         }
         defer { controls.flush() }
-        write(PlayerEvent.started(sampleRate: source.sampleRate, voice: request.voice, controls: controls.name).json.text + "\n")
+        write(PlayerEvent.started(sampleRate: source.sampleRate, voice: voice, controls: controls.name).json.text + "\n")
         while true {
             var commands: [PlayerCommand] = []
             var inputEnded = false

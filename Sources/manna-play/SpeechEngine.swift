@@ -7,6 +7,15 @@ import MannaKit
 
 /// A speech engine: its voices, one of them chosen, and a verse's text made into samples.
 protocol SpeechEngine: AnyObject {
+    /// Its name, as `--voices` and an export's report give it: `espeak-ng`, `piper`.
+    static var name: String { get }
+
+    /// Whether its voices are natural ones, which read a language when no voice was asked for.
+    static var isNatural: Bool { get }
+
+    /// The chosen voice as `--voice` takes it and a cue sheet names it.
+    var chosen: String { get }
+
     /// Starts the engine: its library loaded and initialised. Throws `.unavailable` saying
     /// what is missing (a library, its data).
     init() throws(PlayError)
@@ -23,16 +32,23 @@ protocol SpeechEngine: AnyObject {
     func synthesize(_ text: String) -> [Int16]
 }
 
-enum SpeechEngines {
-    /// Every engine, in the order a voice is looked for: the first that has it speaks it.
-    static var all: [any SpeechEngine.Type] { [Espeak.self] }
+extension SpeechEngine {
+    static var isNatural: Bool { false }
+}
 
-    /// The voices of every engine that starts; if none starts, why the first could not.
+enum SpeechEngines {
+    /// Every engine, in the order a voice is looked for: the first that has it speaks it. A
+    /// natural voice (Piper) speaks its language when installed; espeak-ng speaks the rest, and
+    /// everything when the natural voices' engine is not installed.
+    static var all: [any SpeechEngine.Type] { [Piper.self, Espeak.self] }
+
+    /// The voices of every engine that starts; if none starts, why the last could not (the
+    /// fallback, espeak-ng, whose absence is the one that matters).
     static func voices(of engines: [any SpeechEngine.Type] = all) throws(PlayError) -> [SpeechVoice] {
         var voices: [SpeechVoice] = []
         var failure: PlayError?
         for kind in engines {
-            do throws(PlayError) { voices += try kind.init().voices() } catch { failure = failure ?? error }
+            do throws(PlayError) { voices += try kind.init().voices() } catch { failure = error }
         }
         if voices.isEmpty, let failure { throw failure }
         return voices
@@ -40,15 +56,24 @@ enum SpeechEngines {
 
     /// The engine that has `voice`, with it chosen, and the rate of its samples. An engine
     /// that cannot start is passed over; if none that started has the voice, the voices they
-    /// have are named, or, when none started, why the first could not.
-    static func start(voice: String, wordsPerMinute: Int,
+    /// have are named, or, when none started, why the last could not.
+    /// With `naturalLanguage` (no voice was asked for), a natural voice of that language
+    /// speaks if one is installed and loads; else `voice` is looked for as above.
+    static func start(voice: String, naturalLanguage: String? = nil, wordsPerMinute: Int,
                       engines: [any SpeechEngine.Type] = all) throws(PlayError) -> (engine: any SpeechEngine, sampleRate: Int) {
+        if let naturalLanguage {
+            for kind in engines where kind.isNatural {
+                // A natural voice that cannot start or load is passed over: espeak-ng reads.
+                guard let engine = try? kind.init(), let rate = try? engine.choose(voice: naturalLanguage, wordsPerMinute: wordsPerMinute) else { continue }
+                return (engine, rate)
+            }
+        }
         var installed: [String] = []
         var failure: PlayError?
         for kind in engines {
             let engine: any SpeechEngine
             do throws(PlayError) { engine = try kind.init() } catch {
-                failure = failure ?? error
+                failure = error
                 continue
             }
             if let rate = try engine.choose(voice: voice, wordsPerMinute: wordsPerMinute) { return (engine, rate) }

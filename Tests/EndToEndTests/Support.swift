@@ -154,6 +154,14 @@ final class TemporaryHome {
 // MARK: - What the machine has
 
 /// The machine the tests run on, asked once for each thing.
+/// Where the natural voice the tests speak with is installed.
+enum NaturalVoice {
+    /// pocketsphinx from PyPI, which bench/word-error-rate imports (.ci/run installs it).
+    static let recogniser = ProcessInfo.processInfo.environment["MANNA_RECOGNISER_DIR"] ?? NSHomeDirectory() + "/.local/lib/manna-test/pocketsphinx"
+    static let engine = ProcessInfo.processInfo.environment["MANNA_ENGINE_DIR"] ?? NSHomeDirectory() + "/.local/lib/manna"
+    static let voices = ProcessInfo.processInfo.environment["MANNA_VOICES_DIR"] ?? NSHomeDirectory() + "/.local/share/piper-voices"
+}
+
 enum TestEnvironment {
     /// MANNA_REQUIRE_ALL_TESTS=1 (set by .ci/run): a test whose prerequisite is missing fails
     /// instead of being skipped, so that CI cannot pass having silently skipped it.
@@ -288,6 +296,17 @@ struct Prerequisite: Sendable, CustomStringConvertible {
     static let opusinfo = command("opusinfo", package: "opus-tools")
     /// A private PulseAudio server with a null sink (TestSound), and voices to speak with.
     static let soundServer = Prerequisite(group: "a private sound server", [pulseaudio, pulseTools, espeakVoices])
+
+    /// sherpa-onnx's library and the English Piper voice, where tools/get-voice puts them
+    /// (.ci/run runs it), or in MANNA_ENGINE_DIR and MANNA_VOICES_DIR when set.
+    static let recogniser = Prerequisite("pocketsphinx 5.1.1 in \(NaturalVoice.recogniser) (pip install --target DIR pocketsphinx==5.1.1)") {
+        FileManager.default.fileExists(atPath: NaturalVoice.recogniser + "/pocketsphinx/__init__.py")
+    }
+    static let naturalVoice = Prerequisite("the natural voice's engine in \(NaturalVoice.engine) and en_US-joe-medium in \(NaturalVoice.voices) (tools/get-voice)") {
+        FileManager.default.fileExists(atPath: NaturalVoice.engine + "/libsherpa-onnx-c-api.so")
+            && FileManager.default.fileExists(atPath: NaturalVoice.voices + "/en_US-joe-medium.onnx")
+            && FileManager.default.fileExists(atPath: NaturalVoice.voices + "/en_US-joe-medium.onnx.json")
+    }
 
     static let playerctl = command("playerctl", package: "playerctl")
     static let dbusMonitor = command("dbus-monitor", package: "dbus-bin")

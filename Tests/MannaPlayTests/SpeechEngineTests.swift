@@ -12,13 +12,23 @@ import Testing
         #expect(tone.wordsPerMinute == 200)
     }
 
+    /// No voice asked for: a natural voice of the language reads, else the voice asked of the
+    /// rest; a voice asked for is looked for in engine order as ever.
+    @Test func aNaturalVoiceReadsItsLanguageWhenNoVoiceWasAskedFor() throws {
+        let engines: [any SpeechEngine.Type] = [MissingEngine.self, ToneEngine.self, NaturalEngine.self]
+        #expect(try SpeechEngines.start(voice: "xx", naturalLanguage: "nn", wordsPerMinute: 175, engines: engines).engine is NaturalEngine)
+        #expect(try SpeechEngines.start(voice: "xx", naturalLanguage: "zz", wordsPerMinute: 175, engines: engines).engine is ToneEngine)
+        #expect(try SpeechEngines.start(voice: "xx", wordsPerMinute: 175, engines: engines).engine is ToneEngine)
+        #expect(try SpeechEngines.start(voice: "xx", naturalLanguage: "nn", wordsPerMinute: 175, engines: [ToneEngine.self]).engine is ToneEngine)
+    }
+
     @Test func anUnknownVoiceNamesTheVoicesOfTheEnginesThatStarted() {
         #expect(failure { () throws(PlayError) in _ = try SpeechEngines.start(voice: "yy", wordsPerMinute: 175, engines: [MissingEngine.self, ToneEngine.self]) }
             == "65 no voice 'yy' is installed; all 1 installed: 'manna listen --voices'")
         #expect(failure { () throws(PlayError) in _ = try SpeechEngines.voices(of: [MissingEngine.self, ToneEngine.self]) } == nil)
     }
 
-    @Test func withNoEngineStartingWhyTheFirstCouldNotIsSaid() {
+    @Test func withNoEngineStartingWhyTheLastCouldNotIsSaid() {
         #expect(failure { () throws(PlayError) in _ = try SpeechEngines.start(voice: "xx", wordsPerMinute: 175, engines: [MissingEngine.self]) }
             == "69 " + MissingEngine.problem)
         #expect(failure { () throws(PlayError) in _ = try SpeechEngines.voices(of: [MissingEngine.self]) } == "69 " + MissingEngine.problem)
@@ -58,13 +68,15 @@ import Testing
 /// A stand-in engine with one voice, "tone" (also called "xx"), whose speech is each character's
 /// code point held for `samplesPerCharacter` samples: known lengths, no library.
 final class ToneEngine: SpeechEngine {
+    static let name = "tone"
     static let sampleRate = 16000
     static let samplesPerCharacter = 40
     private(set) var wordsPerMinute = 0
+    var chosen: String { "tone" }
 
     init() throws(PlayError) {}
 
-    func voices() -> [SpeechVoice] { [SpeechVoice(language: "tone", name: "Tone", identifier: "test/tone", languages: ["tone", "xx"])] }
+    func voices() -> [SpeechVoice] { [SpeechVoice(language: "tone", name: "Tone", identifier: "test/tone", languages: ["tone", "xx"], engine: ToneEngine.name)] }
 
     func choose(voice: String, wordsPerMinute: Int) throws(PlayError) -> Int? {
         guard voices()[0].languages.contains(voice) else { return nil }
@@ -77,8 +89,21 @@ final class ToneEngine: SpeechEngine {
     }
 }
 
+/// A natural voice for the language nn (as nn-xx), speaking as ToneEngine does.
+final class NaturalEngine: SpeechEngine {
+    static let name = "natural"
+    static let isNatural = true
+    var chosen: String { "nn-xx" }
+    init() throws(PlayError) {}
+    func voices() -> [SpeechVoice] { [SpeechVoice(language: "nn-xx", name: "Natural", identifier: "test/nn-xx", languages: ["nn-xx"], engine: Self.name)] }
+    func choose(voice: String, wordsPerMinute: Int) throws(PlayError) -> Int? { voice == "nn" || voice == "nn-xx" ? ToneEngine.sampleRate : nil }
+    func synthesize(_ text: String) -> [Int16] { [] }
+}
+
 /// An engine whose library is not installed: it cannot start.
 final class MissingEngine: SpeechEngine {
+    static let name = "missing"
+    var chosen: String { preconditionFailure("an engine that did not start was asked for its voice") }
     static let problem = "the test engine's library is not installed"
     init() throws(PlayError) { throw .unavailable(MissingEngine.problem) }
     func voices() -> [SpeechVoice] { preconditionFailure("an engine that did not start was asked for its voices") }

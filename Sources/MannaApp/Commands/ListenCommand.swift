@@ -23,7 +23,7 @@ enum ListenCommand {
         ],
         flags: [
             "json": "one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, ended, stopped",
-            "voices": "list the installed voices",
+            "voices": "list the installed voices: espeak-ng's, and natural voices (tools/get-voice)",
         ],
         operands: ["": .reference],
         run: run)
@@ -59,7 +59,9 @@ enum ListenCommand {
             if json {
                 context.json(voice.json)
             } else {
-                context.stdout.line(voice.language.padding(to: 20) + voice.name)
+                // espeak-ng's as they always were; a natural voice says so, and by which engine.
+                let natural = voice.engine == "espeak-ng" ? "" : " (natural voice: \(voice.engine))"
+                context.stdout.line(voice.language.padding(to: 20) + voice.name + natural)
             }
         }
     }

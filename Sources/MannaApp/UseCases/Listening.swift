@@ -51,6 +51,11 @@ enum Listening {
         var request = ListenRequest(verses: spoken, voice: voice(recording: recording, asked: arguments.value("voice"), resume: resume, translation: translation),
                                     rate: rate ?? resume?.rate ?? ListenRequest.defaultRate, start: start, audio: recording?.path)
         request.title = "\(reference) (\(translation.code))"
+        // No voice asked for (nor one resumed other than the translation's): a natural voice of
+        // its language reads if one is installed, else the translation's espeak-ng voice.
+        if recording == nil && arguments.value("voice") == nil && (resume?.voice ?? translation.voice) == translation.voice {
+            request.naturalLanguage = translation.language
+        }
         request.audioDuration = recording?.sheet.duration
         if let path = arguments.value("export") {
             return try export(request, reference: reference, translation: translation.code, to: path, context)
@@ -159,7 +164,8 @@ enum Listening {
                                      start: Double(start) / Double(speechRate), end: Double(end) / Double(speechRate)))
         }
         let sha256 = try SHA256.hexDigest(ofFile: temporary)
-        let sheet = CueSheet(passage: reference.description, translation: translation, voice: request.voice, audio: name,
+        // Who read: the voice the player chose (a natural voice, when one read), else the one asked.
+        let sheet = CueSheet(passage: reference.description, translation: translation, voice: report["voice"]?.stringValue ?? request.voice, audio: name,
                              sampleRate: fileRate, duration: Double(frames) / Double(fileRate), sha256: sha256, cues: cues)
         do {
             try Files.moveIntoPlace(temporary, to: path)

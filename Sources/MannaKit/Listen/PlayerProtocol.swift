@@ -32,6 +32,9 @@ public struct ListenRequest: Equatable, Sendable {
     public var releaseAfter: Double?
     /// An espeak-ng voice: a language like `en-us`, or a voice's name.
     public let voice: String
+    /// A language (`en`) whose natural voice, when one is installed, reads instead of `voice`:
+    /// set when no voice was asked for, so the translation's espeak-ng voice is the fallback.
+    public var naturalLanguage: String?
     /// Words a minute (espeak-ng's rate).
     public let rate: Int
     /// The index in `verses` to start at.
@@ -55,6 +58,7 @@ public struct ListenRequest: Equatable, Sendable {
         if let title { fields.append(("title", .string(title))) }
         if let audioDuration { fields.append(("audio_duration", .number(audioDuration))) }
         if let releaseAfter { fields.append(("release_after", .number(releaseAfter))) }
+        if let naturalLanguage { fields.append(("natural_language", .string(naturalLanguage))) }
         fields.append(("verses", .array(verses.map { verse in
             var fields: [(String, JSON)] = [("id", .int(verse.id)), ("text", .string(verse.text))]
             if let start = verse.start, let end = verse.end { fields += [("start", .number(start)), ("end", .number(end))] }
@@ -85,6 +89,7 @@ public struct ListenRequest: Equatable, Sendable {
         title = json["title"]?.stringValue
         if case .number(let seconds)? = json["audio_duration"], seconds.isFinite, seconds > 0 { audioDuration = seconds }
         if case .number(let seconds)? = json["release_after"], seconds.isFinite, seconds >= 0 { releaseAfter = seconds }
+        naturalLanguage = json["natural_language"]?.stringValue
     }
 }
 
@@ -226,25 +231,28 @@ public enum PauseReason: String, Equatable, Sendable {
     }
 }
 
-/// An installed espeak-ng voice.
+/// An installed voice: espeak-ng's, or a natural (Piper) voice.
 public struct SpeechVoice: Equatable, Sendable {
     /// What `--voice` takes: the voice's first language, like `en-us`.
     public let language: String
     public let name: String
-    /// Its file in espeak-ng-data/voices, like `gmw/en-US`.
+    /// Its file in espeak-ng-data/voices, like `gmw/en-US`, or `piper/NAME` for a Piper voice.
     public let identifier: String
     public let languages: [String]
+    /// The engine that speaks it: `espeak-ng` or `piper`.
+    public let engine: String
 
-    public init(language: String, name: String, identifier: String, languages: [String]) {
+    public init(language: String, name: String, identifier: String, languages: [String], engine: String) {
         self.language = language
         self.name = name
         self.identifier = identifier
         self.languages = languages
+        self.engine = engine
     }
 
     public var json: JSON {
         .object([("voice", .string(language)), ("name", .string(name)), ("identifier", .string(identifier)),
-                 ("languages", .array(languages.map(JSON.string)))])
+                 ("languages", .array(languages.map(JSON.string))), ("engine", .string(engine))])
     }
 
     public init(json: JSON) throws(PlayerProtocolError) {
@@ -252,7 +260,8 @@ public struct SpeechVoice: Equatable, Sendable {
               let identifier = json["identifier"]?.stringValue, let languages = json["languages"]?.arrayValue?.compactMap(\.stringValue) else {
             throw PlayerProtocolError("not a voice: \(json.text)")
         }
-        self.init(language: language, name: name, identifier: identifier, languages: languages)
+        self.init(language: language, name: name, identifier: identifier, languages: languages,
+                  engine: json["engine"]?.stringValue ?? "espeak-ng")
     }
 }
 
