@@ -10,11 +10,6 @@ import PackageDescription
 // SWIFT_DEBUG_ variable asks) and that no flag of gold's silences. Same code, same start-up.
 let staticManna: [LinkerSetting] =
     ProcessInfo.processInfo.environment["MANNA_DYNAMIC"] == nil ? [.unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release))] : []
-// The other programs are linked by lld too. With the Swift runtime static (the package's
-// build), gold warns of `mktemp` in Foundation's temporary-file code whenever that archive
-// member is pulled in, which hangs on the order gold meets the archives in (linking zlib
-// changed it), not on anything the programs call.
-let lldInRelease: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"], .when(configuration: .release))]
 
 // GLib's pkg-config files (gio-2.0, and libnotify through it) add -pthread, a no-op since
 // glibc 2.34 put libpthread into libc, which SwiftPM refuses with a warning on every build. So
@@ -88,16 +83,16 @@ let package = Package(
         // D-Bus, so it is dynamic and off the hot path (docs/ARCHITECTURE.md, "Notifications").
         .executableTarget(
             name: "manna-notify", dependencies: ["MannaKit", "CLibnotify"],
-            swiftSettings: headerFolders("libnotify"), linkerSettings: lldInRelease),
+            swiftSettings: headerFolders("libnotify")),
 
         // The player `manna listen` runs: the only code that links espeak-ng, libpulse,
         // libsndfile, libsoxr and GIO's D-Bus (the media controls; docs/ARCHITECTURE.md, "Listening").
         .executableTarget(
             name: "manna-play", dependencies: ["MannaKit", "CEspeak", "CSherpa", "CPulse", "CSndfile", "CSoxr", "CGio"],
-            swiftSettings: headerFolders("gio-2.0"), linkerSettings: lldInRelease),
+            swiftSettings: headerFolders("gio-2.0")),
 
         // The in-process search benchmark that bench/run runs (not installed).
-        .executableTarget(name: "manna-bench", dependencies: ["MannaKit"], linkerSettings: lldInRelease),
+        .executableTarget(name: "manna-bench", dependencies: ["MannaKit"]),
 
         // The text database the test targets share, built once per test run.
         .target(name: "TestSupport", dependencies: ["MannaKit"], path: "Tests/TestSupport"),

@@ -1,7 +1,6 @@
 // gzip, for sync snapshots: a snapshot is JSON lines that name the same tables, keys and
 // devices over and over, and shrinks about twenty times (docs/sync.md, "Compaction").
 import CZlib
-import Foundation
 
 public enum Gzip {
     public enum Problem: Error, Equatable {
