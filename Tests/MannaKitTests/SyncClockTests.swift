@@ -23,6 +23,18 @@ import TestSupport
         return try newest.step() ? HybridTime.instant(newest.int(0)) : 0
     }
 
+    /// Both devices synced, then the travel machine's clock a year ahead, and a note written
+    /// and sent under it.
+    func writtenAYearAhead(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
+        let (laptop, travel) = try pair(scratch)
+        try laptop.sync()
+        try travel.sync()
+        travel.now = laptop.now + Self.year
+        _ = try travel.journal.addNote("written a year ahead", on: ref("Gen 1:1"), at: travel.now)
+        try travel.sync()
+        return (laptop, travel)
+    }
+
     /// A copy of `device`'s journal as it is now (its folder: the database with its log).
     func backUp(_ device: TestDevice, _ scratch: Scratch) throws -> String {
         let backup = scratch.file("backup")
@@ -175,12 +187,7 @@ import TestSupport
     /// the old segments, and on every segment that follows them.
     @Test func leavingAfterAWithdrawalKeepsIt() throws {
         let scratch = try Scratch("sync-clock")
-        let (laptop, travel) = try pair(scratch)
-        try laptop.sync()
-        try travel.sync()
-        travel.now = laptop.now + Self.year
-        _ = try travel.journal.addNote("written a year ahead", on: ref("Gen 1:1"), at: travel.now)
-        try travel.sync()
+        let (laptop, travel) = try writtenAYearAhead(scratch)
         let backup = try backUp(travel, scratch)
         let old = try #require(try travel.journal.syncState()?.device)
         travel.now = laptop.now + 60
@@ -199,12 +206,7 @@ import TestSupport
     /// leaves. Nothing waits on the laptop, and the note written a year ahead arrives.
     @Test func leavingJustAfterTheClockIsSetRightWithdrawsWhatWasStampedAhead() throws {
         let scratch = try Scratch("sync-clock")
-        let (laptop, travel) = try pair(scratch)
-        try laptop.sync()
-        try travel.sync()
-        travel.now = laptop.now + Self.year
-        _ = try travel.journal.addNote("written a year ahead", on: ref("Gen 1:1"), at: travel.now)
-        try travel.sync()
+        let (laptop, travel) = try writtenAYearAhead(scratch)
         travel.now = laptop.now + 60
         #expect(try Sync.leave(travel.journal, now: travel.now) == .marked)
         laptop.now += 120
