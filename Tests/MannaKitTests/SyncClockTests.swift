@@ -35,6 +35,16 @@ import TestSupport
         return (laptop, travel)
     }
 
+    /// A note the travel machine wrote, synced to both, then its clock a year ahead.
+    func aYearAheadAfterANote(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
+        let (laptop, travel) = try pair(scratch)
+        _ = try travel.journal.addNote("before the backup", on: ref("Ps 23:1"), at: travel.now)
+        try travel.sync()
+        try laptop.sync()
+        travel.now = laptop.now + Self.year
+        return (laptop, travel)
+    }
+
     /// A copy of `device`'s journal as it is now (its folder: the database with its log).
     func backUp(_ device: TestDevice, _ scratch: Scratch) throws -> String {
         let backup = scratch.file("backup")
@@ -222,11 +232,7 @@ import TestSupport
     /// reaches the laptop. Before, withdrawn at once with nothing applied, it was lost.
     @Test func aBackupPutBackOverAJournalThatWroteAheadKeepsWhatThatJournalWrote() throws {
         let scratch = try Scratch("sync-clock")
-        let (laptop, travel) = try pair(scratch)
-        _ = try travel.journal.addNote("before the backup", on: ref("Ps 23:1"), at: travel.now)
-        try travel.sync()
-        try laptop.sync()
-        travel.now = laptop.now + Self.year
+        let (laptop, travel) = try aYearAheadAfterANote(scratch)
         _ = try travel.journal.addNote("in the backup, a year ahead", on: ref("Rom 8:28"), at: travel.now)
         try travel.sync()
         let backup = try backUp(travel, scratch)
@@ -245,11 +251,7 @@ import TestSupport
     /// and sends them again stamped now. The prayer reaches the laptop; nothing waits.
     @Test func aBackupFromBeforeALeaveAndJoinKnowsTheNewIdsSegmentsForItsOwn() throws {
         let scratch = try Scratch("sync-clock")
-        let (laptop, travel) = try pair(scratch)
-        _ = try travel.journal.addNote("before the backup", on: ref("Ps 23:1"), at: travel.now)
-        try travel.sync()
-        try laptop.sync()
-        travel.now = laptop.now + Self.year
+        let (laptop, travel) = try aYearAheadAfterANote(scratch)
         let backup = try backUp(travel, scratch)
         #expect(try travel.leave() == .marked)
         try travel.journal.startSync(folder: travel.folder, device: Journal.newUUID(), name: "travel")
