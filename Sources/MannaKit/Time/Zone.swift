@@ -216,6 +216,12 @@ public struct Zone: Hashable, Sendable {
         return [Int(status.st_dev), Int(status.st_ino), Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
     }
 
+    /// The zone's name and its rules' file as it stands (`rulesStamp()`): what instants worked out
+    /// in this zone and kept are valid for.
+    public var rulesKey: String {
+        identifier + " " + (rulesStamp() ?? []).map(String.init).joined(separator: ".")
+    }
+
     /// Makes the next conversion read its zone's file again. glibc reads a zone's file once per
     /// `TZ` value and keeps its rules, so a process that lives for days must ask for a changed
     /// file to be read (see `rulesStamp`).
