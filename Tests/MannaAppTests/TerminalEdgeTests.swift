@@ -125,6 +125,12 @@ import Testing
         #expect(lines[1].rendered == "     \u{1B}[1mloved\u{1B}[22m the")
     }
 
+    /// The columns of a listing count characters as Swift does, whatever the fast path skips.
+    @Test(arguments: ["", "k7m2", "John 3:16", "a\r\nb", "\r", "\r\n\r\n", "Señor", "e\u{301}", "主 🙏🏽", "tab\there\u{1B}[2J"])
+    func characterCountIsCount(text: String) {
+        #expect(text.characterCount == text.count)
+    }
+
     /// With no width (a pipe) the pieces make the one line the wrapping path makes when the
     /// width holds them all: runs of spaces one, the ends trimmed, a style's stretch styled once.
     @Test(arguments: [
