@@ -880,6 +880,16 @@ extension String {
 
     /// Every `target` replaced by `replacement` (FoundationEssentials has no `replacingOccurrences`).
     public func replacingAll(_ target: String, with replacement: String) -> String {
+        // Most text holds no `target`: its bytes nowhere means no match by characters either,
+        // said without making an array of characters (a tick renders a week of prompt lines).
+        let needle = Array(target.utf8)
+        let present = withUTF8Bytes { bytes in
+            guard let first = needle.first, bytes.count >= needle.count else { return false }
+            return (0...(bytes.count - needle.count)).contains { start in
+                bytes[start] == first && bytes[start..<(start + needle.count)].elementsEqual(needle)
+            }
+        }
+        guard present else { return self }
         let source = Array(self)
         let pattern = Array(target)
         guard !pattern.isEmpty, source.count >= pattern.count else { return self }
