@@ -855,10 +855,7 @@ extension String {
     /// sequence (C1 controls are one-character CSI and OSC) or turn the line around (bidi
     /// overrides and isolates).
     public var singleLine: String {
-        // Most text has none: check the bytes before rebuilding anything (C1 controls start
-        // with 0xC2 in UTF-8, line separators and bidi controls with 0xE2).
-        let suspect = withUTF8Bytes { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xE2 || $0 == 0xC2 } }
-        guard suspect else { return self }
+        guard !isSingleLine else { return self }
         var out = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         for scalar in unicodeScalars {
@@ -867,6 +864,15 @@ extension String {
             out.append(String.isTerminalControl(scalar) ? " " : scalar)
         }
         return String(out)
+    }
+
+    /// True when `singleLine` is the text itself, as most text is: no byte that can start a
+    /// control, a line break or a separator (C1 controls start with 0xC2 in UTF-8, line
+    /// separators and bidi controls with 0xE2). Checked over the bytes before anything is rebuilt.
+    public var isSingleLine: Bool {
+        withUTF8Bytes { bytes in
+            !bytes.contains { byte in byte &- 0x20 >= 0x5F && (byte < 0x20 || byte == 0x7F || byte == 0xE2 || byte == 0xC2) }
+        }
     }
 
     /// C0 and C1 controls, DEL, the line and paragraph separators, and the bidirectional
