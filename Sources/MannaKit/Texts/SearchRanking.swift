@@ -206,6 +206,15 @@ final class SearchRanker {
 }
 
 extension TextDatabase {
+    /// Maps the file, once: a common word's search reads a hundred pages of its index, a system
+    /// call each when read, and mapped the kernel brings in their neighbours at one fault. (A
+    /// read of a verse or two reads a few pages, for which mapping costs more than it saves.)
+    func mapForSearching() throws(SQLiteError) {
+        guard !mapped else { return }
+        try database.execute("PRAGMA mmap_size = 1073741824")
+        mapped = true
+    }
+
     /// The connection's rank function, `manna_rank`, registered at the first search.
     func ranker() throws(SQLiteError) -> SearchRanker {
         if let searchRanker { return searchRanker }

@@ -85,6 +85,8 @@ public final class TextDatabase {
     public let translations: [Translation]
     /// Search's rank function and the verse lengths it reads, made at the first search.
     var searchRanker: SearchRanker?
+    /// Whether the file is mapped: from the first search on (`mapForSearching`).
+    var mapped = false
     var lengthsByTranslation: [String: VerseLengths] = [:]
     /// Whether a common word's search reads its champion list (`SearchChampions`) rather than
     /// ranking every match; off only in the test that checks the two agree.
@@ -97,9 +99,6 @@ public final class TextDatabase {
         self.path = path
         do {
             database = try Database(path: path, mode: .immutable)
-            // Mapped, not read a page at a time: a common word's search reads a hundred pages of
-            // its index, each a pread; mapped, the kernel brings in their neighbours at one fault.
-            try database.execute("PRAGMA mmap_size = 1073741824")
             let version = try database.prepare("PRAGMA user_version")
             _ = try version.step()
             guard version.int(0) == TextDatabase.schemaVersion else {
