@@ -92,7 +92,7 @@ import Testing
                 #expect(command.subcommandOptions.isEmpty || command.subcommandOptions.contains { $0.key == subcommand },
                         "\(command.name) \(subcommand) has no entry in subcommandOptions")
             }
-            for option in command.valueOptions.map(\.key) + command.flags.map(\.key) {
+            for option in command.options.map(\.name) {
                 #expect(page.contains("\\fB\\-\\-\(ManPage.escape(option))\\fR"), "\(command.name) --\(option) is not in manna(1)")
                 // And the parser takes it, after a subcommand that takes it where that matters.
                 var arguments = command.takesValue(option) ? ["--" + option, "x"] : ["--" + option]
@@ -238,6 +238,8 @@ import Testing
     @Test func everyCommandTakingATranslationHelpsAlikeAndTakesEveryCode() throws {
         let home = try TestHome()
         let one = "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, else the config's translation, else KJV)"
+        let context = Context(environment: home.environment, clock: home.clock, stdout: .captured(), stderr: .captured(), notifier: home.notifier,
+                              executablePath: TestHome.manna, userID: 1000)
         let taking = Manna.commands.map { $0.spec() }.filter { $0.takesValue("translation") }
         #expect(taking.map(\.name) == ["today", "read", "search", "listen", "cues", "plan", "notify"])
         for command in taking {
@@ -249,7 +251,7 @@ import Testing
             let subcommand = command.subcommandOptions.first { $0.value.contains("translation") }?.key ?? ""
             for code in BuiltTexts.database.translations.map(\.code) {
                 let parsed = try ParsedArguments((subcommand.isEmpty ? [] : [subcommand]) + ["-t", code.lowercased()], spec: command)
-                #expect(parsed.value("translation") == code.lowercased())
+                #expect(try parsed.value(Options.translation, context) == code.lowercased())
             }
         }
         #expect(TranslationOption.help.hasSuffix("(" + TranslationOption.fallback + ")"))

@@ -6,8 +6,7 @@ enum BookmarkCommand {
         name: "bookmark",
         usage: "manna bookmark add REF | list [REF] [--json] | delete ID | restore ID",
         abstract: "Bookmark passages (with daily_source = bookmarks, the verse of the day comes from them)",
-        valueOptions: ["now": CommandSpec.nowWhenWritten],
-        flags: ["json": "list: print JSON"],
+        options: [Options.now, Options.json],
         subcommands: ["add", "list", "delete", "restore"],
         subcommandOptions: ["add": ["now"], "list": ["json"], "delete": ["now"], "restore": ["now"]],
         operands: ["add": .reference, "list": .reference, "delete": .bookmark, "restore": .bookmark],
@@ -35,7 +34,7 @@ enum BookmarkCommand {
             if let journal = try context.existingJournal() {
                 bookmarks = try journal.bookmarks(in: reference)
             }
-            if arguments.has("json") {
+            if arguments.has(Options.json) {
                 let zone = try context.zone()
                 return context.json(.array(bookmarks.map {
                     MarkListing.json(id: $0.shortID, uuid: $0.uuid, reference: $0.reference, created: $0.createdAt, updated: $0.updatedAt, zone: zone)

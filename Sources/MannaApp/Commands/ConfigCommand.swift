@@ -6,7 +6,7 @@ enum ConfigCommand {
         name: "config",
         usage: "manna config list [--json] | get KEY | set KEY VALUE | unset KEY",
         abstract: "Show or change settings (" + Config.keys.map(\.name).joined(separator: ", ") + "); see manna-config(5)",
-        flags: ["json": "list: print JSON"],
+        options: [Options.json],
         subcommands: ["list", "get", "set", "unset"],
         subcommandOptions: ["list": ["json"], "get": [], "set": [], "unset": []],
         operands: ["get": .configKey, "set": .configKey, "unset": .configKey],
@@ -17,7 +17,7 @@ enum ConfigCommand {
         switch (words.first, words.count) {
         case ("list", 1):
             context.saysIgnoredConfig = false  // listed with the rest
-            try list(json: arguments.has("json"), context)
+            try list(json: arguments.has(Options.json), context)
         case ("get", 2):
             let key = words[1]
             guard Config.keys.contains(where: { $0.name == key }) else { throw unknownKey(key) }

@@ -6,21 +6,15 @@ enum HighlightCommand {
         name: "highlight",
         usage: "manna highlight [add] REF [--color yellow|green|blue|pink|purple] | list [REF] [--json] | delete ID | restore ID",
         abstract: "Highlight verses: manna highlight \"John 3:16\" --color green",
-        valueOptions: [
-            "color": "\(HighlightColor.allowed) (default yellow); a highlighted verse changes colour",
-            "now": CommandSpec.nowWhenWritten,
-        ],
-        flags: ["json": "list: print JSON"],
+        options: [Options.highlightColor, Options.now, Options.json],
         subcommands: ["add", "list", "delete", "restore"],
         subcommandOptions: ["": ["color", "now"], "add": ["color", "now"], "list": ["json"], "delete": ["now"], "restore": ["now"]],
         operands: ["": .reference, "add": .reference, "list": .reference, "delete": .highlight, "restore": .highlight],
-        optionValues: ["color": .words(HighlightColor.allCases.map(\.rawValue))],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         let rest = words.dropFirst()
-        let colorOption = arguments.value("color")
         switch words.first {
         case "list":
             let reference = try MarkListing.optionalReference(rest, command: "highlight list")
@@ -28,7 +22,7 @@ enum HighlightCommand {
             if let journal = try context.existingJournal() {
                 highlights = try journal.highlights(in: reference)
             }
-            if arguments.has("json") {
+            if arguments.has(Options.json) {
                 let zone = try context.zone()
                 return context.json(.array(highlights.map {
                     MarkListing.json(id: $0.shortID, uuid: $0.uuid, reference: Reference($0.verseID), extra: [("color", .string($0.color.rawValue))],
@@ -51,13 +45,7 @@ enum HighlightCommand {
         default:
             // `manna highlight REF`, or `manna highlight add REF` like the other marks.
             let reference = try PassageInput.parseReference(words.first == "add" ? Array(rest) : words, command: "highlight")
-            var color = HighlightColor.yellow
-            if let colorOption {
-                guard let chosen = HighlightColor(rawValue: colorOption.lowercased()) else {
-                    throw Failure.usage("--color must be \(HighlightColor.allowed), not '\(colorOption)'")
-                }
-                color = chosen
-            }
+            let color = try arguments.value(Options.highlightColor, context) ?? .yellow
             let journal = try context.journal()
             let changes: [HighlightChange] = try journal.highlight(reference, color: color, at: try context.now(arguments))
             for change in changes {

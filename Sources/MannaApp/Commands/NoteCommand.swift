@@ -6,8 +6,7 @@ enum NoteCommand {
         name: "note",
         usage: "manna note add REF TEXT | list [REF] [--deleted] [--json] | edit ID TEXT | delete ID | restore ID",
         abstract: "Write notes on passages: manna note add \"John 3:16\" \"The gospel in one verse\"",
-        valueOptions: ["now": CommandSpec.nowWhenWritten],
-        flags: ["json": "list: print JSON", "deleted": "list: the deleted notes, each with its text (restore brings one back)"],
+        options: [Options.now, Options.json, Options.deleted.help("the deleted notes, each with its text (restore brings one back)")],
         subcommands: ["add", "list", "edit", "delete", "restore"],
         subcommandOptions: ["add": ["now"], "list": ["deleted", "json"], "edit": ["now"], "delete": ["now"], "restore": ["now"]],
         operands: ["add": .reference, "list": .reference, "edit": .note, "delete": .note, "restore": .note],
@@ -33,11 +32,11 @@ enum NoteCommand {
             context.stdout.line("added note \(note.shortID) on \(note.reference)")
         case "list":
             let reference = try MarkListing.optionalReference(rest, command: "note list")
-            let deleted = arguments.has("deleted")
+            let deleted = arguments.has(Options.deleted)
             // No journal yet: no notes, and listing them does not make one.
             let notes = try context.existingJournal()?.notes(in: reference, deleted: deleted) ?? []
             let zone = try context.zone()
-            if arguments.has("json") {
+            if arguments.has(Options.json) {
                 return context.json(.array(notes.map { note in
                     MarkListing.json(id: note.shortID, uuid: note.uuid, reference: note.reference,
                                      extra: [("text", .string(note.text))]

@@ -11,8 +11,7 @@ enum SyncCommand {
         name: "sync",
         usage: "manna sync init DIR [--name NAME] [--searches] | status [--json] | now | leave | forget NAME",
         abstract: "Keep the journal the same on each of your devices through a folder Syncthing (or another sync tool) keeps in step",
-        valueOptions: ["name": "what this device is called in 'sync status' on the others (init; the host name if not given)"],
-        flags: ["json": "status as JSON", "searches": "sync the search history too (init; give it on every device)"],
+        options: [Options.deviceName, Options.json.help("print JSON"), Options.searches],
         subcommands: ["init", "status", "now", "leave", "forget"],
         subcommandOptions: ["init": ["name", "searches"], "status": ["json"], "now": [], "leave": [], "forget": []],
         operands: ["init": .directory],
@@ -20,8 +19,8 @@ enum SyncCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         switch (arguments.positionals.first, arguments.positionals.count) {
-        case ("init", 2): try start(arguments.positionals[1], name: arguments.value("name"), searches: arguments.has("searches"), context)
-        case ("status", 1): try status(json: arguments.has("json"), context)
+        case ("init", 2): try start(arguments.positionals[1], name: arguments.value(Options.deviceName, context), searches: arguments.has(Options.searches), context)
+        case ("status", 1): try status(json: arguments.has(Options.json), context)
         case ("now", 1): try now(context)
         case ("leave", 1): try leave(context)
         case ("forget", 2): try forget(arguments.positionals[1], context)
