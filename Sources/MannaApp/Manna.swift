@@ -13,16 +13,17 @@ struct CommandSpec: Sendable {
     /// The options it takes, as `Options` declares them (`--translation KJV` or
     /// `--translation=KJV`; `--json`), in any order: help sorts them.
     var options: [any CommandOption] = []
-    /// The words that may come first (`pray add`, `pray list`…): did-you-mean, completion and
-    /// the man page take them from here.
-    var subcommands: [String] = []
-    /// The options each subcommand takes, where not every one takes them all (`--json` goes
-    /// with `list`): any other is refused, never ignored. "" is the command with no subcommand
-    /// word (`highlight John 3:16`).
-    var subcommandOptions: KeyValuePairs<String, [String]> = [:]
-    /// What the words after the command (or after each subcommand) are, for completion: a
-    /// passage, a prayer's id, a file. The key is the subcommand, or "" for the command itself.
-    var operands: [String: Operand] = [:]
+    /// What the words after the command are, for completion (a passage, a file), where it has
+    /// no subcommands.
+    var operand: Operand?
+    /// The words that may come first (`pray add`, `pray list`…), each with the options it
+    /// takes (`--json` goes with `list`: any other is refused, never ignored) and what its
+    /// words are: a command's `Subcommand` cases (`Subcommand.specs`). Did-you-mean,
+    /// completion and the man page take them from here.
+    var subcommands: [SubcommandSpec] = []
+    /// What the command takes with no subcommand word, where it may have none
+    /// (`highlight John 3:16` is `highlight add John 3:16`).
+    var withoutSubcommand: SubcommandSpec?
     /// Its output can be long (a chapter, a search): on a terminal it goes through the pager.
     var pages = false
     let run: @Sendable (ParsedArguments, Context) throws -> Void
@@ -37,7 +38,12 @@ struct CommandSpec: Sendable {
 
     /// A subcommand missing or mistyped, with did-you-mean among `subcommands`.
     func subcommandFailure(_ word: String?, usage message: String) -> Failure {
-        Failure.subcommand(word, of: name, choices: subcommands, usage: message)
+        Failure.subcommand(word, of: name, choices: subcommands.map(\.name), usage: message)
+    }
+
+    /// The subcommand `word` names; else, when the command may go without one, that.
+    func subcommand(_ word: String?) -> SubcommandSpec? {
+        subcommands.first { $0.name == word } ?? withoutSubcommand
     }
 
     /// Each option with its help as help and the man page show it, sorted by name: after the
@@ -51,11 +57,10 @@ struct CommandSpec: Sendable {
         }.sorted { $0.option.name < $1.option.name }
     }
 
-    /// `start, today: `: the subcommands that take `--name`, where not all do ("" is the
-    /// command without one, which help does not name).
+    /// `start, today: `: the subcommands that take `--name`, where not all do.
     private func scope(of name: String) -> String {
-        let taking = subcommandOptions.filter { $0.value.contains(name) }.map(\.key).filter { !$0.isEmpty }
-        let others = subcommandOptions.filter { !$0.value.contains(name) }.map(\.key).filter { !$0.isEmpty }
+        let taking = subcommands.filter { $0.options.contains(name) }.map(\.name)
+        let others = subcommands.filter { !$0.options.contains(name) }.map(\.name)
         guard !taking.isEmpty, !others.isEmpty else { return "" }
         return (others.count < taking.count ? "all but " + others.joined(separator: ", ") : taking.joined(separator: ", ")) + ": "
     }
@@ -74,6 +79,29 @@ struct CommandSpec: Sendable {
     }
 }
 
+/// What a subcommand declares: its word, the options it takes (its command declares their
+/// help), and what the words after it are, for completion.
+struct SubcommandSpec: Sendable {
+    let name: String
+    let options: [String]
+    let operand: Operand?
+}
+
+/// A command's subcommands, as an enum's cases: the command switches on the case
+/// (`arguments.subcommand(Subcommand.self)`), never on a word, and its spec takes them all
+/// (`Subcommand.specs`).
+protocol Subcommand: RawRepresentable<String>, CaseIterable, Sendable {
+    /// The options it takes, of its command's.
+    var options: [any CommandOption] { get }
+    /// What the words after it are (nil: nothing to offer).
+    var operand: Operand? { get }
+}
+
+extension Subcommand {
+    var spec: SubcommandSpec { SubcommandSpec(name: rawValue, options: options.map(\.name), operand: operand) }
+    static var specs: [SubcommandSpec] { allCases.map(\.spec) }
+}
+
 /// A command line split into positional arguments, option values and flags. Commands read the
 /// options as their declarations type them: `value(Options.date, context)`, `has(Options.json)`.
 struct ParsedArguments {
@@ -88,6 +116,9 @@ struct ParsedArguments {
     }
 
     func has(_ flag: Flag) -> Bool { flags.contains(flag.name) }
+
+    /// The subcommand the first word names, if it names one of `type`'s.
+    func subcommand<Named: Subcommand>(_ type: Named.Type) -> Named? { positionals.first.flatMap(Named.init(rawValue:)) }
 
     /// Whether any option that takes a value was given.
     var gaveValues: Bool { !given.isEmpty }
@@ -147,10 +178,10 @@ struct ParsedArguments {
             }
         }
         // A subcommand's options: the command reports a missing or mistyped subcommand itself.
-        let word = positionals.first.flatMap { spec.subcommands.contains($0) ? $0 : nil } ?? ""
-        if let allowed = spec.subcommandOptions.first(where: { $0.key == word })?.value {
-            for name in given.map(\.name) + flags where !allowed.contains(name) {
-                let command = word.isEmpty ? spec.name : spec.name + " " + word
+        let named = spec.subcommands.first { $0.name == positionals.first }
+        if let subcommand = named ?? spec.withoutSubcommand {
+            for name in given.map(\.name) + flags where !subcommand.options.contains(name) {
+                let command = named.map { spec.name + " " + $0.name } ?? spec.name
                 throw Failure.usage("option --\(name) does not apply to '\(command)'; see 'manna \(spec.name) --help'")
             }
         }
@@ -266,10 +297,11 @@ public enum Manna {
         }
     }
 
-    /// `--color auto|always|never` (or `--color=…`), wherever it is, taken out for the context.
-    /// A command may declare a `--color` of its own (`highlight --color green`), so only these
-    /// three words are taken; another value is refused unless the command declares one.
+    /// `--color auto|always|never` (`Options.outputColor`, or `--color=…`), wherever it is, taken
+    /// out for the context. A command may declare a `--color` of its own, so only these three
+    /// words are taken; another value is refused unless the command declares one.
     static func takingColor(_ arguments: [String], _ context: Context) throws -> [String] {
+        let name = "--" + Options.outputColor.name
         var rest: [String] = []
         var index = 0
         while index < arguments.count {
@@ -278,15 +310,15 @@ public enum Manna {
                 rest += arguments[index...]
                 break
             }
-            let value: String? = word == "--color" && index + 1 < arguments.count ? arguments[index + 1]
-                : word.hasPrefix("--color=") ? String(word.dropFirst("--color=".count)) : nil
-            if let value, let choice = ColorChoice(rawValue: value) {
+            let value: String? = word == name && index + 1 < arguments.count ? arguments[index + 1]
+                : word.hasPrefix(name + "=") ? String(word.dropFirst(name.count + 1)) : nil
+            if let value, let choice = try? Options.outputColor.read(value, context) {
                 context.colorChoice = choice
-                index += word == "--color" ? 2 : 1
+                index += word == name ? 2 : 1
                 continue
             }
-            if let value, arguments.lazy.compactMap(command(named:)).first?.takesValue("color") != true {
-                throw Failure.usage("--color takes auto, always or never, not '\(value)'")
+            if let value, arguments.lazy.compactMap(command(named:)).first?.takesValue(Options.outputColor.name) != true {
+                _ = try Options.outputColor.read(value, context)
             }
             rest.append(word)
             index += 1

@@ -96,6 +96,14 @@ enum Options {
 
     static let json = Flag(name: "json", short: "-j", help: "print JSON")
 
+    /// `--color auto|always|never`, which every command takes: `Manna.takingColor` takes it off
+    /// the command line before a command's parser, which sees only a `--color` of the
+    /// command's own (`highlightColor`).
+    static let outputColor = Option<ColorChoice>(name: "color", help: "colour the output: auto (on a terminal), always or never") { text, _ in
+        guard let choice = ColorChoice(rawValue: text) else { throw Failure.usage("--color takes auto, always or never, not '\(text)'") }
+        return choice
+    }
+
     // MARK: Reading and listening
 
     /// nil: every verse that matches.

@@ -79,7 +79,7 @@ import Testing
     }
 
     /// Help says which subcommands take an option where not all do, for every option, from
-    /// `subcommandOptions`: the declared help names none.
+    /// its `Subcommand` cases: the declared help names none.
     @Test func helpScopesEachOptionToTheSubcommandsTakingIt() {
         let help = PlanCommand.spec.help(translations: nil)
         #expect(help.contains("  --from VALUE          start: the date of day 1 (default: today)\n"))
@@ -90,5 +90,23 @@ import Testing
         #expect(PrayCommand.spec.help(translations: nil).contains("  --now VALUE           all but list, today: act as if"))
         // No subcommands: no scope.
         #expect(TodayCommand.spec.help(translations: nil).contains("  --date VALUE          the local date, like 2026-12-25 (default: today)\n"))
+    }
+
+    /// A subcommand is its enum's case, by its word (`catch-up`, `init`); the options it does
+    /// not take are refused, and a command that may go without one takes what that case does.
+    @Test func subcommandsAreCasesWithTheirOptions() throws {
+        #expect(try ParsedArguments(["catch-up"], spec: PlanCommand.spec).subcommand(PlanCommand.Subcommand.self) == .catchUp)
+        #expect(try ParsedArguments(["init", "/tmp/x"], spec: SyncCommand.spec).subcommand(SyncCommand.Subcommand.self) == .start)
+        #expect(try ParsedArguments(["John"], spec: HighlightCommand.spec).subcommand(HighlightCommand.Subcommand.self) == nil)
+        #expect(PlanCommand.spec.subcommands.map(\.name).contains("catch-up"))
+        let refusals: [(CommandSpec, [String], String)] = [
+            (NoteCommand.spec, ["list", "--now", "2026-01-01T00:00"], "option --now does not apply to 'note list'; see 'manna note --help'"),
+            (HighlightCommand.spec, ["John 3:16", "--json"], "option --json does not apply to 'highlight'; see 'manna highlight --help'"),
+            (SyncCommand.spec, ["status", "--name", "x"], "option --name does not apply to 'sync status'; see 'manna sync --help'"),
+        ]
+        for (spec, arguments, message) in refusals {
+            #expect(throws: Failure.usage(message), "\(spec.name) \(arguments)") { try ParsedArguments(arguments, spec: spec) }
+        }
+        #expect(throws: Never.self) { try ParsedArguments(["John 3:16", "--color", "green"], spec: HighlightCommand.spec) }
     }
 }

@@ -7,7 +7,7 @@ enum CompareCommand {
         usage: "manna compare REF [--json]",
         abstract: "Print a passage in every translation: manna compare John 3:16",
         options: [Options.json.help("print a JSON array with one passage per translation")],
-        operands: ["": .reference],
+        operand: .reference,
         pages: true,
         run: run)
 

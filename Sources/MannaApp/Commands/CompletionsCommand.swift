@@ -8,7 +8,7 @@ enum CompletionsCommand {
         usage: "manna completions bash|zsh|fish",
         abstract: "Print the completion script for a shell ('manna install' puts them where the shells look)",
         options: [Options.complete],
-        operands: ["": .words(CompletionScripts.shells)],
+        operand: .words(CompletionScripts.shells),
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

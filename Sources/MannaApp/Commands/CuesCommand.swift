@@ -11,15 +11,22 @@ enum CuesCommand {
             Options.cueFormat, Options.passage, Options.audio.help("the recording; the cue sheet is written beside it as AUDIO.cues.json"),
             Options.reader, Options.translation,
         ],
-        subcommands: ["check", "import"],
-        subcommandOptions: ["check": [], "import": ["from", "ref", "audio", "reader", "translation"]],
-        operands: ["check": .file, "import": .file],
+        subcommands: Subcommand.specs,
         run: run)
 
+    enum Subcommand: String, MannaApp.Subcommand {
+        case check, `import`
+
+        var options: [any CommandOption] {
+            self == .check ? [] : [Options.cueFormat, Options.passage, Options.audio, Options.reader, Options.translation]
+        }
+        var operand: Operand? { .file }
+    }
+
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        switch (arguments.positionals.first, arguments.positionals.count) {
-        case ("check", 2): try check(arguments.positionals[1], context)
-        case ("import", 2): try importTimings(arguments.positionals[1], arguments, context)
+        switch (arguments.subcommand(Subcommand.self), arguments.positionals.count) {
+        case (.check, 2): try check(arguments.positionals[1], context)
+        case (.import, 2): try importTimings(arguments.positionals[1], arguments, context)
         default: throw Failure.usage("cues needs: check FILE.cues.json, or import --from FORMAT FILE --ref PASSAGE --audio AUDIO; see 'manna cues --help'")
         }
     }

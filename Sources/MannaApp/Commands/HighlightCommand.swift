@@ -7,16 +7,28 @@ enum HighlightCommand {
         usage: "manna highlight [add] REF [--color yellow|green|blue|pink|purple] | list [REF] [--json] | delete ID | restore ID",
         abstract: "Highlight verses: manna highlight \"John 3:16\" --color green",
         options: [Options.highlightColor, Options.now, Options.json],
-        subcommands: ["add", "list", "delete", "restore"],
-        subcommandOptions: ["": ["color", "now"], "add": ["color", "now"], "list": ["json"], "delete": ["now"], "restore": ["now"]],
-        operands: ["": .reference, "add": .reference, "list": .reference, "delete": .highlight, "restore": .highlight],
+        subcommands: Subcommand.specs,
+        withoutSubcommand: Subcommand.add.spec,
         run: run)
+
+    enum Subcommand: String, MannaApp.Subcommand {
+        case add, list, delete, restore
+
+        var options: [any CommandOption] {
+            switch self {
+            case .add: [Options.highlightColor, Options.now]
+            case .list: [Options.json]
+            case .delete, .restore: [Options.now]
+            }
+        }
+        var operand: Operand? { self == .add || self == .list ? .reference : .highlight }
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         let rest = words.dropFirst()
-        switch words.first {
-        case "list":
+        switch arguments.subcommand(Subcommand.self) {
+        case .list:
             let reference = try MarkListing.optionalReference(rest, command: "highlight list")
             var highlights: [Highlight] = []
             if let journal = try context.existingJournal() {
@@ -32,19 +44,19 @@ enum HighlightCommand {
             guard !highlights.isEmpty else { return MarkListing.empty(.highlight, on: reference, context) }
             let rows = highlights.map { [$0.shortID, Reference($0.verseID).description, $0.color.rawValue] }
             for line in MarkListing.lines(rows) { context.stdout.line(line) }
-        case "delete":
+        case .delete:
             let id = try MarkListing.id(rest, kind: .highlight)
             let journal = try MarkListing.journal(holding: .highlight, id: id, context)
             let highlight: Highlight = try journal.deleteHighlight(id: id, at: try context.now(arguments))
             context.stdout.line("deleted highlight \(highlight.shortID) on \(Reference(highlight.verseID)) (undo: manna highlight restore \(highlight.shortID))")
-        case "restore":
+        case .restore:
             let id = try MarkListing.id(rest, kind: .highlight, verb: "restore")
             let journal = try MarkListing.journal(holding: .highlight, id: id, context)
             let highlight = try journal.restoreHighlight(id: id, at: try context.now(arguments))
             context.stdout.line("restored highlight \(highlight.shortID) on \(Reference(highlight.verseID)) (\(highlight.color.rawValue))")
-        default:
+        case .add, nil:
             // `manna highlight REF`, or `manna highlight add REF` like the other marks.
-            let reference = try PassageInput.parseReference(words.first == "add" ? Array(rest) : words, command: "highlight")
+            let reference = try PassageInput.parseReference(words.first == Subcommand.add.rawValue ? Array(rest) : words, command: "highlight")
             let color = try arguments.value(Options.highlightColor, context) ?? .yellow
             let journal = try context.journal()
             let changes: [HighlightChange] = try journal.highlight(reference, color: color, at: try context.now(arguments))

@@ -17,7 +17,7 @@ enum ListenCommand {
             Options.json.help("one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, ended, stopped"),
             Options.voices,
         ],
-        operands: ["": .reference],
+        operand: .reference,
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

@@ -7,7 +7,7 @@ enum PathsCommand {
         usage: "manna paths [KEY] [--json]",
         abstract: "Print where Manna's files are, as key=value lines (with KEY: that path alone)",
         options: [Options.json],
-        operands: ["": .words(keys)],
+        operand: .words(keys),
         run: run)
 
     static let keys = ["text_db", "journal_db", "config", "plans", "timeline", "prompt_lines", "units"]

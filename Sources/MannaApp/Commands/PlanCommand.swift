@@ -12,33 +12,48 @@ enum PlanCommand {
             Options.planStart, Options.planReminder, Options.date, Options.translation, Options.now, Options.read, Options.listen,
             Options.json.help("print JSON (today and status: a list, one per running plan, or the PLAN named)"),
         ],
-        subcommands: ["list", "show", "start", "today", "done", "undo", "status", "catch-up", "remind", "stop"],
-        subcommandOptions: [
-            "list": ["json"], "show": ["json"], "start": ["from", "remind", "now"],
-            "today": ["date", "read", "listen", "json", "translation", "now"], "done": ["now"], "undo": ["now"],
-            "status": ["json", "now"], "catch-up": ["now"], "remind": ["now"], "stop": ["now"],
-        ],
-        operands: [
-            "show": .plan, "start": .plan, "today": .runningPlan(or: []), "done": .runningPlan(or: []), "undo": .runningPlan(or: []),
-            "status": .runningPlan(or: []), "catch-up": .runningPlan(or: []), "remind": .runningPlan(or: ["off"]), "stop": .runningPlan(or: []),
-        ],
+        subcommands: Subcommand.specs,
         pages: true,
         run: run)
+
+    enum Subcommand: String, MannaApp.Subcommand {
+        case list, show, start, today, done, undo, status
+        case catchUp = "catch-up"
+        case remind, stop
+
+        var options: [any CommandOption] {
+            switch self {
+            case .list, .show: [Options.json]
+            case .start: [Options.planStart, Options.planReminder, Options.now]
+            case .today: [Options.date, Options.read, Options.listen, Options.json, Options.translation, Options.now]
+            case .status: [Options.json, Options.now]
+            case .done, .undo, .catchUp, .remind, .stop: [Options.now]
+            }
+        }
+        var operand: Operand? {
+            switch self {
+            case .list: nil
+            case .show, .start: .plan
+            case .remind: .runningPlan(or: ["off"])
+            case .today, .done, .undo, .status, .catchUp, .stop: .runningPlan(or: [])
+            }
+        }
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         let rest = Array(words.dropFirst())
-        switch (words.first, rest.count) {
-        case ("list", 0): try list(json: arguments.has(Options.json), context)
-        case ("show", 1): try show(rest[0], json: arguments.has(Options.json), context)
-        case ("start", 1): try start(rest[0], arguments, context)
-        case ("today", 0), ("today", 1): try today(rest.first, arguments, context)
-        case ("done", 0...2): try done(rest, arguments, context)
-        case ("undo", 1), ("undo", 2): try undo(rest, arguments, context)
-        case ("status", 0), ("status", 1): try status(rest.first, arguments, context)
-        case ("catch-up", 0), ("catch-up", 1): try catchUp(rest.first, arguments, context)
-        case ("remind", 1), ("remind", 2): try remind(rest, arguments, context)
-        case ("stop", 0), ("stop", 1): try stop(rest.first, arguments, context)
+        switch (arguments.subcommand(Subcommand.self), rest.count) {
+        case (.list, 0): try list(json: arguments.has(Options.json), context)
+        case (.show, 1): try show(rest[0], json: arguments.has(Options.json), context)
+        case (.start, 1): try start(rest[0], arguments, context)
+        case (.today, 0), (.today, 1): try today(rest.first, arguments, context)
+        case (.done, 0...2): try done(rest, arguments, context)
+        case (.undo, 1), (.undo, 2): try undo(rest, arguments, context)
+        case (.status, 0), (.status, 1): try status(rest.first, arguments, context)
+        case (.catchUp, 0), (.catchUp, 1): try catchUp(rest.first, arguments, context)
+        case (.remind, 1), (.remind, 2): try remind(rest, arguments, context)
+        case (.stop, 0), (.stop, 1): try stop(rest.first, arguments, context)
         default:
             throw spec.subcommandFailure(words.first, usage: "plan needs one of: list, show PLAN, start PLAN, today [PLAN], done [PLAN] [DAY], undo [PLAN] DAY, status [PLAN], catch-up [PLAN], remind [PLAN] HH:MM|off, stop [PLAN]; see 'manna plan --help'")
         }

@@ -24,32 +24,35 @@ enum PrayCommand {
             Options.now.help(Options.now.help + " (when a change is made, or for show, what is still to come)"),
             Options.answered, Options.deleted.help("the deleted prayers (restore brings one back)"), Options.noTag, Options.noRemind, Options.json,
         ],
-        subcommands: subcommandOptions.map(\.key),
-        subcommandOptions: subcommandOptions,
-        operands: ["show": .prayer, "edit": .prayer, "answered": .prayer, "reopen": .prayer, "delete": .prayer, "restore": .prayer, "prayed": .prayer, "snooze": .prayer],
+        subcommands: Subcommand.specs,
         run: run)
 
-    /// The options each subcommand takes: anything else is a usage error.
-    static let subcommandOptions: KeyValuePairs<String, [String]> = [
-        "add": ["body", "tag", "remind", "now"],
-        "list": ["answered", "deleted", "tag", "json"],
-        "show": ["json", "now"],
-        "edit": ["title", "body", "tag", "no-tag", "remind", "no-remind", "now"],
-        "answered": ["note", "now"],
-        "reopen": ["now"],
-        "delete": ["now"],
-        "restore": ["now"],
-        "today": ["date", "json"],
-        "prayed": ["now"],
-        "snooze": ["minutes", "now"],
-    ]
+    enum Subcommand: String, MannaApp.Subcommand {
+        case add, list, show, edit, answered, reopen, delete, restore, today, prayed, snooze
+
+        /// Anything else is a usage error.
+        var options: [any CommandOption] {
+            switch self {
+            case .add: [Options.body, Options.tag, Options.prayerReminder, Options.now]
+            case .list: [Options.answered, Options.deleted, Options.tag, Options.json]
+            case .show: [Options.json, Options.now]
+            case .edit: [Options.title, Options.body, Options.tag, Options.noTag, Options.prayerReminder, Options.noRemind, Options.now]
+            case .answered: [Options.answer, Options.now]
+            case .reopen, .delete, .restore, .prayed: [Options.now]
+            case .today: [Options.date, Options.json]
+            case .snooze: [Options.minutes, Options.now]
+            }
+        }
+        var operand: Operand? { self == .add || self == .list || self == .today ? nil : .prayer }
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        guard let subcommand = arguments.positionals.first, spec.subcommands.contains(subcommand) else {
-            throw spec.subcommandFailure(arguments.positionals.first, usage: "pray needs one of \(spec.subcommands.joined(separator: ", ")); see 'manna pray --help'")
+        guard let subcommand = arguments.subcommand(Subcommand.self) else {
+            let names = Subcommand.allCases.map(\.rawValue).joined(separator: ", ")
+            throw spec.subcommandFailure(arguments.positionals.first, usage: "pray needs one of \(names); see 'manna pray --help'")
         }
         let words = Array(arguments.positionals.dropFirst())
-        if subcommand == "add" {
+        if subcommand == .add {
             // A title, and a body as the second word (as note add's text is its last): a third
             // word is refused rather than run into the title.
             guard !words.isEmpty else { throw Failure.usage("pray add needs a title: manna pray add \"For Anna's exams\"") }
@@ -59,21 +62,21 @@ enum PrayCommand {
             if words.count == 2 && arguments.gave(Options.body) { throw Failure.usage("pray add takes the body once: as its second word or as --body") }
             return try add(title: words[0], body: words.count == 2 ? words[1] : nil, arguments, context)
         }
-        if subcommand == "list" || subcommand == "today" {
-            guard words.isEmpty else { throw Failure.usage("pray \(subcommand) takes no arguments; see 'manna pray --help'") }
-            return subcommand == "list" ? try list(arguments, context) : try today(arguments, context)
+        if subcommand == .list || subcommand == .today {
+            guard words.isEmpty else { throw Failure.usage("pray \(subcommand.rawValue) takes no arguments; see 'manna pray --help'") }
+            return subcommand == .list ? try list(arguments, context) : try today(arguments, context)
         }
-        guard words.count == 1 else { throw Failure.usage("pray \(subcommand) needs one prayer id, like manna pray \(subcommand) k7m2") }
+        guard words.count == 1 else { throw Failure.usage("pray \(subcommand.rawValue) needs one prayer id, like manna pray \(subcommand.rawValue) k7m2") }
         // No journal yet: no prayer has this id, and looking does not make one.
         guard let journal = try context.existingJournal() else { throw PrayerError.notFound(id: words[0]) }
         let prayer = try find(words[0], in: journal)
         switch subcommand {
-        case "show": try show(prayer, journal: journal, arguments, context)
-        case "edit": try edit(prayer, journal: journal, arguments, context)
-        case "answered": try answered(prayer, journal: journal, arguments, context)
-        case "reopen": try reopen(prayer, journal: journal, arguments, context)
-        case "delete", "restore": try delete(prayer, journal: journal, restore: subcommand == "restore", arguments, context)
-        case "prayed": try prayed(prayer, journal: journal, arguments, context)
+        case .show: try show(prayer, journal: journal, arguments, context)
+        case .edit: try edit(prayer, journal: journal, arguments, context)
+        case .answered: try answered(prayer, journal: journal, arguments, context)
+        case .reopen: try reopen(prayer, journal: journal, arguments, context)
+        case .delete, .restore: try delete(prayer, journal: journal, restore: subcommand == .restore, arguments, context)
+        case .prayed: try prayed(prayer, journal: journal, arguments, context)
         default: try snooze(prayer, journal: journal, arguments, context)
         }
     }

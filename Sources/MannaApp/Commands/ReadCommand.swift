@@ -11,7 +11,7 @@ enum ReadCommand {
             Options.translation,
             Options.json.help("print JSON: reference, translation and verses (id, reference, text or null, highlight, bookmarked, notes)"),
         ],
-        operands: ["": .reference],
+        operand: .reference,
         pages: true,
         run: run)
 

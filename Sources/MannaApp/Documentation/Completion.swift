@@ -80,19 +80,19 @@ enum Completion {
             var options = command.options.map { ("--" + $0.name, $0.help) }
             for option in command.options { if let short = option.short { options.append((short, option.help)) } }
             // After a subcommand, only what it takes (`note delete` takes --now, not --json).
-            let word = subcommand.flatMap { command.subcommands.contains($0) ? $0 : nil } ?? ""
-            if let allowed = command.subcommandOptions.first(where: { $0.key == word })?.value {
-                options.removeAll { !allowed.contains(longName($0.0, in: command)) }
+            if let taken = command.subcommand(subcommand) {
+                options.removeAll { !taken.options.contains(longName($0.0, in: command)) }
             }
             return .words(filter(options.sorted { $0.0 < $1.0 } + global, current))
         }
         if !command.subcommands.isEmpty && subcommand == nil {
             // `manna highlight John 3:16` is the older spelling of `highlight add`: its books too.
-            var offered = command.subcommands.map { (word: $0, about: "") }
-            if case .words(let books)? = command.operands[""].map({ offer($0, matching: current, context: context) }) { offered += books }
+            var offered = command.subcommands.map { (word: $0.name, about: "") }
+            if case .words(let books)? = command.withoutSubcommand?.operand.map({ offer($0, matching: current, context: context) }) { offered += books }
             return .words(filter(offered, current))
         }
-        return offer(command.operands[subcommand ?? ""] ?? .text, matching: current, context: context)
+        let operand = subcommand.map { word in command.subcommands.first { $0.name == word }?.operand } ?? command.operand
+        return offer(operand ?? .text, matching: current, context: context)
     }
 
     /// `-t` is `--translation` (where an option of `command`, or of any command, has that short

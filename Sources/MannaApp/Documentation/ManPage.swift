@@ -69,7 +69,7 @@ enum ManPage {
             page += command.usage.split(separator: "\n").map { escape(String($0).trimmingSpaces) }.joined(separator: "\n") + "\n.fi\n"
             page += text(command.abstract + ".")
             if !command.subcommands.isEmpty {
-                page += ".br\nSubcommands: " + command.subcommands.map { "\\fB\(escape($0))\\fR" }.joined(separator: ", ") + ".\n"
+                page += ".br\nSubcommands: " + command.subcommands.map { "\\fB\(escape($0.name))\\fR" }.joined(separator: ", ") + ".\n"
             }
             for (option, help) in command.optionHelp(translations: translations) {
                 let short = option.short.map { "\\fB\(escape($0))\\fR, " } ?? ""
