@@ -106,21 +106,10 @@ public final class Context {
 
     private var systemZone: Zone?
 
-    /// The moment to act as if it were: `--now` when given (ISO 8601; without an offset it is
-    /// local time), else the real clock.
-    func now(_ option: String?, zone: Zone) throws -> Instant {
-        guard let option else { return clock.now() }
-        guard let instant = Moment.parse(option, zone: zone) else {
-            throw Failure.usage("--now must be a date and time like 2026-03-08T07:00 or 2026-03-08T07:00:00-05:00, not '\(option)'")
-        }
-        return instant
-    }
-
-    /// The moment a command acts at: its `--now` when it has one and it was given, else the clock.
-    /// The zone is looked up only for `--now` (a time without an offset is local).
+    /// The moment a command acts at: its `--now` when it has one and it was given (ISO 8601;
+    /// without an offset it is local time), else the real clock.
     func now(_ arguments: ParsedArguments) throws -> Instant {
-        guard let option = arguments.value("now") else { return clock.now() }
-        return try now(option, zone: zone())
+        try arguments.value(Options.now, self) ?? clock.now()
     }
 
     /// Everything the timeline depends on: zone, translation, notification time, days, plan.
@@ -226,7 +215,7 @@ public final class Context {
     /// cannot be opened (they then say what a code is like), and for the help of a `command`
     /// that takes no `--translation` (which then opens nothing).
     func translationsForHelp(_ command: CommandSpec? = nil) -> [Translation]? {
-        if let command, !command.takesValue(TranslationOption.name) { return nil }
+        if let command, !command.takesValue(Options.translation.name) { return nil }
         return (try? openTextDatabase())?.translations
     }
 
@@ -247,12 +236,8 @@ public final class Context {
 
     /// The local date to act for: `--date` when given (then `TZ` is not consulted), else the
     /// date of the real clock in the local zone.
-    func date(_ option: String?) throws -> LocalDate {
-        guard let option else { return try zone().local(clock.now()).date }
-        guard let date = LocalDate(parsing: option) else {
-            throw Failure.usage("--date must be a date YYYY-MM-DD that exists, like 2026-12-25, not '\(option)'")
-        }
-        return date
+    func date(_ arguments: ParsedArguments) throws -> LocalDate {
+        try arguments.value(Options.date, self) ?? zone().local(clock.now()).date
     }
 
     /// The user's journal, opened (and created, and migrated) once per command. A plan an

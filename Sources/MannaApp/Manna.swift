@@ -10,83 +10,130 @@ struct CommandSpec: Sendable {
     let name: String
     let usage: String
     let abstract: String
-    /// Options that take a value, with their help: `--translation KJV` or `--translation=KJV`.
-    /// (Lists, not dictionaries, throughout the command line: see Environment.)
-    var valueOptions: KeyValuePairs<String, String> = [:]
-    /// Options that are on or off, with their help: `--json`.
-    var flags: KeyValuePairs<String, String> = [:]
-    /// The words that may come first (`pray add`, `pray list`…): did-you-mean, completion and
-    /// the man page take them from here.
-    var subcommands: [String] = []
-    /// The options each subcommand takes, where not every one takes them all (`--json` goes
-    /// with `list`): any other is refused, never ignored. "" is the command with no subcommand
-    /// word (`highlight John 3:16`).
-    var subcommandOptions: KeyValuePairs<String, [String]> = [:]
-    /// What the words after the command (or after each subcommand) are, for completion: a
-    /// passage, a prayer's id, a file. The key is the subcommand, or "" for the command itself.
-    var operands: [String: Operand] = [:]
-    /// What an option's value is, where the option's name alone does not say (see `Operand.value(of:)`).
-    var optionValues: [String: Operand] = [:]
+    /// The options it takes, as `Options` declares them (`--translation KJV` or
+    /// `--translation=KJV`; `--json`), in any order: help sorts them.
+    var options: [any CommandOption] = []
+    /// What the words after the command are, for completion (a passage, a file), where it has
+    /// no subcommands.
+    var operand: Operand?
+    /// The words that may come first (`pray add`, `pray list`…), each with the options it
+    /// takes (`--json` goes with `list`: any other is refused, never ignored) and what its
+    /// words are: a command's `Subcommand` cases (`Subcommand.specs`). Did-you-mean,
+    /// completion and the man page take them from here.
+    var subcommands: [SubcommandSpec] = []
+    /// What the command takes with no subcommand word, where it may have none
+    /// (`highlight John 3:16` is `highlight add John 3:16`).
+    var withoutSubcommand: SubcommandSpec?
     /// Its output can be long (a chapter, a search): on a terminal it goes through the pager.
     var pages = false
     let run: @Sendable (ParsedArguments, Context) throws -> Void
 
-    /// The operand of an option's value here.
-    func operand(ofOption name: String) -> Operand { optionValues[name] ?? Operand.value(of: name) }
+    /// Its option `--name` (or `-n`, by its short form).
+    func option(named name: String) -> (any CommandOption)? {
+        options.first { $0.name == name || ($0.short != nil && $0.short == name) }
+    }
 
     /// Whether `--name` takes a value here.
-    func takesValue(_ name: String) -> Bool { valueOptions.contains { $0.key == name } }
+    func takesValue(_ name: String) -> Bool { option(named: name)?.takesValue == true }
 
     /// A subcommand missing or mistyped, with did-you-mean among `subcommands`.
     func subcommandFailure(_ word: String?, usage message: String) -> Failure {
-        Failure.subcommand(word, of: name, choices: subcommands, usage: message)
+        Failure.subcommand(word, of: name, choices: subcommands.map(\.name), usage: message)
     }
 
-    /// The help of each option that takes a value, as help and the man page show it:
-    /// `--translation`'s names `translations` (the text database's; nil: none could be opened),
-    /// after the subcommands that take it where not all do (`today: `).
-    func valueOptionHelp(translations: [Translation]?) -> [(name: String, help: String)] {
-        valueOptions.map { option in
-            guard option.key == TranslationOption.name else { return (option.key, option.value) }
-            let taking = subcommandOptions.filter { $0.value.contains(option.key) }.map(\.key)
-            let scope = taking.count == subcommandOptions.count ? "" : taking.joined(separator: ", ") + ": "
-            return (option.key, scope + TranslationOption.help(listing: translations))
-        }
+    /// The subcommand `word` names; else, when the command may go without one, that.
+    func subcommand(_ word: String?) -> SubcommandSpec? {
+        subcommands.first { $0.name == word } ?? withoutSubcommand
     }
 
-    /// `manna COMMAND --help`: usage, abstract and every option's help (see `valueOptionHelp`).
+    /// Each option with its help as help and the man page show it, sorted by name: after the
+    /// subcommands that take it where not all do (`today: `, or `all but list: ` where those
+    /// are fewer); `--translation`'s names `translations` (the text database's; nil: none could
+    /// be opened).
+    func optionHelp(translations: [Translation]?) -> [(option: any CommandOption, help: String)] {
+        options.map { option in
+            let help = option.name == Options.translation.name ? TranslationOption.help(listing: translations) : option.help
+            return (option, scope(of: option.name) + help)
+        }.sorted { $0.option.name < $1.option.name }
+    }
+
+    /// `start, today: `: the subcommands that take `--name`, where not all do.
+    private func scope(of name: String) -> String {
+        let taking = subcommands.filter { $0.options.contains(name) }.map(\.name)
+        let others = subcommands.filter { !$0.options.contains(name) }.map(\.name)
+        guard !taking.isEmpty, !others.isEmpty else { return "" }
+        return (others.count < taking.count ? "all but " + others.joined(separator: ", ") : taking.joined(separator: ", ")) + ": "
+    }
+
+    /// `manna COMMAND --help`: usage, abstract and every option's help (see `optionHelp`).
     func help(translations: [Translation]?) -> String {
         var text = "usage: \(usage)\n\n\(abstract)\n"
-        let options = valueOptionHelp(translations: translations).map { ("--\($0.name) VALUE", $0.help) } + flags.map { ("--\($0.key)", $0.value) }
+        let options = optionHelp(translations: translations)
         if !options.isEmpty {
             text += "\noptions:\n"
-            for (name, help) in options.sorted(by: { $0.0 < $1.0 }) {
-                text += "  " + name.padding(to: 22) + help + "\n"
+            for (option, help) in options {
+                text += "  " + ("--" + option.name + (option.takesValue ? " VALUE" : "")).padding(to: 22) + help + "\n"
             }
         }
         return text
     }
 }
 
-extension CommandSpec {
-    /// The help of `--now` for commands that write what the user made (note, highlight, bookmark).
-    static let nowWhenWritten = "act as if it were this moment, like 2026-03-08T07:00 (local): when a change is made"
+/// What a subcommand declares: its word, the options it takes (its command declares their
+/// help), and what the words after it are, for completion.
+struct SubcommandSpec: Sendable {
+    let name: String
+    let options: [String]
+    let operand: Operand?
 }
 
-/// A command line split into positional arguments, option values and flags.
+/// A command's subcommands, as an enum's cases: the command switches on the case
+/// (`arguments.subcommand(Subcommand.self)`), never on a word, and its spec takes them all
+/// (`Subcommand.specs`).
+protocol Subcommand: RawRepresentable<String>, CaseIterable, Sendable {
+    /// The options it takes, of its command's.
+    var options: [any CommandOption] { get }
+    /// What the words after it are (nil: nothing to offer).
+    var operand: Operand? { get }
+}
+
+extension Subcommand {
+    var spec: SubcommandSpec { SubcommandSpec(name: rawValue, options: options.map(\.name), operand: operand) }
+    static var specs: [SubcommandSpec] { allCases.map(\.spec) }
+}
+
+/// A command line split into positional arguments, option values and flags. Commands read the
+/// options as their declarations type them: `value(Options.date, context)`, `has(Options.json)`.
 struct ParsedArguments {
     var positionals: [String] = []
-    var values: [(String, String)] = []
-    var flags: [String] = []
+    /// The options that take a value, by name, with the text given, in the order given.
+    private var given: [(name: String, text: String)] = []
+    private var flags: [String] = []
 
-    /// The option's value; given twice, the last wins.
-    func value(_ name: String) -> String? { values.last { $0.0 == name }?.1 }
+    /// Whether `option` was given (with any value).
+    func gave(_ option: any CommandOption) -> Bool {
+        option.takesValue ? given.contains { $0.name == option.name } : flags.contains(option.name)
+    }
+
+    func has(_ flag: Flag) -> Bool { flags.contains(flag.name) }
+
+    /// The subcommand the first word names, if it names one of `type`'s.
+    func subcommand<Named: Subcommand>(_ type: Named.Type) -> Named? { positionals.first.flatMap(Named.init(rawValue:)) }
+
+    /// Whether any option that takes a value was given.
+    var gaveValues: Bool { !given.isEmpty }
+
+    /// The option's value, read as its declaration says (a wrong one is a usage error); given
+    /// twice, the last wins; nil when not given.
+    func value<Value>(_ option: Option<Value>, _ context: Context) throws -> Value? {
+        guard let text = given.last(where: { $0.name == option.name })?.text else { return nil }
+        return try option.read(text, context)
+    }
+
     /// Every value of an option that may be repeated (`--tag a --tag b`), in the order given.
-    func values(named name: String) -> [String] { values.filter { $0.0 == name }.map(\.1) }
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
-
-    /// The short forms of the common options, where a command has the long one.
-    static let shortOptions = ["-t": "translation", "-n": "limit", "-j": "json"]
+    func values<Value>(_ option: Option<Value>, _ context: Context) throws -> [Value] {
+        try given.filter { $0.name == option.name }.map { try option.read($0.text, context) }
+    }
 
     /// Parses `arguments` against `spec`; anything after `--` is positional. A word that starts
     /// with one dash and a letter is an option or an error, never a title or a query.
@@ -98,12 +145,11 @@ struct ParsedArguments {
             index += 1
             if !onlyPositionals, argument.count > 1, argument.hasPrefix("-"), !argument.hasPrefix("--"),
                argument.dropFirst().first.map({ $0.isLetter }) == true {
-                guard let long = ParsedArguments.shortOptions[argument],
-                      spec.valueOptions.contains(where: { $0.key == long }) || spec.flags.contains(where: { $0.key == long }) else {
+                guard let option = spec.options.first(where: { $0.short == argument }) else {
                     throw Failure.usage("unknown option '\(argument)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help' "
                         + "(a text that starts with '-' goes after '--')")
                 }
-                argument = "--" + long
+                argument = "--" + option.name
             }
             guard !onlyPositionals, argument.hasPrefix("--"), argument.count > 2 else {
                 if argument == "--" && !onlyPositionals { onlyPositionals = true } else { positionals.append(argument) }
@@ -115,26 +161,27 @@ struct ParsedArguments {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if spec.valueOptions.contains(where: { $0.key == name }) {
+            let option = spec.options.first { $0.name == name }
+            if option?.takesValue == true {
                 if let inlineValue {
-                    values.append((name, inlineValue))
+                    given.append((name, inlineValue))
                 } else if index < arguments.count {
-                    values.append((name, arguments[index]))
+                    given.append((name, arguments[index]))
                     index += 1
                 } else {
                     throw Failure.usage("option --\(name) needs a value; see 'manna \(spec.name) --help'")
                 }
-            } else if spec.flags.contains(where: { $0.key == name }), inlineValue == nil {
+            } else if option != nil, inlineValue == nil {
                 flags.append(name)
             } else {
                 throw Failure.usage("unknown option '--\(name)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help'")
             }
         }
         // A subcommand's options: the command reports a missing or mistyped subcommand itself.
-        let word = positionals.first.flatMap { spec.subcommands.contains($0) ? $0 : nil } ?? ""
-        if let allowed = spec.subcommandOptions.first(where: { $0.key == word })?.value {
-            for name in values.map(\.0) + flags where !allowed.contains(name) {
-                let command = word.isEmpty ? spec.name : spec.name + " " + word
+        let named = spec.subcommands.first { $0.name == positionals.first }
+        if let subcommand = named ?? spec.withoutSubcommand {
+            for name in given.map(\.name) + flags where !subcommand.options.contains(name) {
+                let command = named.map { spec.name + " " + $0.name } ?? spec.name
                 throw Failure.usage("option --\(name) does not apply to '\(command)'; see 'manna \(spec.name) --help'")
             }
         }
@@ -235,7 +282,7 @@ public enum Manna {
             let parsed = try ParsedArguments(rest, spec: command)
             if let problem = Paths.problem(environment: context.environment) { throw Failure.configuration(problem) }
             // Long output on a terminal goes through $PAGER, as git's does; JSON never.
-            let finishPaging = command.pages && context.stdoutIsTerminal && !parsed.has("json") ? context.startPager?() : nil
+            let finishPaging = command.pages && context.stdoutIsTerminal && !parsed.has(Options.json) ? context.startPager?() : nil
             defer {
                 context.stdout.flush()
                 finishPaging?()
@@ -250,10 +297,11 @@ public enum Manna {
         }
     }
 
-    /// `--color auto|always|never` (or `--color=…`), wherever it is, taken out for the context.
-    /// A command may declare a `--color` of its own (`highlight --color green`), so only these
-    /// three words are taken; another value is refused unless the command declares one.
+    /// `--color auto|always|never` (`Options.outputColor`, or `--color=…`), wherever it is, taken
+    /// out for the context. A command may declare a `--color` of its own, so only these three
+    /// words are taken; another value is refused unless the command declares one.
     static func takingColor(_ arguments: [String], _ context: Context) throws -> [String] {
+        let name = "--" + Options.outputColor.name
         var rest: [String] = []
         var index = 0
         while index < arguments.count {
@@ -262,15 +310,15 @@ public enum Manna {
                 rest += arguments[index...]
                 break
             }
-            let value: String? = word == "--color" && index + 1 < arguments.count ? arguments[index + 1]
-                : word.hasPrefix("--color=") ? String(word.dropFirst("--color=".count)) : nil
-            if let value, let choice = ColorChoice(rawValue: value) {
+            let value: String? = word == name && index + 1 < arguments.count ? arguments[index + 1]
+                : word.hasPrefix(name + "=") ? String(word.dropFirst(name.count + 1)) : nil
+            if let value, let choice = try? Options.outputColor.read(value, context) {
                 context.colorChoice = choice
-                index += word == "--color" ? 2 : 1
+                index += word == name ? 2 : 1
                 continue
             }
-            if let value, arguments.lazy.compactMap(command(named:)).first?.takesValue("color") != true {
-                throw Failure.usage("--color takes auto, always or never, not '\(value)'")
+            if let value, arguments.lazy.compactMap(command(named:)).first?.takesValue(Options.outputColor.name) != true {
+                _ = try Options.outputColor.read(value, context)
             }
             rest.append(word)
             index += 1

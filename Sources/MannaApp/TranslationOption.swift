@@ -1,11 +1,9 @@
-// `--translation` (`-t`): declared once, here, for every command that reads a translation, with
-// the one help they all show. The translations it names are the text database's, built from
+// The help of `--translation` (`-t`, declared in Options), one for every command that reads a
+// translation. The translations it names are the text database's, built from
 // the catalogue (curated/translations/translations.tsv), so a new row is listed everywhere.
 import MannaKit
 
 enum TranslationOption {
-    static let name = "translation"
-
     /// How the translation is chosen when the option is not given, as `Context.translation`
     /// chooses it, in every command that takes the option (KJV: `Config.defaultTranslation`,
     /// which a test holds it to). Literals, not interpolations: every spec that takes the

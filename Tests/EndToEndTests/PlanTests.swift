@@ -101,7 +101,7 @@ import TestSupport
     /// itself, only its reason.
     @Test func aBrokenPlanBesideAGoodOneIsNamedAfterIt() throws {
         let home = try TemporaryHome()
-        let plans = home.url.appendingPathComponent(".config/manna/plans")
+        let plans = home.folder.userPlans
         try FileManager.default.createDirectory(at: plans, withIntermediateDirectories: true)
         let file = plans.appendingPathComponent("mine.json")
         try #"{"format": 1, "id": "mine", "name": "Mine", "description": "", "days": [{"day": 1, "readings": ["Mark 1"]}]}"#
@@ -184,7 +184,7 @@ import TestSupport
 
     @Test func userPlansAreLoadedAndBadOnesNamed() throws {
         let home = try TemporaryHome()
-        let plans = home.url.appendingPathComponent(".config/manna/plans")
+        let plans = home.folder.userPlans
         try FileManager.default.createDirectory(at: plans, withIntermediateDirectories: true)
         try #"{"format": 1, "id": "gospels-week", "name": "Gospels Week", "description": "", "days": [{"day": 1, "readings": ["Mark 1"]}, {"day": 2, "readings": ["Mark 2-3"]}]}"#
             .write(to: plans.appendingPathComponent("gospels-week.json"), atomically: true, encoding: .utf8)

@@ -63,23 +63,14 @@ import TestSupport
     @Test func fourTicksAtOnceShowEachReminderOnce() throws {
         let setup = try Setup()
         for number in 1...3 { _ = try setup.add("Prayer \(number)", reminders: ["07:3\(number)"], now: "2026-06-01T06:00") }
+        let environment = setup.environment
+        precondition(Manna.textDatabaseReady)
         for now in ["2026-06-01T07:31", "2026-06-01T07:32", "2026-06-01T07:33", "2026-06-01T07:33"] {
-            let statuses = Statuses()
-            let environment = setup.environment
-            precondition(Manna.textDatabaseReady)
-            DispatchQueue.concurrentPerform(iterations: 4) { _ in
-                statuses.append(Manna.run(["tick", "--now", now], environment: environment).status)
-            }
-            #expect(statuses.all == [0, 0, 0, 0])
+            #expect(fourAtOnce { Manna.run(["tick", "--now", now], environment: environment).status } == [0, 0, 0, 0])
         }
         #expect(try setup.shown() == ["Prayer 1 | ", "Prayer 2 | ", "Prayer 3 | "])
         // Asleep until noon the next day, then four ticks at once: one "While you were away".
-        let statuses = Statuses()
-        let environment = setup.environment
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            statuses.append(Manna.run(["tick", "--now", "2026-06-02T12:00"], environment: environment).status)
-        }
-        #expect(statuses.all == [0, 0, 0, 0])
+        #expect(fourAtOnce { Manna.run(["tick", "--now", "2026-06-02T12:00"], environment: environment).status } == [0, 0, 0, 0])
         #expect(try setup.shown().dropFirst(3) == ["While you were away | Prayer 1 (07:31)\nPrayer 2 (07:32)\nPrayer 3 (07:33)"])
     }
 

@@ -71,11 +71,7 @@ import TestSupport
         let start = LocalDate(parsing: "2026-01-02")!
         for round in 0..<rounds {
             let now = "\(start.adding(days: round))T07:30"
-            let statuses = Statuses()
-            DispatchQueue.concurrentPerform(iterations: 4) { _ in
-                statuses.append(Manna.run(["tick", "--now", now], environment: environment).status)
-            }
-            #expect(statuses.all == [0, 0, 0, 0], "round \(round)")
+            #expect(fourAtOnce { Manna.run(["tick", "--now", now], environment: environment).status } == [0, 0, 0, 0], "round \(round)")
         }
         let shown = try bus.notifyCalls().compactMap { $0[3] as? String }
         #expect(shown.count == rounds)
@@ -112,15 +108,15 @@ import TestSupport
         }
         /// Three ticks at once at `seconds` after the day's 07:00; `killAfter` milliseconds for each.
         func overlap(_ day: LocalDate, at seconds: [Int], killAfter: [Int]) -> Int {
-            let killed = Statuses()
-            DispatchQueue.concurrentPerform(iterations: seconds.count) { index in
+            let killed = atOnce(seconds.count) { index -> Bool in
                 let second = 7 * 3600 + seconds[index]
                 let now = "\(day)T" + [second / 3600, second / 60 % 60, second % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
                 let outcome = try? Subprocess.run(Manna.binary, arguments: ["tick", "--now", now], environment: environment, input: "",
                                                   timeoutMilliseconds: killAfter[index])
-                if case .timedOut = outcome { killed.append(1) }
+                if case .timedOut = outcome { return true }
+                return false
             }
-            return killed.all.count
+            return killed.filter { $0 }.count
         }
         let exactDays = 6 * Self.scale, killedDays = 18 * Self.scale
         for round in 0..<exactDays {

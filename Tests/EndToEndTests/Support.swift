@@ -120,22 +120,17 @@ func manna(_ arguments: String..., environment: [String: String] = [:]) -> Run {
 /// test lets go of it. `environment` is what every run through `run` gets: HOME, and anything
 /// else given (a TZ, a bus address).
 final class TemporaryHome {
-    private let scratch: Scratch
+    let folder: HomeFolder
     var environment: [String: String]
-    var url: URL { scratch.url }
-    var path: String { scratch.path }
-    /// Where Manna keeps the journal in this home.
-    var journal: String { path + "/.local/share/manna/journal.sqlite" }
-    /// Where `manna timeline` and the tick write the timeline in this home.
-    var timeline: URL { url.appendingPathComponent(".cache/manna/timeline.json") }
+    var url: URL { folder.url }
+    var path: String { folder.path }
+    var journal: String { folder.journal }
+    var timeline: URL { folder.timeline }
 
     init(config: String? = nil, environment: [String: String] = [:]) throws {
-        scratch = try Scratch("home")
-        try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent(".config/manna"), withIntermediateDirectories: true)
-        if let config {
-            try config.write(to: scratch.url.appendingPathComponent(".config/manna/config"), atomically: true, encoding: .utf8)
-        }
-        self.environment = environment.merging(["HOME": scratch.path]) { $1 }
+        folder = try HomeFolder("home", config: config)
+        try FileManager.default.createDirectory(at: folder.configFolder, withIntermediateDirectories: true)
+        self.environment = environment.merging(["HOME": folder.path]) { $1 }
     }
 
     /// Runs `manna ARGUMENTS...` in this home, with the text database ready.
@@ -398,13 +393,6 @@ func diff(_ expected: String, _ actual: String) -> String {
 // MARK: - Small helpers
 
 /// Exit statuses collected from concurrent runs.
-final class Statuses: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Int32] = []
-    func append(_ value: Int32) { lock.lock(); values.append(value); lock.unlock() }
-    var all: [Int32] { lock.lock(); defer { lock.unlock() }; return values }
-}
-
 /// The short id in an "added note k7m2 on John 3:16" style line.
 func shortID(_ line: String, after word: String) -> String {
     let words = line.split(separator: " ")

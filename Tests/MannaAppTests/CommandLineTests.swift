@@ -128,7 +128,7 @@ import Testing
         let hostile = "A\u{1B}]0;pwned\u{07}B\u{9B}31mC\u{9D}0;x\u{9C}D\u{202E}E\u{2066}F"
         #expect(home.run("note", "add", "John 3:16", hostile).status == 0)
         #expect(home.run("pray", "add", hostile, "--body", hostile).status == 0)
-        let plans = home.url.appendingPathComponent(".config/manna/plans")
+        let plans = home.folder.userPlans
         try FileManager.default.createDirectory(at: plans, withIntermediateDirectories: true)
         try #"{"format": 1, "id": "mine", "name": "Mine\u001b[2J\u0007\u009b1m\u202e", "description": "", "days": [{"day": 1, "readings": ["Mark 1"]}]}"#
             .write(to: plans.appendingPathComponent("mine.json"), atomically: true, encoding: .utf8)

@@ -87,19 +87,20 @@ import Testing
         for command in Manna.commands.map({ $0.spec() }) {
             #expect(page.contains(".SS \(command.name)\n"), "\(command.name) is not in manna(1)")
             for subcommand in command.subcommands {
-                #expect(page.contains("\\fB\(ManPage.escape(subcommand))\\fR"), "\(command.name) \(subcommand)")
-                // Options checked per subcommand are checked for every one.
-                #expect(command.subcommandOptions.isEmpty || command.subcommandOptions.contains { $0.key == subcommand },
-                        "\(command.name) \(subcommand) has no entry in subcommandOptions")
+                #expect(page.contains("\\fB\(ManPage.escape(subcommand.name))\\fR"), "\(command.name) \(subcommand.name)")
+                // A subcommand takes only options its command declares.
+                for option in subcommand.options {
+                    #expect(command.option(named: option) != nil, "\(command.name) \(subcommand.name) takes --\(option), which \(command.name) does not declare")
+                }
             }
-            for option in command.valueOptions.map(\.key) + command.flags.map(\.key) {
+            for option in command.options.map(\.name) {
                 #expect(page.contains("\\fB\\-\\-\(ManPage.escape(option))\\fR"), "\(command.name) --\(option) is not in manna(1)")
                 // And the parser takes it, after a subcommand that takes it where that matters.
                 var arguments = command.takesValue(option) ? ["--" + option, "x"] : ["--" + option]
-                if !command.subcommandOptions.isEmpty {
-                    let taking = command.subcommandOptions.first { $0.value.contains(option) }
+                if !command.subcommands.isEmpty {
+                    let taking = command.subcommands.first { $0.options.contains(option) }
                     #expect(taking != nil, "no subcommand of \(command.name) takes --\(option)")
-                    if let taking, !taking.key.isEmpty { arguments.insert(taking.key, at: 0) }
+                    if let taking { arguments.insert(taking.name, at: 0) }
                 }
                 #expect(throws: Never.self) { try ParsedArguments(arguments, spec: command) }
             }
@@ -238,6 +239,8 @@ import Testing
     @Test func everyCommandTakingATranslationHelpsAlikeAndTakesEveryCode() throws {
         let home = try TestHome()
         let one = "KJV, ASV, WBS, WEB or RV1909 (Spanish) (default: $MANNA_TRANSLATION, else the config's translation, else KJV)"
+        let context = Context(environment: home.environment, clock: home.clock, stdout: .captured(), stderr: .captured(), notifier: home.notifier,
+                              executablePath: TestHome.manna, userID: 1000)
         let taking = Manna.commands.map { $0.spec() }.filter { $0.takesValue("translation") }
         #expect(taking.map(\.name) == ["today", "read", "search", "listen", "cues", "plan", "notify"])
         for command in taking {
@@ -246,10 +249,10 @@ import Testing
             let text = line.dropFirst("  --translation VALUE".count).drop { $0 == " " }
             let scope = ["cues": "import: ", "plan": "today: "][command.name] ?? ""
             #expect(text == scope + one, "manna \(command.name) --help")
-            let subcommand = command.subcommandOptions.first { $0.value.contains("translation") }?.key ?? ""
+            let subcommand = command.subcommands.first { $0.options.contains("translation") }?.name ?? ""
             for code in BuiltTexts.database.translations.map(\.code) {
                 let parsed = try ParsedArguments((subcommand.isEmpty ? [] : [subcommand]) + ["-t", code.lowercased()], spec: command)
-                #expect(parsed.value("translation") == code.lowercased())
+                #expect(try parsed.value(Options.translation, context) == code.lowercased())
             }
         }
         #expect(TranslationOption.help.hasSuffix("(" + TranslationOption.fallback + ")"))

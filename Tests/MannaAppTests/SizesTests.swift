@@ -26,7 +26,7 @@ import Testing
         case .markedPrayer:
             _ = try home.addPrayer("a" + String(repeating: "\u{301}", count: 100_000), reminders: ["daily 07:00"], now: "2027-06-01T12:00")
         case .plan:
-            let plans = home.url.appendingPathComponent(".config/manna/plans")
+            let plans = home.folder.userPlans
             try FileManager.default.createDirectory(at: plans, withIntermediateDirectories: true)
             let readings = (0..<1000).map { "\"Psalms \($0 % 150 + 1)\"" }.joined(separator: ", ")
             let days = (1...3).map { "{\"day\": \($0), \"readings\": [\(readings)]}" }.joined(separator: ", ")

@@ -62,8 +62,8 @@ struct Outcome {
 /// A user's home in a temporary directory (HOME and the XDG folders under it), with the zone
 /// the commands run in and one recording notifier. Removed when the test lets go of it.
 final class TestHome: @unchecked Sendable {
-    private let scratch: Scratch
-    var url: URL { scratch.url }
+    let folder: HomeFolder
+    var url: URL { folder.url }
     var zone: String
     let notifier = RecordingNotifier()
     /// The instant commands without `--now` act at.
@@ -72,13 +72,8 @@ final class TestHome: @unchecked Sendable {
     static let manna = "/opt/manna/bin/manna"
 
     init(zone: String = "UTC", config: String? = nil) throws {
-        scratch = try Scratch("app")
+        folder = try HomeFolder("app", config: config)
         self.zone = zone
-        if let config {
-            let folder = url.appendingPathComponent(".config/manna")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try config.write(to: folder.appendingPathComponent("config"), atomically: true, encoding: .utf8)
-        }
     }
 
     var paths: Paths { Paths(environment: environment) }

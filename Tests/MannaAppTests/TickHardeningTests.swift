@@ -146,7 +146,7 @@ import Testing
     /// prompt go on; `plan status` and `doctor` say what is wrong; `plan stop` stops it.
     @Test func aRunningPlanThatCannotBeLoadedSilencesNothing() throws {
         let home = try TestHome(config: "notify_at = 07:00\n")
-        let plans = home.url.appendingPathComponent(".config/manna/plans")
+        let plans = home.folder.userPlans
         try FileManager.default.createDirectory(at: plans, withIntermediateDirectories: true)
         let file = plans.appendingPathComponent("mine.json")
         try #"{"format": 1, "id": "mine", "name": "Mine", "description": "", "days": [{"day": 1, "readings": ["Mark 1"]}]}"#

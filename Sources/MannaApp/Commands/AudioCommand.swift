@@ -10,15 +10,27 @@ enum AudioCommand {
         name: "audio",
         usage: "manna audio add DIR | list | remove FILE",
         abstract: "Register recorded readings (each with its FILE.cues.json) for 'manna listen' to play",
-        subcommands: ["add", "list", "remove"],
-        operands: ["add": .directory, "remove": .file],
+        subcommands: Subcommand.specs,
         run: run)
 
+    enum Subcommand: String, MannaApp.Subcommand {
+        case add, list, remove
+
+        var options: [any CommandOption] { [] }
+        var operand: Operand? {
+            switch self {
+            case .add: .directory
+            case .list: nil
+            case .remove: .file
+            }
+        }
+    }
+
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        switch (arguments.positionals.first, arguments.positionals.count) {
-        case ("add", 2): try add(arguments.positionals[1], context)
-        case ("list", 1): try list(context)
-        case ("remove", 2): try remove(arguments.positionals[1], context)
+        switch (arguments.subcommand(Subcommand.self), arguments.positionals.count) {
+        case (.add, 2): try add(arguments.positionals[1], context)
+        case (.list, 1): try list(context)
+        case (.remove, 2): try remove(arguments.positionals[1], context)
         default:
             throw spec.subcommandFailure(arguments.positionals.first, usage: "audio needs one of: add DIR, list, remove FILE; see 'manna audio --help'")
         }

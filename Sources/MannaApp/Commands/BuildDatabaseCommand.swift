@@ -6,19 +6,16 @@ enum BuildDatabaseCommand {
         name: "build-db",
         usage: "manna build-db [--curated DIR] [--output FILE]",
         abstract: "Build the text database from curated/ (run from a checkout, manna does this itself)",
-        valueOptions: [
-            "curated": "the curated/ folder to read (default: this checkout's)",
-            "output": "the database file to write (default: where manna looks for it)",
-        ],
+        options: [Options.curated, Options.output],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("build-db takes no arguments; see 'manna build-db --help'") }
         let location = try? context.textDatabaseLocation()
-        guard let curated = arguments.value("curated") ?? location?.curatedDirectory else {
+        guard let curated = try arguments.value(Options.curated, context) ?? location?.curatedDirectory else {
             throw Failure.usage("not in a checkout: give the curated/ folder with --curated DIR")
         }
-        guard let output = arguments.value("output") ?? location?.path else {
+        guard let output = try arguments.value(Options.output, context) ?? location?.path else {
             throw Failure.usage("give the database file to write with --output FILE")
         }
         try context.buildTextDatabase(from: curated, to: output)

@@ -6,8 +6,8 @@ enum CompareCommand {
         name: "compare",
         usage: "manna compare REF [--json]",
         abstract: "Print a passage in every translation: manna compare John 3:16",
-        flags: ["json": "print a JSON array with one passage per translation"],
-        operands: ["": .reference],
+        options: [Options.json.help("print a JSON array with one passage per translation")],
+        operand: .reference,
         pages: true,
         run: run)
 
@@ -19,7 +19,7 @@ enum CompareCommand {
         var passages: [JSON] = []
         for (index, translation) in database.translations.enumerated() {
             let verses: [PassageVerse] = try database.passage(reference, in: translation, titles: true)
-            if arguments.has("json") {
+            if arguments.has(Options.json) {
                 passages.append(.passage(reference, translation: translation, verses: verses))
                 continue
             }
@@ -28,6 +28,6 @@ enum CompareCommand {
                 context.stdout.line(line)
             }
         }
-        if arguments.has("json") { context.json(.array(passages)) }
+        if arguments.has(Options.json) { context.json(.array(passages)) }
     }
 }

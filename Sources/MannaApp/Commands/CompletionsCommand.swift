@@ -7,12 +7,12 @@ enum CompletionsCommand {
         name: "completions",
         usage: "manna completions bash|zsh|fish",
         abstract: "Print the completion script for a shell ('manna install' puts them where the shells look)",
-        flags: ["complete": "used by the scripts: print what may come after the words that follow '--', one per line"],
-        operands: ["": .words(CompletionScripts.shells)],
+        options: [Options.complete],
+        operand: .words(CompletionScripts.shells),
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        if arguments.has("complete") {
+        if arguments.has(Options.complete) {
             for line in Completion.complete(arguments.positionals, context: context).lines { context.stdout.line(line) }
             return
         }

@@ -6,26 +6,31 @@ enum ConfigCommand {
         name: "config",
         usage: "manna config list [--json] | get KEY | set KEY VALUE | unset KEY",
         abstract: "Show or change settings (" + Config.keys.map(\.name).joined(separator: ", ") + "); see manna-config(5)",
-        flags: ["json": "list: print JSON"],
-        subcommands: ["list", "get", "set", "unset"],
-        subcommandOptions: ["list": ["json"], "get": [], "set": [], "unset": []],
-        operands: ["get": .configKey, "set": .configKey, "unset": .configKey],
+        options: [Options.json],
+        subcommands: Subcommand.specs,
         run: run)
+
+    enum Subcommand: String, MannaApp.Subcommand {
+        case list, get, set, unset
+
+        var options: [any CommandOption] { self == .list ? [Options.json] : [] }
+        var operand: Operand? { self == .list ? nil : .configKey }
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
-        switch (words.first, words.count) {
-        case ("list", 1):
+        switch (arguments.subcommand(Subcommand.self), words.count) {
+        case (.list, 1):
             context.saysIgnoredConfig = false  // listed with the rest
-            try list(json: arguments.has("json"), context)
-        case ("get", 2):
+            try list(json: arguments.has(Options.json), context)
+        case (.get, 2):
             let key = words[1]
             guard Config.keys.contains(where: { $0.name == key }) else { throw unknownKey(key) }
             if let value = context.config().value(of: key) { context.stdout.line(value) }
-        case ("set", 3):
+        case (.set, 3):
             context.saysIgnoredConfig = false  // the file is being mended: 'config list' shows what else is ignored
             try set(key: words[1], value: words[2], context)
-        case ("unset", 2):
+        case (.unset, 2):
             context.saysIgnoredConfig = false
             try unset(key: words[1], context)
         default:

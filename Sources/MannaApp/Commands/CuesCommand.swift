@@ -7,23 +7,26 @@ enum CuesCommand {
         name: "cues",
         usage: "manna cues check FILE.cues.json | import --from aeneas|audacity|webvtt FILE --ref PASSAGE --audio AUDIO [--reader NAME] [--translation T]",
         abstract: "Check a cue sheet (docs/cues.md) against its passage and audio, or make one from aeneas, Audacity or WebVTT timings",
-        valueOptions: [
-            "from": "import: the timings' format: aeneas (sync map JSON), audacity (label track), webvtt",
-            "ref": "import: the passage the recording reads, like John 3",
-            "audio": "import: the recording; the cue sheet is written beside it as AUDIO.cues.json",
-            "reader": "import: who reads (default: recording)",
-            TranslationOption.name: TranslationOption.help,
+        options: [
+            Options.cueFormat, Options.passage, Options.audio.help("the recording; the cue sheet is written beside it as AUDIO.cues.json"),
+            Options.reader, Options.translation,
         ],
-        subcommands: ["check", "import"],
-        subcommandOptions: ["check": [], "import": ["from", "ref", "audio", "reader", "translation"]],
-        operands: ["check": .file, "import": .file],
-        optionValues: ["from": .words(["aeneas", "audacity", "webvtt"]), "ref": .reference],
+        subcommands: Subcommand.specs,
         run: run)
 
+    enum Subcommand: String, MannaApp.Subcommand {
+        case check, `import`
+
+        var options: [any CommandOption] {
+            self == .check ? [] : [Options.cueFormat, Options.passage, Options.audio, Options.reader, Options.translation]
+        }
+        var operand: Operand? { .file }
+    }
+
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        switch (arguments.positionals.first, arguments.positionals.count) {
-        case ("check", 2): try check(arguments.positionals[1], context)
-        case ("import", 2): try importTimings(arguments.positionals[1], arguments, context)
+        switch (arguments.subcommand(Subcommand.self), arguments.positionals.count) {
+        case (.check, 2): try check(arguments.positionals[1], context)
+        case (.import, 2): try importTimings(arguments.positionals[1], arguments, context)
         default: throw Failure.usage("cues needs: check FILE.cues.json, or import --from FORMAT FILE --ref PASSAGE --audio AUDIO; see 'manna cues --help'")
         }
     }
@@ -74,23 +77,22 @@ enum CuesCommand {
     /// its defects are listed and nothing is written. An existing sheet is never replaced.
     static func importTimings(_ path: String, _ arguments: ParsedArguments, _ context: Context) throws {
         let formats = CueFormat.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let name = arguments.value("from") else { throw Failure.usage("cues import needs --from \(formats) (the timings' format)") }
-        guard let format = CueFormat(rawValue: name) else { throw Failure.usage("--from '\(name)': the formats are \(formats)") }
-        guard let passageText = arguments.value("ref") else { throw Failure.usage("cues import needs --ref PASSAGE: the passage the recording reads") }
-        guard let audioPath = arguments.value("audio") else { throw Failure.usage("cues import needs --audio AUDIO: the recording the timings are for") }
+        guard let format = try arguments.value(Options.cueFormat, context) else { throw Failure.usage("cues import needs --from \(formats) (the timings' format)") }
+        guard let passageText = try arguments.value(Options.passage, context) else { throw Failure.usage("cues import needs --ref PASSAGE: the passage the recording reads") }
+        guard let audioPath = try arguments.value(Options.audio, context) else { throw Failure.usage("cues import needs --audio AUDIO: the recording the timings are for") }
         let sheetPath = CueSheet.path(forAudio: audioPath)
         guard !Files.exists(sheetPath) else { throw Failure.data("\(sheetPath) exists: move it aside to import again") }
         let text = try CueSheetFile.readText(path)
         let reference = try Reference(parsing: passageText)
         let database = try context.openTextDatabase()
-        let translation = try context.translation(arguments.value("translation"), in: database)
+        let translation = try context.translation(arguments.value(Options.translation, context), in: database)
         let verses = try database.passage(reference, in: translation).filter { $0.text != nil }.map(\.id)
         let cues: [CueSheet.Cue]
         do { cues = try CueImport.cues(from: text, format: format, verses: verses) } catch { throw Failure.data("\(path): \(error.problem)") }
         do { try Files.checkReadable(audioPath) } catch { throw Failure.data(error.message) }
         let decoded = try PlayerProcess.info(audioPath, context: context)
         let audio = AudioFacts(duration: decoded.duration, sha256: try SHA256.hexDigest(ofFile: audioPath))
-        let sheet = CueSheet(passage: reference.description, translation: translation.code, voice: arguments.value("reader") ?? "recording",
+        let sheet = CueSheet(passage: reference.description, translation: translation.code, voice: try arguments.value(Options.reader, context) ?? "recording",
                              audio: audioPath.split(separator: "/").last.map(String.init) ?? audioPath, sampleRate: decoded.sampleRate,
                              duration: decoded.duration, sha256: audio.sha256, cues: cues)
         let defects = sheet.defects(passage: verses, audio: audio)

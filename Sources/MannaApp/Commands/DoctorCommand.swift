@@ -9,8 +9,7 @@ enum DoctorCommand {
         name: "doctor",
         usage: "manna doctor [--json]",
         abstract: "Check the text database, config, time zone, bus, notification server, timer and timeline",
-        valueOptions: ["now": "check the timeline as if it were this moment (for replaying)"],
-        flags: ["json": "print the checks as JSON"],
+        options: [Options.now.help("check the timeline as if it were this moment, like 2026-03-08T07:00 (for replaying)"), Options.json.help("print the checks as JSON")],
         run: run)
 
     /// One check's verdict.
@@ -23,8 +22,8 @@ enum DoctorCommand {
     /// Prints every finding (a failed check never stops the others); exits 69 if any failed.
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("doctor takes no arguments") }
-        let findings = checks(context, now: arguments.value("now"))
-        if arguments.has("json") {
+        let findings = checks(context, now: { try context.now(arguments) })
+        if arguments.has(Options.json) {
             context.json(.array(findings.map { .object([("check", .string($0.subject)), ("ok", .bool($0.ok)), ("detail", .string($0.detail))]) }))
         } else {
             for finding in findings {
@@ -37,7 +36,7 @@ enum DoctorCommand {
         }
     }
 
-    static func checks(_ context: Context, now option: String?) -> [Finding] {
+    static func checks(_ context: Context, now: () throws -> Instant) -> [Finding] {
         var findings: [Finding] = []
         func check(_ subject: String, _ body: () throws -> String) {
             do {
@@ -123,7 +122,7 @@ enum DoctorCommand {
             let path = context.paths.timeline
             guard let zone else { throw Failure.usage("no time zone to check it against") }
             guard let text = try Files.readText(path) else { throw Failure.unavailable("\(path) is missing: run 'manna timeline' (each tick rewrites it)") }
-            guard ShownDay.fromTimeline(text, now: try context.now(option, zone: zone), zone: zone.identifier) != nil else {
+            guard ShownDay.fromTimeline(text, now: try now(), zone: zone.identifier) != nil else {
                 throw Failure.unavailable("\(path) does not cover now in \(zone.identifier): run 'manna timeline'; if it goes stale again, the timer is not running")
             }
             return path + " covers today"

@@ -6,7 +6,7 @@ enum ExportCommand {
         name: "export",
         usage: "manna export [FILE]",
         abstract: "Write all your data (prayers, plans, notes, highlights, bookmarks, searches) as JSON",
-        operands: ["": .file],
+        operand: .file,
         run: run)
 
     /// FILE is written beside itself and renamed into place, mode 0600: the old file or the

@@ -6,29 +6,35 @@ enum HighlightCommand {
         name: "highlight",
         usage: "manna highlight [add] REF [--color yellow|green|blue|pink|purple] | list [REF] [--json] | delete ID | restore ID",
         abstract: "Highlight verses: manna highlight \"John 3:16\" --color green",
-        valueOptions: [
-            "color": "\(HighlightColor.allowed) (default yellow); a highlighted verse changes colour",
-            "now": CommandSpec.nowWhenWritten,
-        ],
-        flags: ["json": "list: print JSON"],
-        subcommands: ["add", "list", "delete", "restore"],
-        subcommandOptions: ["": ["color", "now"], "add": ["color", "now"], "list": ["json"], "delete": ["now"], "restore": ["now"]],
-        operands: ["": .reference, "add": .reference, "list": .reference, "delete": .highlight, "restore": .highlight],
-        optionValues: ["color": .words(HighlightColor.allCases.map(\.rawValue))],
+        options: [Options.highlightColor, Options.now, Options.json],
+        subcommands: Subcommand.specs,
+        withoutSubcommand: Subcommand.add.spec,
         run: run)
+
+    enum Subcommand: String, MannaApp.Subcommand {
+        case add, list, delete, restore
+
+        var options: [any CommandOption] {
+            switch self {
+            case .add: [Options.highlightColor, Options.now]
+            case .list: [Options.json]
+            case .delete, .restore: [Options.now]
+            }
+        }
+        var operand: Operand? { self == .add || self == .list ? .reference : .highlight }
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         let rest = words.dropFirst()
-        let colorOption = arguments.value("color")
-        switch words.first {
-        case "list":
+        switch arguments.subcommand(Subcommand.self) {
+        case .list:
             let reference = try MarkListing.optionalReference(rest, command: "highlight list")
             var highlights: [Highlight] = []
             if let journal = try context.existingJournal() {
                 highlights = try journal.highlights(in: reference)
             }
-            if arguments.has("json") {
+            if arguments.has(Options.json) {
                 let zone = try context.zone()
                 return context.json(.array(highlights.map {
                     MarkListing.json(id: $0.shortID, uuid: $0.uuid, reference: Reference($0.verseID), extra: [("color", .string($0.color.rawValue))],
@@ -38,26 +44,20 @@ enum HighlightCommand {
             guard !highlights.isEmpty else { return MarkListing.empty(.highlight, on: reference, context) }
             let rows = highlights.map { [$0.shortID, Reference($0.verseID).description, $0.color.rawValue] }
             for line in MarkListing.lines(rows) { context.stdout.line(line) }
-        case "delete":
+        case .delete:
             let id = try MarkListing.id(rest, kind: .highlight)
             let journal = try MarkListing.journal(holding: .highlight, id: id, context)
             let highlight: Highlight = try journal.deleteHighlight(id: id, at: try context.now(arguments))
             context.stdout.line("deleted highlight \(highlight.shortID) on \(Reference(highlight.verseID)) (undo: manna highlight restore \(highlight.shortID))")
-        case "restore":
+        case .restore:
             let id = try MarkListing.id(rest, kind: .highlight, verb: "restore")
             let journal = try MarkListing.journal(holding: .highlight, id: id, context)
             let highlight = try journal.restoreHighlight(id: id, at: try context.now(arguments))
             context.stdout.line("restored highlight \(highlight.shortID) on \(Reference(highlight.verseID)) (\(highlight.color.rawValue))")
-        default:
+        case .add, nil:
             // `manna highlight REF`, or `manna highlight add REF` like the other marks.
-            let reference = try PassageInput.parseReference(words.first == "add" ? Array(rest) : words, command: "highlight")
-            var color = HighlightColor.yellow
-            if let colorOption {
-                guard let chosen = HighlightColor(rawValue: colorOption.lowercased()) else {
-                    throw Failure.usage("--color must be \(HighlightColor.allowed), not '\(colorOption)'")
-                }
-                color = chosen
-            }
+            let reference = try PassageInput.parseReference(words.first == Subcommand.add.rawValue ? Array(rest) : words, command: "highlight")
+            let color = try arguments.value(Options.highlightColor, context) ?? .yellow
             let journal = try context.journal()
             let changes: [HighlightChange] = try journal.highlight(reference, color: color, at: try context.now(arguments))
             for change in changes {

@@ -6,7 +6,7 @@ enum ImportCommand {
         name: "import",
         usage: "manna import FILE",
         abstract: "Merge a file from 'manna export' into your data: the newest version of each record wins",
-        operands: ["": .file],
+        operand: .file,
         run: run)
 
     /// The whole file is checked before anything changes, then merged in one transaction.

@@ -6,7 +6,7 @@ enum InitCommand {
         name: "init",
         usage: "manna init bash|zsh|fish",
         abstract: "Print a shell snippet that shows today's verse above your prompt: eval \"$(manna init bash)\"",
-        operands: ["": .words(["bash", "zsh", "fish"])],
+        operand: .words(["bash", "zsh", "fish"]),
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

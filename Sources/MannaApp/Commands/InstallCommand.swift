@@ -11,28 +11,21 @@ enum InstallCommand {
         name: "install",
         usage: "manna install [--cron] [--prefix DIR] [--destdir DIR] [--gnome-shell VERSION]",
         abstract: "Install manna in ~/.local (from a package: copy nothing) and run its scheduler every minute (systemd timer or cron)",
-        valueOptions: [
-            "prefix": "install in DIR/bin, DIR/libexec/manna and DIR/share (default ~/.local)",
-            "destdir": "for a package: write the files under DIR (DIR/PREFIX/bin/manna, the units in DIR/PREFIX/lib/systemd/user) "
-                + "and set nothing up",
-            "gnome-shell": "make the top-bar extension for this GNOME Shell version, like 46 (default: the GNOME Shell installed here; "
-                + "43-44's without one)",
-        ],
-        flags: ["cron": "add a line to your crontab instead of the systemd user timer"],
+        options: [Options.prefix, Options.destdir, Options.gnomeShell, Options.cron],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("install takes no arguments; see 'manna install --help'") }
-        if arguments.value("destdir") != nil {
+        if arguments.gave(Options.destdir) {
             // A package's files land under DESTDIR at the prefix it will be installed to, so the
             // prefix must be said, and nothing of this machine's (timer, crontab, timeline) is touched.
-            guard arguments.value("prefix") != nil else { throw Failure.usage("--destdir needs --prefix, the folder the package installs to (like /usr)") }
-            guard !arguments.has("cron") else { throw Failure.usage("--destdir writes files for a package, which adds no crontab line: leave out --cron") }
+            guard arguments.gave(Options.prefix) else { throw Failure.usage("--destdir needs --prefix, the folder the package installs to (like /usr)") }
+            guard !arguments.has(Options.cron) else { throw Failure.usage("--destdir writes files for a package, which adds no crontab line: leave out --cron") }
         }
         // Run from a package (a manna installed for every user), without --prefix: copy
         // nothing, so upgrades keep reaching the user; set up its scheduler.
-        if arguments.value("prefix") == nil && arguments.value("destdir") == nil, case .system(let prefix) = Installing.installation(context) {
-            let state = try Installing.installer(prefix: prefix, context).setUp(arguments.has("cron") ? .cron : .systemd)
+        if !arguments.gave(Options.prefix) && !arguments.gave(Options.destdir), case .system(let prefix) = Installing.installation(context) {
+            let state = try Installing.installer(prefix: prefix, context).setUp(arguments.has(Options.cron) ? .cron : .systemd)
             try TimelineRefresh.refresh(now: context.clock.now(), context)
             context.stdout.line("wrote \(context.paths.timeline)")
             if case .notRunning(let why) = state { throw Failure.unavailable(why) }
@@ -47,7 +40,7 @@ enum InstallCommand {
             return
         }
         let state = try installer.install(program: context.executablePath, textDatabase: textDatabase, documents: commandLineFiles(context),
-                                          scheduler: arguments.has("cron") ? .cron : .systemd)
+                                          scheduler: arguments.has(Options.cron) ? .cron : .systemd)
         // Widgets and the prompt have a verse at once, not only after the first tick.
         try TimelineRefresh.refresh(now: context.clock.now(), context)
         context.stdout.line("wrote \(context.paths.timeline)")
@@ -64,13 +57,6 @@ enum InstallCommand {
 
     /// The GNOME Shell to make the extension for: `--gnome-shell`, else the one installed here.
     static func gnomeShell(_ arguments: ParsedArguments, _ context: Context) throws -> Int? {
-        guard let given = arguments.value("gnome-shell") else {
-            return Installer.gnomeShellVersion(runner: Subprocess.runner(environment: context.environment))
-        }
-        // "46" or "46.2": the major version is what an extension is made for.
-        guard given.allSatisfy({ $0.isNumber || $0 == "." }), let major = Int(given.prefix { $0 != "." }), (40...99).contains(major) else {
-            throw Failure.usage("--gnome-shell must be a GNOME Shell version, like 43 or 46, not '\(given)'")
-        }
-        return major
+        try arguments.value(Options.gnomeShell, context) ?? Installer.gnomeShellVersion(runner: Subprocess.runner(environment: context.environment))
     }
 }

@@ -12,36 +12,28 @@ enum ListenCommand {
         name: "listen",
         usage: "manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--export FILE | --audio FILE [--cues CUES]] [--json] | --voices",
         abstract: "Read a passage aloud, the verse being heard highlighted; with no passage, go on where listening stopped",
-        valueOptions: [
-            TranslationOption.name: TranslationOption.help,
-            "voice": "an espeak-ng voice, like en-us (see --voices; default: the translation's language)",
-            "rate": "words a minute, 80 to 450 (default 175)",
-            "from": "start at this verse of the passage: 16, 3:16 or John 3:16",
-            "export": "write the reading to FILE.wav, .flac, .ogg or .opus, and its cue sheet to FILE.cues.json",
-            "audio": "play this recording (FLAC, Ogg, Opus, WAV, MP3) instead of speaking, following its cue sheet",
-            "cues": "--audio's cue sheet (default: AUDIO.cues.json beside it; see docs/cues.md)",
+        options: [
+            Options.translation, Options.voice, Options.rate, Options.startVerse, Options.export, Options.audio, Options.cues,
+            Options.json.help("one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, ended, stopped"),
+            Options.voices,
         ],
-        flags: [
-            "json": "one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, ended, stopped",
-            "voices": "list the installed voices: espeak-ng's, and natural voices (tools/get-voice)",
-        ],
-        operands: ["": .reference],
+        operand: .reference,
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        if arguments.has("voices") {
+        if arguments.has(Options.voices) {
             guard arguments.positionals.isEmpty else { throw Failure.usage("--voices takes no passage") }
-            return try listVoices(json: arguments.has("json"), context)
+            return try listVoices(json: arguments.has(Options.json), context)
         }
         // Bad options are refused before anything is opened.
-        _ = try arguments.value("rate").map(Listening.parseRate)
+        _ = try arguments.value(Options.rate, context)
         // A listening already playing stops (keeping its place) before this one reads where to resume.
-        if arguments.value("export") == nil { try ListenLock.takeOver(context) }
+        if !arguments.gave(Options.export) { try ListenLock.takeOver(context) }
         var resume: ListeningPosition?
         let reference: Reference
-        if arguments.positionals.isEmpty, let audio = arguments.value("audio") {
+        if arguments.positionals.isEmpty, let audio = try arguments.value(Options.audio, context) {
             // A recording with no passage given: the passage its cue sheet is for.
-            reference = try Reference(parsing: try CueSheetFile.read(arguments.value("cues") ?? CueSheet.path(forAudio: audio)).passage)
+            reference = try Reference(parsing: try CueSheetFile.read(arguments.value(Options.cues, context) ?? CueSheet.path(forAudio: audio)).passage)
         } else if arguments.positionals.isEmpty {
             guard let position = try context.existingJournal()?.listeningPosition() else {
                 throw Failure.usage("nothing to resume: give a passage, like 'manna listen John 3'")

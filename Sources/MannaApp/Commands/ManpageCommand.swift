@@ -7,7 +7,7 @@ enum ManpageCommand {
         name: "manpage",
         usage: "manna manpage manna|manna-config",
         abstract: "Print a man page in roff: manna(1) or manna-config(5) ('manna install' installs both)",
-        operands: ["": .words(ManPage.pages)],
+        operand: .words(ManPage.pages),
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {

@@ -6,19 +6,23 @@ enum NoteCommand {
         name: "note",
         usage: "manna note add REF TEXT | list [REF] [--deleted] [--json] | edit ID TEXT | delete ID | restore ID",
         abstract: "Write notes on passages: manna note add \"John 3:16\" \"The gospel in one verse\"",
-        valueOptions: ["now": CommandSpec.nowWhenWritten],
-        flags: ["json": "list: print JSON", "deleted": "list: the deleted notes, each with its text (restore brings one back)"],
-        subcommands: ["add", "list", "edit", "delete", "restore"],
-        subcommandOptions: ["add": ["now"], "list": ["deleted", "json"], "edit": ["now"], "delete": ["now"], "restore": ["now"]],
-        operands: ["add": .reference, "list": .reference, "edit": .note, "delete": .note, "restore": .note],
+        options: [Options.now, Options.json, Options.deleted.help("the deleted notes, each with its text (restore brings one back)")],
+        subcommands: Subcommand.specs,
         pages: true,
         run: run)
+
+    enum Subcommand: String, MannaApp.Subcommand {
+        case add, list, edit, delete, restore
+
+        var options: [any CommandOption] { self == .list ? [Options.deleted, Options.json] : [Options.now] }
+        var operand: Operand? { self == .add || self == .list ? .reference : .note }
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         let rest = words.dropFirst()
-        switch words.first {
-        case "add":
+        switch arguments.subcommand(Subcommand.self) {
+        case .add:
             // The text is the last argument; the words before it are the reference.
             // "manna note add John 3:16" has no text: "3:16" is the end of the reference.
             let last = rest.last ?? ""
@@ -31,13 +35,13 @@ enum NoteCommand {
             let journal = try context.journal()
             let note: Note = try journal.addNote(text, on: reference, at: try context.now(arguments))
             context.stdout.line("added note \(note.shortID) on \(note.reference)")
-        case "list":
+        case .list:
             let reference = try MarkListing.optionalReference(rest, command: "note list")
-            let deleted = arguments.has("deleted")
+            let deleted = arguments.has(Options.deleted)
             // No journal yet: no notes, and listing them does not make one.
             let notes = try context.existingJournal()?.notes(in: reference, deleted: deleted) ?? []
             let zone = try context.zone()
-            if arguments.has("json") {
+            if arguments.has(Options.json) {
                 return context.json(.array(notes.map { note in
                     MarkListing.json(id: note.shortID, uuid: note.uuid, reference: note.reference,
                                      extra: [("text", .string(note.text))]
@@ -50,12 +54,12 @@ enum NoteCommand {
                 return MarkListing.empty(.note, on: reference, context)
             }
             for line in lines(notes, deletedIn: deleted ? zone : nil) { context.stdout.line(line) }
-        case "delete":
+        case .delete:
             let id = try MarkListing.id(rest, kind: .note)
             let journal = try MarkListing.journal(holding: .note, id: id, context)
             let note: Note = try journal.deleteNote(id: id, at: try context.now(arguments))
             context.stdout.line("deleted note \(note.shortID) on \(note.reference) (undo: manna note restore \(note.shortID))")
-        case "edit":
+        case .edit:
             guard rest.count == 2 else {
                 throw Failure.usage("note edit needs the note's id and its new text, like: manna note edit k7m2 \"The gospel in one verse\"")
             }
@@ -64,12 +68,12 @@ enum NoteCommand {
             let journal = try MarkListing.journal(holding: .note, id: rest.first!, context)
             let note = try journal.editNote(id: rest.first!, text: text, at: try context.now(arguments))
             context.stdout.line("edited note \(note.shortID) on \(note.reference)")
-        case "restore":
+        case .restore:
             let id = try MarkListing.id(rest, kind: .note, verb: "restore")
             let journal = try MarkListing.journal(holding: .note, id: id, context)
             let note = try journal.restoreNote(id: id, at: try context.now(arguments))
             context.stdout.line("restored note \(note.shortID) on \(note.reference)")
-        default:
+        case nil:
             throw spec.subcommandFailure(words.first, usage: "note needs 'add REF TEXT', 'list [REF]', 'edit ID TEXT', 'delete ID' or 'restore ID'; see 'manna note --help'")
         }
     }

@@ -6,10 +6,7 @@ enum NotifyCommand {
         name: "notify",
         usage: "manna notify [--date YYYY-MM-DD] [--translation T]",
         abstract: "Show the verse of the day as a desktop notification now",
-        valueOptions: [
-            "date": "the day whose verse to show (default: today in $TZ, else /etc/localtime)",
-            TranslationOption.name: TranslationOption.help,
-        ],
+        options: [Options.date, Options.translation],
         run: run)
 
     /// Prints nothing when the notification was shown: the notification is the output.
@@ -17,8 +14,8 @@ enum NotifyCommand {
         guard arguments.positionals.isEmpty else {
             throw Failure.usage("notify takes no arguments; for another day use --date YYYY-MM-DD")
         }
-        let date = try context.date(arguments.value("date"))
-        let verse = try context.dailyVerse(for: date, translation: arguments.value("translation"))
+        let date = try context.date(arguments)
+        let verse = try context.dailyVerse(for: date, translation: arguments.value(Options.translation, context))
         try context.notifier.show(DesktopNotification(dailyVerse: verse))
     }
 }

@@ -6,8 +6,8 @@ enum PathsCommand {
         name: "paths",
         usage: "manna paths [KEY] [--json]",
         abstract: "Print where Manna's files are, as key=value lines (with KEY: that path alone)",
-        flags: ["json": "print JSON"],
-        operands: ["": .words(keys)],
+        options: [Options.json],
+        operand: .words(keys),
         run: run)
 
     static let keys = ["text_db", "journal_db", "config", "plans", "timeline", "prompt_lines", "units"]
@@ -18,10 +18,10 @@ enum PathsCommand {
             guard let path = try path(key, context) else {
                 throw Failure.usage("unknown path '\(key)'" + Suggestion.hint(for: key, in: keys, otherwise: "; keys are \(keys.joined(separator: ", "))"))
             }
-            return arguments.has("json") ? context.json(.string(path)) : context.stdout.line(path)
+            return arguments.has(Options.json) ? context.json(.string(path)) : context.stdout.line(path)
         }
         let pairs = try keys.map { ($0, try path($0, context) ?? "") }
-        if arguments.has("json") { return context.json(.object(pairs.map { ($0.0, .string($0.1)) })) }
+        if arguments.has(Options.json) { return context.json(.object(pairs.map { ($0.0, .string($0.1)) })) }
         for (key, path) in pairs { context.stdout.line(key + "=" + path) }
     }
 

@@ -8,42 +8,52 @@ enum PlanCommand {
         name: "plan",
         usage: "manna plan list [--json] | show PLAN [--json] | start PLAN [--from DATE] [--remind HH:MM] | today [PLAN] [--read|--listen|--json] | done [PLAN] [DAY] | undo [PLAN] DAY | status [PLAN] [--json] | catch-up [PLAN] | remind [PLAN] HH:MM|off | stop [PLAN]",
         abstract: "Reading plans, several at once: see each day's readings, mark them read, catch up",
-        valueOptions: [
-            "from": "start: the date of day 1 (default: today)",
-            "remind": "start: a daily reminder to read at HH:MM",
-            "date": "today: the local date to show (default: today)",
-            TranslationOption.name: TranslationOption.help,
-            "now": "act as if it were this moment (for replaying)",
+        options: [
+            Options.planStart, Options.planReminder, Options.date, Options.translation, Options.now, Options.read, Options.listen,
+            Options.json.help("print JSON (today and status: a list, one per running plan, or the PLAN named)"),
         ],
-        flags: ["read": "today: print the readings' text too", "listen": "today: read the readings aloud (see 'manna listen')",
-                "json": "list, show, today, status: print JSON (today and status: a list, one per running plan, or the PLAN named)"],
-        subcommands: ["list", "show", "start", "today", "done", "undo", "status", "catch-up", "remind", "stop"],
-        subcommandOptions: [
-            "list": ["json"], "show": ["json"], "start": ["from", "remind", "now"],
-            "today": ["date", "read", "listen", "json", "translation", "now"], "done": ["now"], "undo": ["now"],
-            "status": ["json", "now"], "catch-up": ["now"], "remind": ["now"], "stop": ["now"],
-        ],
-        operands: [
-            "show": .plan, "start": .plan, "today": .runningPlan(or: []), "done": .runningPlan(or: []), "undo": .runningPlan(or: []),
-            "status": .runningPlan(or: []), "catch-up": .runningPlan(or: []), "remind": .runningPlan(or: ["off"]), "stop": .runningPlan(or: []),
-        ],
+        subcommands: Subcommand.specs,
         pages: true,
         run: run)
+
+    enum Subcommand: String, MannaApp.Subcommand {
+        case list, show, start, today, done, undo, status
+        case catchUp = "catch-up"
+        case remind, stop
+
+        var options: [any CommandOption] {
+            switch self {
+            case .list, .show: [Options.json]
+            case .start: [Options.planStart, Options.planReminder, Options.now]
+            case .today: [Options.date, Options.read, Options.listen, Options.json, Options.translation, Options.now]
+            case .status: [Options.json, Options.now]
+            case .done, .undo, .catchUp, .remind, .stop: [Options.now]
+            }
+        }
+        var operand: Operand? {
+            switch self {
+            case .list: nil
+            case .show, .start: .plan
+            case .remind: .runningPlan(or: ["off"])
+            case .today, .done, .undo, .status, .catchUp, .stop: .runningPlan(or: [])
+            }
+        }
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         let words = arguments.positionals
         let rest = Array(words.dropFirst())
-        switch (words.first, rest.count) {
-        case ("list", 0): try list(json: arguments.has("json"), context)
-        case ("show", 1): try show(rest[0], json: arguments.has("json"), context)
-        case ("start", 1): try start(rest[0], arguments, context)
-        case ("today", 0), ("today", 1): try today(rest.first, arguments, context)
-        case ("done", 0...2): try done(rest, arguments, context)
-        case ("undo", 1), ("undo", 2): try undo(rest, arguments, context)
-        case ("status", 0), ("status", 1): try status(rest.first, arguments, context)
-        case ("catch-up", 0), ("catch-up", 1): try catchUp(rest.first, arguments, context)
-        case ("remind", 1), ("remind", 2): try remind(rest, arguments, context)
-        case ("stop", 0), ("stop", 1): try stop(rest.first, arguments, context)
+        switch (arguments.subcommand(Subcommand.self), rest.count) {
+        case (.list, 0): try list(json: arguments.has(Options.json), context)
+        case (.show, 1): try show(rest[0], json: arguments.has(Options.json), context)
+        case (.start, 1): try start(rest[0], arguments, context)
+        case (.today, 0), (.today, 1): try today(rest.first, arguments, context)
+        case (.done, 0...2): try done(rest, arguments, context)
+        case (.undo, 1), (.undo, 2): try undo(rest, arguments, context)
+        case (.status, 0), (.status, 1): try status(rest.first, arguments, context)
+        case (.catchUp, 0), (.catchUp, 1): try catchUp(rest.first, arguments, context)
+        case (.remind, 1), (.remind, 2): try remind(rest, arguments, context)
+        case (.stop, 0), (.stop, 1): try stop(rest.first, arguments, context)
         default:
             throw spec.subcommandFailure(words.first, usage: "plan needs one of: list, show PLAN, start PLAN, today [PLAN], done [PLAN] [DAY], undo [PLAN] DAY, status [PLAN], catch-up [PLAN], remind [PLAN] HH:MM|off, stop [PLAN]; see 'manna plan --help'")
         }
@@ -117,7 +127,7 @@ enum PlanCommand {
     /// The moment the command acts at (`--now`, else the clock) and its local date.
     static func moment(_ arguments: ParsedArguments, _ context: Context) throws -> (now: Instant, today: LocalDate) {
         let zone = try context.zone()
-        let now = try context.now(arguments.value("now"), zone: zone)
+        let now = try context.now(arguments)
         return (now, zone.local(now).date)
     }
 
@@ -148,12 +158,8 @@ enum PlanCommand {
             let ids = (try? PlanLibrary(database: database, userDirectory: context.paths.userPlans).all().plans.map(\.id)) ?? []
             throw PlanProgressError.unknownPlan(id, closest: Suggestion.closest(to: id, in: ids))
         }
-        var from = today
-        if let given = arguments.value("from") {
-            guard let date = LocalDate(parsing: given) else { throw Failure.usage("--from must be a date YYYY-MM-DD, like 2027-01-01, not '\(given)'") }
-            from = date
-        }
-        let remindAt = try reminderTime(arguments.value("remind"))
+        let from = try arguments.value(Options.planStart, context) ?? today
+        let remindAt = try arguments.value(Options.planReminder, context) ?? nil
         let journal = try context.journal()
         guard try journal.startPlan(plan.id, from: from, today: today, remindAt: remindAt, now: now) != nil else {
             let running = try journal.runningPlans().first { $0.planID == plan.id }
@@ -168,19 +174,13 @@ enum PlanCommand {
             + (others.isEmpty ? "" : "; also running: " + others.joined(separator: ", ")))
     }
 
-    static func reminderTime(_ text: String?) throws -> LocalTime? {
-        guard let text, text != "off" else { return nil }
-        guard let time = LocalTime(parsing: text) else { throw Failure.usage("a reminder time must be HH:MM (24-hour), like 20:00, or 'off', not '\(text)'") }
-        return time
-    }
-
     static func today(_ name: String?, _ arguments: ParsedArguments, _ context: Context) throws {
         let (_, today) = try moment(arguments, context)
-        let date = arguments.value("date") == nil ? today : try context.date(arguments.value("date"))
-        let json = arguments.has("json")
+        let date = try arguments.value(Options.date, context) ?? today
+        let json = arguments.has(Options.json)
         // The text or the voice is of one plan's readings: which one, when several run?
-        if arguments.has("read") || arguments.has("listen") {
-            let flag = arguments.has("read") ? "read" : "listen"
+        if arguments.has(Options.read) || arguments.has(Options.listen) {
+            let flag = arguments.has(Options.read) ? "read" : "listen"
             let (_, _, plan, run) = try current(name, example: { "manna plan today \($0) --\(flag)" }, arguments, context)
             return try showToday(plan, run, date: date, today: today, arguments, context)
         }
@@ -214,14 +214,14 @@ enum PlanCommand {
             return
         }
         context.stdout.line("\(plan.name), \(step.summary)")
-        if arguments.has("listen") {
+        if arguments.has(Options.listen) {
             context.stdout.flush()
             try ListenLock.takeOver(context)
             return try Listening.speak(Reference(ranges: step.readings.flatMap(\.ranges)), resume: nil, arguments, context)
         }
-        guard arguments.has("read") else { return }
+        guard arguments.has(Options.read) else { return }
         let database = try context.openTextDatabase()
-        let translation = try context.translation(arguments.value("translation"), in: database)
+        let translation = try context.translation(arguments.value(Options.translation, context), in: database)
         for reading in step.readings {
             let verses: [PassageVerse] = try database.passage(reading, in: translation, titles: true)
             context.stdout.line("")
@@ -281,7 +281,7 @@ enum PlanCommand {
     static func status(_ name: String?, _ arguments: ParsedArguments, _ context: Context) throws {
         let (_, today) = try moment(arguments, context)
         try shown(name, context) { plans in
-            if arguments.has("json") {
+            if arguments.has(Options.json) {
                 let objects = plans.map { plan, run in statusJSON(plan, run, status: run.status(days: plan.days.count, today: today)) }
                 return context.json(name == nil ? .array(objects) : objects[0])
             }
@@ -333,7 +333,7 @@ enum PlanCommand {
     static func remind(_ words: [String], _ arguments: ParsedArguments, _ context: Context) throws {
         let time = words[words.count - 1]
         let (now, _, plan, run) = try current(words.count == 2 ? words[0] : nil, example: { "manna plan remind \($0) \(time)" }, arguments, context)
-        let remindAt = try reminderTime(time)
+        let remindAt = try Options.planReminder.read(time, context)
         let journal = try context.journal()
         try journal.setPlanReminder(run, at: remindAt, now: now)
         try refreshTimeline(now: now, context)

@@ -19,73 +19,64 @@ enum PrayCommand {
                    manna pray prayed ID | manna pray snooze ID [--minutes N]
             """,
         abstract: "Keep a prayer list, with reminders at the times you choose",
-        valueOptions: [
-            "body": "the prayer's text (several lines are fine; - reads it from stdin)",
-            "tag": "a one-word tag; repeat for more (edit: replaces the tags)",
-            "remind": "when to remind: 07:30, mon,wed,fri 21:00, weekdays 12:15, weekends 10:00, sun 09:00, 1st 08:00 (monthly; a shorter month's last day), 2027-05-01 18:00 (once); repeat for more (edit: replaces them)",
-            "title": "edit: the new title",
-            "note": "answered: how it was answered",
-            "date": "today: the local date to choose for (default: today)",
-            "minutes": "snooze: how long (default 10)",
-            "now": "act as if it were this moment, like 2026-03-08T07:00 (local): when a change is made, or for show, what is still to come",
+        options: [
+            Options.body, Options.tag, Options.prayerReminder, Options.title, Options.answer, Options.date, Options.minutes,
+            Options.now.help(Options.now.help + " (when a change is made, or for show, what is still to come)"),
+            Options.answered, Options.deleted.help("the deleted prayers (restore brings one back)"), Options.noTag, Options.noRemind, Options.json,
         ],
-        flags: [
-            "answered": "list: the answered prayers",
-            "deleted": "list: the deleted prayers (restore brings one back)",
-            "no-tag": "edit: remove every tag",
-            "no-remind": "edit: remove every reminder",
-            "json": "list, show, today: print JSON",
-        ],
-        subcommands: options.map(\.key),
-        subcommandOptions: options,
-        operands: ["show": .prayer, "edit": .prayer, "answered": .prayer, "reopen": .prayer, "delete": .prayer, "restore": .prayer, "prayed": .prayer, "snooze": .prayer],
+        subcommands: Subcommand.specs,
         run: run)
 
-    /// The options each subcommand takes: anything else is a usage error.
-    static let options: KeyValuePairs<String, [String]> = [
-        "add": ["body", "tag", "remind", "now"],
-        "list": ["answered", "deleted", "tag", "json"],
-        "show": ["json", "now"],
-        "edit": ["title", "body", "tag", "no-tag", "remind", "no-remind", "now"],
-        "answered": ["note", "now"],
-        "reopen": ["now"],
-        "delete": ["now"],
-        "restore": ["now"],
-        "today": ["date", "json"],
-        "prayed": ["now"],
-        "snooze": ["minutes", "now"],
-    ]
+    enum Subcommand: String, MannaApp.Subcommand {
+        case add, list, show, edit, answered, reopen, delete, restore, today, prayed, snooze
+
+        /// Anything else is a usage error.
+        var options: [any CommandOption] {
+            switch self {
+            case .add: [Options.body, Options.tag, Options.prayerReminder, Options.now]
+            case .list: [Options.answered, Options.deleted, Options.tag, Options.json]
+            case .show: [Options.json, Options.now]
+            case .edit: [Options.title, Options.body, Options.tag, Options.noTag, Options.prayerReminder, Options.noRemind, Options.now]
+            case .answered: [Options.answer, Options.now]
+            case .reopen, .delete, .restore, .prayed: [Options.now]
+            case .today: [Options.date, Options.json]
+            case .snooze: [Options.minutes, Options.now]
+            }
+        }
+        var operand: Operand? { self == .add || self == .list || self == .today ? nil : .prayer }
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        guard let subcommand = arguments.positionals.first, spec.subcommands.contains(subcommand) else {
-            throw spec.subcommandFailure(arguments.positionals.first, usage: "pray needs one of \(spec.subcommands.joined(separator: ", ")); see 'manna pray --help'")
+        guard let subcommand = arguments.subcommand(Subcommand.self) else {
+            let names = Subcommand.allCases.map(\.rawValue).joined(separator: ", ")
+            throw spec.subcommandFailure(arguments.positionals.first, usage: "pray needs one of \(names); see 'manna pray --help'")
         }
         let words = Array(arguments.positionals.dropFirst())
-        if subcommand == "add" {
+        if subcommand == .add {
             // A title, and a body as the second word (as note add's text is its last): a third
             // word is refused rather than run into the title.
             guard !words.isEmpty else { throw Failure.usage("pray add needs a title: manna pray add \"For Anna's exams\"") }
             guard words.count <= 2 else {
                 throw Failure.usage("pray add takes a title and, if you like, a body: quote each, like manna pray add \"For Anna\" \"her exams on Friday\"")
             }
-            if words.count == 2 && arguments.value("body") != nil { throw Failure.usage("pray add takes the body once: as its second word or as --body") }
+            if words.count == 2 && arguments.gave(Options.body) { throw Failure.usage("pray add takes the body once: as its second word or as --body") }
             return try add(title: words[0], body: words.count == 2 ? words[1] : nil, arguments, context)
         }
-        if subcommand == "list" || subcommand == "today" {
-            guard words.isEmpty else { throw Failure.usage("pray \(subcommand) takes no arguments; see 'manna pray --help'") }
-            return subcommand == "list" ? try list(arguments, context) : try today(arguments, context)
+        if subcommand == .list || subcommand == .today {
+            guard words.isEmpty else { throw Failure.usage("pray \(subcommand.rawValue) takes no arguments; see 'manna pray --help'") }
+            return subcommand == .list ? try list(arguments, context) : try today(arguments, context)
         }
-        guard words.count == 1 else { throw Failure.usage("pray \(subcommand) needs one prayer id, like manna pray \(subcommand) k7m2") }
+        guard words.count == 1 else { throw Failure.usage("pray \(subcommand.rawValue) needs one prayer id, like manna pray \(subcommand.rawValue) k7m2") }
         // No journal yet: no prayer has this id, and looking does not make one.
         guard let journal = try context.existingJournal() else { throw PrayerError.notFound(id: words[0]) }
         let prayer = try find(words[0], in: journal)
         switch subcommand {
-        case "show": try show(prayer, journal: journal, arguments, context)
-        case "edit": try edit(prayer, journal: journal, arguments, context)
-        case "answered": try answered(prayer, journal: journal, arguments, context)
-        case "reopen": try reopen(prayer, journal: journal, arguments, context)
-        case "delete", "restore": try delete(prayer, journal: journal, restore: subcommand == "restore", arguments, context)
-        case "prayed": try prayed(prayer, journal: journal, arguments, context)
+        case .show: try show(prayer, journal: journal, arguments, context)
+        case .edit: try edit(prayer, journal: journal, arguments, context)
+        case .answered: try answered(prayer, journal: journal, arguments, context)
+        case .reopen: try reopen(prayer, journal: journal, arguments, context)
+        case .delete, .restore: try delete(prayer, journal: journal, restore: subcommand == .restore, arguments, context)
+        case .prayed: try prayed(prayer, journal: journal, arguments, context)
         default: try snooze(prayer, journal: journal, arguments, context)
         }
     }
@@ -94,25 +85,25 @@ enum PrayCommand {
 
     static func add(title text: String, body given: String?, _ arguments: ParsedArguments, _ context: Context) throws {
         let title = try Prayer.title(text)
-        let tags = try tags(arguments)
-        let now = try now(arguments, context)
-        let reminders = try Prayer.reminders(arguments.values(named: "remind"), now: now, zone: try context.zone())
-        let body = try body(given ?? arguments.value("body"), context) ?? ""
+        let tags = try tags(arguments, context)
+        let now = try context.now(arguments)
+        let reminders = try Prayer.reminders(arguments.values(Options.prayerReminder, context), now: now, zone: try context.zone())
+        let body = try body(given ?? arguments.value(Options.body, context), context) ?? ""
         let journal = try context.journal()
         let prayer = try journal.addPrayer(title: title, body: body, tags: tags, reminders: reminders, at: now)
         context.stdout.line("added \(prayer.shortID): \(prayer.title.singleLine)" + remindersSuffix(reminders.map(\.description)))
     }
 
     static func list(_ arguments: ParsedArguments, _ context: Context) throws {
-        if arguments.has("answered") && arguments.has("deleted") {
+        if arguments.has(Options.answered) && arguments.has(Options.deleted) {
             throw Failure.usage("pray list takes --answered or --deleted, not both")
         }
-        let kind: PrayerListKind = arguments.has("answered") ? .answered : arguments.has("deleted") ? .deleted : .open
-        let tag = try arguments.value("tag").map { text throws in try Prayer.tag(text) }
+        let kind: PrayerListKind = arguments.has(Options.answered) ? .answered : arguments.has(Options.deleted) ? .deleted : .open
+        let tag = try arguments.value(Options.tag, context)
         // No journal yet: no prayers, and listing them does not make one.
         let prayers = try context.existingJournal()?.prayers(kind, tag: tag) ?? []
         let zone = try context.zone()
-        if arguments.has("json") {
+        if arguments.has(Options.json) {
             context.json(.array(prayers.map { prayer in
                 .object([
                     ("id", .string(prayer.shortID)),
@@ -144,14 +135,14 @@ enum PrayCommand {
     static func show(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         let reminders = try journal.reminders(ofPrayer: prayer.uuid)
         let prayed = try journal.prayedLog(ofPrayer: prayer.uuid)
-        let now = try now(arguments, context)
+        let now = try context.now(arguments)
         let snoozed = try journal.nextSnooze(ofPrayer: prayer.uuid, after: now)
         let zone = try context.zone()
         func minute(_ instant: Instant) -> String {
             let local = zone.local(instant)
             return "\(local.date) \(local.time)"
         }
-        if arguments.has("json") {
+        if arguments.has(Options.json) {
             func moment(_ instant: Instant?) -> JSON { instant.map { .string(zone.local($0).iso8601) } ?? .null }
             context.json(.object([
                 ("id", .string(prayer.shortID)),
@@ -195,19 +186,18 @@ enum PrayCommand {
 
     static func edit(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
-        let title = try arguments.value("title").map { text throws in try Prayer.title(text) }
-        let given = arguments.values(named: "tag")
-        if arguments.has("no-tag") && !given.isEmpty { throw Failure.usage("pray edit takes --tag or --no-tag, not both") }
-        let tags: [String]? = arguments.has("no-tag") ? [] : given.isEmpty ? nil : try tags(arguments)
-        let specs = arguments.values(named: "remind")
-        if arguments.has("no-remind") && !specs.isEmpty { throw Failure.usage("pray edit takes --remind or --no-remind, not both") }
-        let reminders: [ReminderSpec]? = arguments.has("no-remind") ? []
-            : specs.isEmpty ? nil : try Prayer.reminders(specs, now: try now(arguments, context), zone: try context.zone())
+        let title = try arguments.value(Options.title, context)
+        if arguments.has(Options.noTag) && arguments.gave(Options.tag) { throw Failure.usage("pray edit takes --tag or --no-tag, not both") }
+        let tags: [String]? = arguments.has(Options.noTag) ? [] : arguments.gave(Options.tag) ? try tags(arguments, context) : nil
+        let specs = try arguments.values(Options.prayerReminder, context)
+        if arguments.has(Options.noRemind) && !specs.isEmpty { throw Failure.usage("pray edit takes --remind or --no-remind, not both") }
+        let reminders: [ReminderSpec]? = arguments.has(Options.noRemind) ? []
+            : specs.isEmpty ? nil : try Prayer.reminders(specs, now: try context.now(arguments), zone: try context.zone())
         let body = try body(arguments, context)
         guard title != nil || body != nil || tags != nil || reminders != nil else {
             throw Failure.usage("pray edit needs something to change: --title, --body, --tag, --no-tag, --remind or --no-remind")
         }
-        let now = try now(arguments, context)
+        let now = try context.now(arguments)
         try journal.updatePrayer(uuid: prayer.uuid, title: title, body: body, tags: tags, reminders: reminders, at: now)
         context.stdout.line("edited \(prayer.shortID): \((title ?? prayer.title).singleLine)"
             + (reminders.map { remindersSuffix($0.map(\.description)) } ?? ""))
@@ -215,8 +205,8 @@ enum PrayCommand {
 
     static func answered(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
-        let now = try now(arguments, context)
-        try journal.markAnswered(uuid: prayer.uuid, note: try arguments.value("note").map { text throws in try Prayer.checked(text, field: "answer note") }, at: now)
+        let now = try context.now(arguments)
+        try journal.markAnswered(uuid: prayer.uuid, note: try arguments.value(Options.answer, context), at: now)
         context.stdout.line("answered \(prayer.shortID): \(prayer.title.singleLine)")
     }
 
@@ -226,7 +216,7 @@ enum PrayCommand {
             context.stdout.line("\(prayer.shortID) is open already: \(prayer.title.singleLine)")
             return
         }
-        try journal.reopen(uuid: prayer.uuid, at: try now(arguments, context))
+        try journal.reopen(uuid: prayer.uuid, at: try context.now(arguments))
         context.stdout.line("reopened \(prayer.shortID): \(prayer.title.singleLine)")
     }
 
@@ -236,16 +226,16 @@ enum PrayCommand {
             context.stdout.line("\(prayer.shortID) is \(restore ? "not" : "already") deleted: \(title)")
             return
         }
-        let now = try now(arguments, context)
+        let now = try context.now(arguments)
         try journal.setDeleted(uuid: prayer.uuid, !restore, at: now)
         context.stdout.line(restore ? "restored \(prayer.shortID): \(title)"
             : "deleted \(prayer.shortID): \(title) (undo: manna pray restore \(prayer.shortID))")
     }
 
     static func today(_ arguments: ParsedArguments, _ context: Context) throws {
-        let date = try context.date(arguments.value("date"))
+        let date = try context.date(arguments)
         let (open, prayers) = try context.existingJournal()?.prayersForToday(date) ?? (0, [])
-        if arguments.has("json") {
+        if arguments.has(Options.json) {
             context.json(.object([
                 ("date", .string(date.description)),
                 ("open", .int(open)),
@@ -270,7 +260,7 @@ enum PrayCommand {
 
     static func prayed(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
-        let now = try now(arguments, context)
+        let now = try context.now(arguments)
         try journal.recordPrayed(uuid: prayer.uuid, at: now)
         let count = try journal.prayedLog(ofPrayer: prayer.uuid).count
         context.stdout.line("prayed \(prayer.shortID): \(prayer.title.singleLine) (\(count == 1 ? "once" : "\(count) times"))")
@@ -278,11 +268,8 @@ enum PrayCommand {
 
     static func snooze(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
-        let minutesText = arguments.value("minutes") ?? "10"
-        guard let minutes = Int(minutesText), (1...1440).contains(minutes) else {
-            throw Failure.usage("--minutes must be a whole number from 1 to 1440, not '\(minutesText.singleLine)'")
-        }
-        let now = try now(arguments, context)
+        let minutes = try arguments.value(Options.minutes, context) ?? 10
+        let now = try context.now(arguments)
         let due = now + minutes * 60
         try journal.addSnooze(prayerUUID: prayer.uuid, due: due, at: now)
         let local = try context.zone().local(due)
@@ -300,19 +287,17 @@ enum PrayCommand {
         if prayer.deletedAt != nil { throw PrayerError.deleted(id: prayer.shortID) }
     }
 
-    static func tags(_ arguments: ParsedArguments) throws -> [String] {
+    /// The tags given, each once.
+    static func tags(_ arguments: ParsedArguments, _ context: Context) throws -> [String] {
         var tags: [String] = []
-        for text in arguments.values(named: "tag") {
-            let tag = try Prayer.tag(text)
-            if !tags.contains(tag) { tags.append(tag) }
-        }
+        for tag in try arguments.values(Options.tag, context) where !tags.contains(tag) { tags.append(tag) }
         return tags
     }
 
     /// `--body TEXT`, or with `--body -` all of stdin (so the text need not sit in the process
     /// list, where every user can read a command line); nil when not given.
     static func body(_ arguments: ParsedArguments, _ context: Context) throws -> String? {
-        try body(arguments.value("body"), context)
+        try body(arguments.value(Options.body, context), context)
     }
 
     /// A body as given (`-`: read from stdin), checked.
@@ -320,10 +305,6 @@ enum PrayCommand {
         guard let body = given else { return nil }
         guard body == "-" else { return try Prayer.checked(body, field: "body") }
         return try Prayer.checked(try StandardInput.text("the body"), field: "body")
-    }
-
-    static func now(_ arguments: ParsedArguments, _ context: Context) throws -> Instant {
-        try context.now(arguments.value("now"), zone: try context.zone())
     }
 
     static func remindersSuffix(_ specs: [String]) -> String {

@@ -10,11 +10,7 @@ enum PromptCommand {
         name: "prompt",
         usage: "manna prompt [--format FMT] [--width N]",
         abstract: "Print today's verse as one line for a shell prompt",
-        valueOptions: [
-            "format": "tokens {reference} {translation} {text} {text:N} {plan} {date} (default: '{reference}: {text}' in 80 columns)",
-            "width": "cut the line to N columns, so that it never wraps (the snippets from 'manna init' pass the terminal's)",
-            "now": "act as if it were this moment (for testing)",
-        ],
+        options: [Options.promptFormat, Options.width, Options.now],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
@@ -24,13 +20,12 @@ enum PromptCommand {
         context.saysIgnoredConfig = false
         let day = try shownDay(arguments, context)
         var format = PromptFormat.standard
-        if let given = arguments.value("format") {
+        if let given = try arguments.value(Options.promptFormat, context) {
             format = PromptFormat(format: given)
         } else if let configured = context.config().promptFormat {
             format = PromptFormat(format: configured)
         }
-        if let given = arguments.value("width") {
-            guard let columns = Int(given), columns >= 1 else { throw Failure.usage("--width must be a number of columns, like 80, not '\(given)'") }
+        if let columns = try arguments.value(Options.width, context) {
             format = PromptFormat(format: format.format, width: min(format.width ?? columns, columns))
         }
         do { context.stdout.line(try format.render(day)) } catch { throw Failure.usage(error.message) }
@@ -41,7 +36,7 @@ enum PromptCommand {
     /// answer is worked out from the databases (correct beats fast).
     static func shownDay(_ arguments: ParsedArguments, _ context: Context) throws -> ShownDay {
         let zone = try context.zone()
-        return try shownDay(at: try context.now(arguments.value("now"), zone: zone), in: zone, context)
+        return try shownDay(at: try context.now(arguments), in: zone, context)
     }
 
     static func shownDay(at now: Instant, in zone: Zone, _ context: Context) throws -> ShownDay {
@@ -70,21 +65,17 @@ enum WidgetCommand {
         name: "widget",
         usage: "manna widget --format waybar|i3blocks|polybar|plain [--follow]",
         abstract: "Print today's verse for a panel: waybar JSON, i3blocks, polybar or plain text",
-        valueOptions: ["format": "waybar, i3blocks, polybar or plain", "now": "act as if it were this moment (for testing)"],
-        flags: ["follow": "keep running: print again when the verse changes (at midnight, or a new timeline), waking once a minute; for waybar's exec without an interval, i3blocks' interval=persist and polybar's tail = true"],
-        optionValues: ["format": .words(["waybar", "i3blocks", "polybar", "plain"])],
+        options: [Options.widgetFormat, Options.now, Options.follow],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("widget takes no arguments; see 'manna widget --help'") }
         context.saysIgnoredConfig = false  // as for the prompt: a panel shows, doctor tells
-        guard let format = arguments.value("format"), let kind = Widget.Kind(rawValue: format) else {
-            throw Failure.usage("widget needs --format waybar, i3blocks, polybar or plain")
-        }
-        guard arguments.has("follow") else {
+        guard let kind = try arguments.value(Options.widgetFormat, context) else { throw Options.widgetFormatNeeded }
+        guard arguments.has(Options.follow) else {
             return context.stdout.write(Widget.render(try PromptCommand.shownDay(arguments, context), as: kind))
         }
-        guard arguments.value("now") == nil else { throw Failure.usage("--follow follows the clock: it takes no --now") }
+        guard !arguments.gave(Options.now) else { throw Failure.usage("--follow follows the clock: it takes no --now") }
         try follow(kind, arguments, context)
     }
 

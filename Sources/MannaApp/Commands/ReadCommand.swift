@@ -7,9 +7,11 @@ enum ReadCommand {
         name: "read",
         usage: "manna read REF... [--translation T] [--json]",
         abstract: "Print a passage: manna read John 3:16, manna read Ps 23, manna read Gen 1:1-2:3",
-        valueOptions: [TranslationOption.name: TranslationOption.help],
-        flags: ["json": "print JSON: reference, translation and verses (id, reference, text or null, highlight, bookmarked, notes)"],
-        operands: ["": .reference],
+        options: [
+            Options.translation,
+            Options.json.help("print JSON: reference, translation and verses (id, reference, text or null, highlight, bookmarked, notes)"),
+        ],
+        operand: .reference,
         pages: true,
         run: run)
 
@@ -19,12 +21,12 @@ enum ReadCommand {
         let database = try context.openTextDatabase()
         // "John 3:16 KJV", "John 3:16 (WEB)": a translation written after the reference.
         let (text, written) = PassageInput.trailingTranslation(words.joined(separator: " "), in: database)
-        if let written, let option = arguments.value("translation"), option.uppercased() != written {
+        if let written, let option = try arguments.value(Options.translation, context), option.uppercased() != written {
             throw Failure.usage("two translations: --translation \(option) and \(written) after the reference; give one")
         }
         let reference = try PassageInput.parse(text, in: database)
         try PassageInput.checkSize(reference)
-        let translation = try context.translation(arguments.value("translation") ?? written, in: database)
+        let translation = try context.translation(arguments.value(Options.translation, context) ?? written, in: database)
         let verses = try database.passage(reference, in: translation, titles: true)
         // No journal yet means no marks: reading never creates one. A damaged journal does not
         // keep the passage from being read: it is printed without marks, then the failure.
@@ -37,7 +39,7 @@ enum ReadCommand {
         } catch {
             journalFailure = error
         }
-        if arguments.has("json") {
+        if arguments.has(Options.json) {
             context.json(.passage(reference, translation: translation, verses: verses, marks: marks))
         } else {
             let color = context.usesColor

@@ -10,15 +10,11 @@ enum SearchCommand {
         name: "search",
         usage: "manna search QUERY [--translation T] [--book B] [--limit N] [--json] | --history [--json]",
         abstract: "Find verses: every word matches as a prefix, \"quoted words\" as a phrase",
-        valueOptions: [
-            TranslationOption.name: TranslationOption.help,
-            "book": "search one book only: --book John, --book \"1 Cor\"",
-            "limit": "show the N best verses (default \(defaultLimit)), or all of them: --limit all",
-            "now": "act as if it were this moment, like 2026-03-08T07:00 (local): when the search is kept in the history",
-        ],
-        flags: [
-            "json": "print JSON: query, translation, total, hits (id, reference, translation, text, matches as code point offsets)",
-            "history": "print the last \(Journal.searchHistoryLimit) searches made at a terminal, newest first (--json and scripted searches are not kept)",
+        options: [
+            Options.translation, Options.book, Options.limit,
+            Options.now.help(Options.now.help + " (when the search is kept in the history)"),
+            Options.json.help("print JSON: query, translation, total, hits (id, reference, translation, text, matches as code point offsets)"),
+            Options.history,
         ],
         pages: true,
         run: run)
@@ -26,23 +22,13 @@ enum SearchCommand {
     static let defaultLimit = 20
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        if arguments.has("history") { return try history(arguments, context) }
+        if arguments.has(Options.history) { return try history(arguments, context) }
         let text = arguments.positionals == ["-"] ? try StandardInput.text("the query") : arguments.positionals.joined(separator: " ")
         let query: SearchQuery = try SearchQuery(parsing: text)
         // nil: every verse that matches.
-        var limit: Int? = defaultLimit
-        if let given = arguments.value("limit") {
-            if given == "all" {
-                limit = nil
-            } else {
-                guard let number = Int(given), number >= 1 else {
-                    throw Failure.usage("--limit must be a whole number from 1 up, or 'all', not '\(given)'")
-                }
-                limit = number
-            }
-        }
+        let limit: Int? = try arguments.value(Options.limit, context) ?? defaultLimit
         var book: Book?
-        if let name = arguments.value("book") {
+        if let name = try arguments.value(Options.book, context) {
             switch Canon.lookup(name) {
             case .found(let found): book = found
             case .ambiguous(let books): throw ReferenceError.ambiguousBook(name, candidates: books.map(\.name))
@@ -50,9 +36,9 @@ enum SearchCommand {
             }
         }
         let database = try context.openTextDatabase()
-        let translation = try context.translation(arguments.value("translation"), in: database)
+        let translation = try context.translation(arguments.value(Options.translation, context), in: database)
 
-        if arguments.has("json") {
+        if arguments.has(Options.json) {
             let results = try database.search(query, in: translation, book: book, limit: limit)
             context.json(.searchResults(query: text, translation: translation.code, results: results))
             return
@@ -121,7 +107,7 @@ enum SearchCommand {
 
     /// `manna search --history`: `YYYY-MM-DD HH:MM  TRANSLATION  QUERY` in local time, newest first.
     static func history(_ arguments: ParsedArguments, _ context: Context) throws {
-        guard arguments.positionals.isEmpty, arguments.values.isEmpty else {
+        guard arguments.positionals.isEmpty, !arguments.gaveValues else {
             throw Failure.usage("search --history takes no query or options but --json; see 'manna search --help'")
         }
         let zone = try context.zone()
@@ -129,7 +115,7 @@ enum SearchCommand {
         if let journal = try context.existingJournal() {
             searches = try journal.searchHistory()
         }
-        if arguments.has("json") {
+        if arguments.has(Options.json) {
             context.json(.object([("searches", .array(searches.map { search in
                 .object([
                     ("query", .string(search.query)),

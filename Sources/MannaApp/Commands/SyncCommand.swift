@@ -11,21 +11,33 @@ enum SyncCommand {
         name: "sync",
         usage: "manna sync init DIR [--name NAME] [--searches] | status [--json] | now | leave | forget NAME",
         abstract: "Keep the journal the same on each of your devices through a folder Syncthing (or another sync tool) keeps in step",
-        valueOptions: ["name": "what this device is called in 'sync status' on the others (init; the host name if not given)"],
-        flags: ["json": "status as JSON", "searches": "sync the search history too (init; give it on every device)"],
-        subcommands: ["init", "status", "now", "leave", "forget"],
-        subcommandOptions: ["init": ["name", "searches"], "status": ["json"], "now": [], "leave": [], "forget": []],
-        operands: ["init": .directory],
+        options: [Options.deviceName, Options.json.help("print JSON"), Options.searches],
+        subcommands: Subcommand.specs,
         run: run)
 
+    enum Subcommand: String, MannaApp.Subcommand {
+        /// `init` (a word Swift keeps for initialisers).
+        case start = "init"
+        case status, now, leave, forget
+
+        var options: [any CommandOption] {
+            switch self {
+            case .start: [Options.deviceName, Options.searches]
+            case .status: [Options.json]
+            case .now, .leave, .forget: []
+            }
+        }
+        var operand: Operand? { self == .start ? .directory : nil }
+    }
+
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        switch (arguments.positionals.first, arguments.positionals.count) {
-        case ("init", 2): try start(arguments.positionals[1], name: arguments.value("name"), searches: arguments.has("searches"), context)
-        case ("status", 1): try status(json: arguments.has("json"), context)
-        case ("now", 1): try now(context)
-        case ("leave", 1): try leave(context)
-        case ("forget", 2): try forget(arguments.positionals[1], context)
-        case ("forget", _): throw Failure.usage("sync forget needs the name (or id) of one device, as 'manna sync status' shows it, like 'manna sync forget laptop'")
+        switch (arguments.subcommand(Subcommand.self), arguments.positionals.count) {
+        case (.start, 2): try start(arguments.positionals[1], name: arguments.value(Options.deviceName, context), searches: arguments.has(Options.searches), context)
+        case (.status, 1): try status(json: arguments.has(Options.json), context)
+        case (.now, 1): try now(context)
+        case (.leave, 1): try leave(context)
+        case (.forget, 2): try forget(arguments.positionals[1], context)
+        case (.forget, _): throw Failure.usage("sync forget needs the name (or id) of one device, as 'manna sync status' shows it, like 'manna sync forget laptop'")
         default:
             throw spec.subcommandFailure(arguments.positionals.first, usage: "sync needs one of: init DIR, status, now, leave, forget NAME; see 'manna sync --help'")
         }

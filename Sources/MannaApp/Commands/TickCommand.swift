@@ -6,7 +6,7 @@ enum TickCommand {
         name: "tick",
         usage: "manna tick [--now ISO8601]",
         abstract: "Show what is due (the morning verse, prayer and reading reminders), exactly once, then refresh the timeline",
-        valueOptions: ["now": "act as if it were this moment, like 2026-03-08T07:00 (local) or 2026-03-08T07:00:00-05:00"],
+        options: [Options.now],
         run: run)
 
     /// Idempotent: run it again, or four at once, and each occurrence is still shown once.
@@ -19,7 +19,7 @@ enum TickCommand {
         // A line of the config the tick cannot use is said once a day (below), not every minute.
         context.saysIgnoredConfig = false
         let zone = try context.zone()
-        let now = try context.now(arguments.value("now"), zone: zone)
+        let now = try context.now(arguments)
         let journal = try context.journal()
         let database = try context.openTextDatabase()
         // Other devices' edits first, so a reminder changed there fires here at its new time.

@@ -6,16 +6,15 @@ enum TimelineCommand {
         name: "timeline",
         usage: "manna timeline [--now ISO8601] [--print]",
         abstract: "Write the timeline file (or print it) that prompts and widgets read",
-        valueOptions: ["now": "act as if it were this moment, like 2026-03-08T07:00 (local) or 2026-03-08T07:00:00-05:00"],
-        flags: ["print": "print the timeline instead of writing it"],
+        options: [Options.now, Options.printing],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("timeline takes no arguments; see 'manna timeline --help'") }
         let zone = try context.zone()
-        let now = try context.now(arguments.value("now"), zone: zone)
+        let now = try context.now(arguments)
         let entries = try TimelineRefresh.entries(now: now, zone: zone, context)
-        if arguments.has("print") {
+        if arguments.has(Options.printing) {
             context.stdout.line(Timeline.document(entries: entries, zone: zone, generatedAt: zone.local(now)).prettyText)
             return
         }

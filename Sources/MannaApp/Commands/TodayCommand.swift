@@ -6,18 +6,14 @@ enum TodayCommand {
         name: "today",
         usage: "manna today [--date YYYY-MM-DD] [--translation T] [--json]",
         abstract: "Print the verse of the day (the same on every machine for a date)",
-        valueOptions: [
-            "date": "the local date to show (default: today)",
-            TranslationOption.name: TranslationOption.help,
-        ],
-        flags: ["json": "print JSON: date, verse (id, reference, translation, text)"],
+        options: [Options.date, Options.translation, Options.json.help("print JSON: date, verse (id, reference, translation, text)")],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty else { throw Failure.usage("today takes no arguments; see 'manna today --help'") }
-        let date = try context.date(arguments.value("date"))
-        let verse = try context.dailyVerse(for: date, translation: arguments.value("translation"))
-        if arguments.has("json") {
+        let date = try context.date(arguments)
+        let verse = try context.dailyVerse(for: date, translation: arguments.value(Options.translation, context))
+        if arguments.has(Options.json) {
             context.json(.object([
                 ("date", .string(date.description)),
                 ("verse", .object([

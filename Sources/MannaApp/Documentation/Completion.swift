@@ -23,18 +23,6 @@ enum Operand: Equatable, Sendable {
     case words([String])
     /// Free text (a title, a query): nothing to offer.
     case text
-
-    /// What an option's value is, by its name: the same option means the same thing in every
-    /// command. A command says otherwise in `CommandSpec.optionValues`.
-    static func value(of option: String) -> Operand {
-        switch option {
-        case "translation": .translation
-        case "book": .reference
-        case "audio", "cues", "export", "output": .file
-        case "curated", "prefix": .directory
-        default: .text
-        }
-    }
 }
 
 /// What completion offers for the word being typed.
@@ -67,7 +55,7 @@ enum Completion {
             if !onlyOperands && word == "--" {
                 onlyOperands = true
             } else if !onlyOperands && word.count > 1 && word.hasPrefix("-") {
-                let name = longName(word)
+                let name = longName(word, in: command)
                 // Before the command, an option takes a value if it does in any command.
                 let takesValue = command.map { $0.takesValue(name) } ?? Manna.commands.contains { $0.spec().takesValue(name) }
                 if takesValue && !word.contains("=") { valueOf = name }
@@ -79,7 +67,9 @@ enum Completion {
             }
         }
         if let option = valueOf {
-            let operand = command?.operand(ofOption: option) ?? Operand.value(of: option)
+            // Before the command, the option's value is what the first command taking it says.
+            let declared = command.map { $0.option(named: option) } ?? Manna.commands.lazy.compactMap { $0.spec().option(named: option) }.first
+            let operand = declared?.operand ?? .text
             return offer(operand, matching: current, context: context)
         }
         guard let command else {
@@ -87,30 +77,29 @@ enum Completion {
             return .words(filter(Manna.commands.map { ($0.name, $0.spec().abstract) }, current))
         }
         if current.hasPrefix("-") && !onlyOperands {
-            var options = command.valueOptions.map { ("--" + $0.key, $0.value) } + command.flags.map { ("--" + $0.key, $0.value) }
-            for (short, long) in ParsedArguments.shortOptions.sorted(by: { $0.key < $1.key })
-            where command.takesValue(long) || command.flags.contains(where: { $0.key == long }) {
-                options.append((short, options.first { $0.0 == "--" + long }?.1 ?? ""))
-            }
+            var options = command.options.map { ("--" + $0.name, $0.help) }
+            for option in command.options { if let short = option.short { options.append((short, option.help)) } }
             // After a subcommand, only what it takes (`note delete` takes --now, not --json).
-            let word = subcommand.flatMap { command.subcommands.contains($0) ? $0 : nil } ?? ""
-            if let allowed = command.subcommandOptions.first(where: { $0.key == word })?.value {
-                options.removeAll { !allowed.contains(longName($0.0)) }
+            if let taken = command.subcommand(subcommand) {
+                options.removeAll { !taken.options.contains(longName($0.0, in: command)) }
             }
             return .words(filter(options.sorted { $0.0 < $1.0 } + global, current))
         }
         if !command.subcommands.isEmpty && subcommand == nil {
             // `manna highlight John 3:16` is the older spelling of `highlight add`: its books too.
-            var offered = command.subcommands.map { (word: $0, about: "") }
-            if case .words(let books)? = command.operands[""].map({ offer($0, matching: current, context: context) }) { offered += books }
+            var offered = command.subcommands.map { (word: $0.name, about: "") }
+            if case .words(let books)? = command.withoutSubcommand?.operand.map({ offer($0, matching: current, context: context) }) { offered += books }
             return .words(filter(offered, current))
         }
-        return offer(command.operands[subcommand ?? ""] ?? .text, matching: current, context: context)
+        let operand = subcommand.map { word in command.subcommands.first { $0.name == word }?.operand } ?? command.operand
+        return offer(operand ?? .text, matching: current, context: context)
     }
 
-    /// `-t` is `--translation`; `--limit=5` is `--limit`.
-    static func longName(_ word: String) -> String {
-        if let long = ParsedArguments.shortOptions[word] { return long }
+    /// `-t` is `--translation` (where an option of `command`, or of any command, has that short
+    /// form); `--limit=5` is `--limit`.
+    static func longName(_ word: String, in command: CommandSpec?) -> String {
+        let commands = command.map { [$0] } ?? Manna.commands.map { $0.spec() }
+        if let long = commands.lazy.compactMap({ $0.options.first { $0.short == word } }).first { return long.name }
         let name = word.drop { $0 == "-" }
         return String(name.prefix { $0 != "=" })
     }

@@ -69,13 +69,11 @@ enum ManPage {
             page += command.usage.split(separator: "\n").map { escape(String($0).trimmingSpaces) }.joined(separator: "\n") + "\n.fi\n"
             page += text(command.abstract + ".")
             if !command.subcommands.isEmpty {
-                page += ".br\nSubcommands: " + command.subcommands.map { "\\fB\(escape($0))\\fR" }.joined(separator: ", ") + ".\n"
+                page += ".br\nSubcommands: " + command.subcommands.map { "\\fB\(escape($0.name))\\fR" }.joined(separator: ", ") + ".\n"
             }
-            let options = command.valueOptionHelp(translations: translations).map { ($0.name, $0.help, true) }
-                + command.flags.map { ($0.key, $0.value, false) }
-            for (name, help, takesValue) in options.sorted(by: { $0.0 < $1.0 }) {
-                let short = ParsedArguments.shortOptions.first { $0.value == name }.map { "\\fB\(escape($0.key))\\fR, " } ?? ""
-                page += ".TP\n" + short + "\\fB\\-\\-\(escape(name))\\fR" + (takesValue ? " \\fIVALUE\\fR" : "") + "\n" + text(help)
+            for (option, help) in command.optionHelp(translations: translations) {
+                let short = option.short.map { "\\fB\(escape($0))\\fR, " } ?? ""
+                page += ".TP\n" + short + "\\fB\\-\\-\(escape(option.name))\\fR" + (option.takesValue ? " \\fIVALUE\\fR" : "") + "\n" + text(help)
             }
         }
         page += """
@@ -173,7 +171,7 @@ enum ManPage {
             """
         for key in Config.keys {
             // The translations are the text database's: the catalogue it was built from.
-            let allowed = key.name == TranslationOption.name ? translations.map { "a translation's code: " + TranslationOption.codes($0) } : nil
+            let allowed = key.name == Options.translation.name ? translations.map { "a translation's code: " + TranslationOption.codes($0) } : nil
             page += ".TP\n.B \(escape(key.name))\n" + text("Allowed: \(allowed ?? key.allowed).")
             page += text("Default: " + (Config.defaultValue(of: key.name) ?? "") + ".")
         }

@@ -11,7 +11,7 @@ enum Installing {
     /// The installer for `--prefix` (default ~/.local) and `--destdir`, running real programs and
     /// reporting on stdout; `gnomeShell` as `Installer` takes it.
     static func installer(_ arguments: ParsedArguments, _ context: Context, gnomeShell: Int? = nil) throws -> Installer {
-        try installer(prefix: arguments.value("prefix"), destination: arguments.value("destdir"), context, gnomeShell: gnomeShell)
+        try installer(prefix: arguments.value(Options.prefix, context), destination: arguments.value(Options.destdir, context), context, gnomeShell: gnomeShell)
     }
 
     /// The installer for `prefix`; nil: this manna's own prefix when it is installed for every

@@ -12,8 +12,10 @@ enum Listening {
     static func speak(_ reference: Reference, resume: ListeningPosition?, _ arguments: ParsedArguments, _ context: Context) throws {
         try PassageInput.checkSize(reference)
         let database = try context.openTextDatabase()
-        let rate = try arguments.value("rate").map(parseRate)
-        var recording = try arguments.value("audio").map { path in try Recorded(path, cues: arguments.value("cues"), exporting: arguments.value("export")) }
+        let rate = try arguments.value(Options.rate, context)
+        var recording = try arguments.value(Options.audio, context).map { path in
+            try Recorded(path, cues: arguments.value(Options.cues, context), exporting: arguments.value(Options.export, context))
+        }
         // Resuming a recording plays it again, if it is still there; else the place is read aloud.
         if recording == nil, let audio = resume?.audio {
             do {
@@ -23,14 +25,14 @@ enum Listening {
                 context.stderr.flush()
             }
         }
-        let translation = try context.translation(arguments.value("translation") ?? resume?.translation ?? recording?.sheet.translation, in: database)
+        let translation = try context.translation(arguments.value(Options.translation, context) ?? resume?.translation ?? recording?.sheet.translation, in: database)
         let passage = try database.passage(reference, in: translation)
         // Verses the translation lacks are not spoken (nor shown as brackets read aloud).
         var spoken = passage.compactMap { verse in verse.text.map { ListenRequest.Verse(id: verse.id.rawValue, text: $0) } }
         guard !spoken.isEmpty else { throw Failure.data("the \(translation.code) has no verse of \(reference)") }
         // A registered recording that covers the passage is played rather than speech (not
         // when a voice, a speed or an export was asked for), and it is said which.
-        if recording == nil && arguments.value("export") == nil && arguments.value("voice") == nil && arguments.value("rate") == nil,
+        if recording == nil && !arguments.gave(Options.export) && !arguments.gave(Options.voice) && !arguments.gave(Options.rate),
            let registered = try Listening.registeredRecording(covering: spoken, translation: translation.code, context) {
             recording = registered
             context.stderr.line("playing the recording \(registered.path), read by \(registered.sheet.voice) ('manna audio list')")
@@ -43,25 +45,25 @@ enum Listening {
             guard !spoken.isEmpty else { throw Failure.data("\(recording.cuesPath) has no cue for a verse of \(reference)") }
         }
         var start = 0
-        if let from = arguments.value("from") {
+        if let from = try arguments.value(Options.startVerse, context) {
             start = try startIndex(from, in: spoken, of: reference)
         } else if let resume, let index = spoken.firstIndex(where: { $0.id >= resume.verse.rawValue }) {
             start = index
         }
-        var request = ListenRequest(verses: spoken, voice: voice(recording: recording, asked: arguments.value("voice"), resume: resume, translation: translation),
+        var request = ListenRequest(verses: spoken, voice: voice(recording: recording, asked: try arguments.value(Options.voice, context), resume: resume, translation: translation),
                                     rate: rate ?? resume?.rate ?? ListenRequest.defaultRate, start: start, audio: recording?.path)
         request.title = "\(reference) (\(translation.code))"
         // No voice asked for (nor one resumed other than the translation's): a natural voice of
         // its language reads if one is installed, else the translation's espeak-ng voice.
-        if recording == nil && arguments.value("voice") == nil && (resume?.voice ?? translation.voice) == translation.voice {
+        if recording == nil && !arguments.gave(Options.voice) && (resume?.voice ?? translation.voice) == translation.voice {
             request.naturalLanguage = translation.language
         }
         request.audioDuration = recording?.sheet.duration
-        if let path = arguments.value("export") {
+        if let path = try arguments.value(Options.export, context) {
             return try export(request, reference: reference, translation: translation.code, to: path, context)
         }
         var session = ListenSession(request: request, cues: recording?.cuesPath, reference: reference, translation: translation, passage: passage,
-                                    json: arguments.has("json"), context: context)
+                                    json: arguments.has(Options.json), context: context)
         try session.run()
     }
 
@@ -92,13 +94,6 @@ enum Listening {
                 throw Failure.data("\(cuesPath): \(defect) ('manna cues check' lists every defect)")
             }
         }
-    }
-
-    static func parseRate(_ text: String) throws -> Int {
-        guard let rate = Int(text), ListenRequest.rates.contains(rate) else {
-            throw Failure.usage("--rate must be words a minute from \(ListenRequest.rates.lowerBound) to \(ListenRequest.rates.upperBound), not '\(text)'")
-        }
-        return rate
     }
 
     /// The index of the spoken verse `--from` names: a verse number (of the passage's first

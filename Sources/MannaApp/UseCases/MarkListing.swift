@@ -26,7 +26,6 @@ enum MarkListing {
         }
     }
 
-    /// Says on stderr that a list is empty: "no notes", "no notes on John 3".
     /// A mark as JSON, in the family every listing shares: `id` (the short id) and `uuid`, the
     /// passage as text and its first verse's id, times in RFC 3339 with the local offset.
     static func json(id: String, uuid: String, reference: Reference, extra: [(String, JSON)] = [], created: Instant, updated: Instant,
@@ -36,6 +35,7 @@ enum MarkListing {
             + [("created_at", .string(zone.local(created).iso8601)), ("updated_at", .string(zone.local(updated).iso8601))])
     }
 
+    /// Says on stderr that a list is empty: "no notes", "no notes on John 3".
     static func empty(_ kind: MarkKind, on reference: Reference?, _ context: Context) {
         context.stderr.line("manna: no \(kind.rawValue)s" + (reference.map { " on \($0)" } ?? ""))
     }
@@ -45,7 +45,6 @@ enum MarkListing {
         words.isEmpty ? nil : try PassageInput.parseReference(Array(words), command: command)
     }
 
-    /// The one ID `delete` takes.
     /// The journal that may hold the mark `id`: with none yet, no mark has that id, and looking
     /// does not make one.
     static func journal(holding kind: MarkKind, id: String, _ context: Context) throws -> Journal {
@@ -53,6 +52,7 @@ enum MarkListing {
         return journal
     }
 
+    /// The one id `delete` (or `restore`: `verb`) takes.
     static func id(_ words: ArraySlice<String>, kind: MarkKind, verb: String = "delete") throws -> String {
         guard words.count == 1 else {
             throw Failure.usage("\(kind.rawValue) \(verb) needs one id, like 'manna \(kind.rawValue) \(verb) k7m2'; see 'manna \(kind.rawValue) list'")
