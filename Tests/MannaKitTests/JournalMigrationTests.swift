@@ -10,9 +10,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: Files.parent(of: path), withIntermediateDirectories: true)
         let database = try Database(path: path, mode: .readWriteCreate)
         try database.execute("PRAGMA journal_mode = WAL")
-        for index in 0..<version {
-            try database.execute(Journal.migrations[index])
-        }
+        for migration in Journal.migrations.prefix(version) { try migration.migrate(database) }
         try database.execute("PRAGMA user_version = \(version)")
         try data(database)
         return path
@@ -36,6 +34,37 @@ import TestSupport
         _ = try journal.addNote("after the migration", on: ref("John 3:16"), at: 1)
         _ = try journal.bookmark(ref("Ps 23"), at: 1)
         #expect(try journal.export()["notes"]?.arrayValue?.count == 1)
+    }
+
+    /// The schema as `sqlite_master` holds it: every table, index and trigger with its SQL.
+    func schema(_ path: String) throws -> [String] {
+        let database = try Database(path: path, mode: .readOnly)
+        let statement = try database.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+        var rows: [String] = []
+        while try statement.step() { rows.append((0..<4).map { statement.optionalString(Int32($0)) ?? "NULL" }.joined(separator: " | ")) }
+        return rows
+    }
+
+    /// A journal at any older version ends with the very schema a new journal starts with: no
+    /// migration depends on being run with the others in one go, none is skipped or run twice.
+    @Test(arguments: 0..<Journal.migrations.count)
+    func everyEarlierSchemaIsMigratedToTheNewSchema(version: Int) throws {
+        let scratch = try Scratch()
+        let new = scratch.path("new")
+        _ = try Journal(path: new)
+        let old = try journal(atVersion: version, in: scratch) { _ in }
+        let migrated = try Journal(path: old)
+        #expect(migrated.schemaVersion == Journal.migrations.count)
+        let expected = try schema(new)
+        #expect(expected.contains { $0.hasPrefix("trigger | sync_touch_notes_update | notes | CREATE TRIGGER") })
+        #expect(try schema(old) == expected)
+    }
+
+    /// Migrations are known by their names, as GRDB's are: each name once.
+    @Test func everyMigrationHasItsOwnName() {
+        let names = Journal.migrations.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(names.firstIndex(of: Journal.legacyPlanMigration) == 4)
     }
 
     @Test func schemaTwoNotesAndBookmarksAreKeptAsTheirVerse() throws {
