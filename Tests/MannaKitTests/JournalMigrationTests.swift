@@ -106,7 +106,7 @@ import TestSupport
         }
         #expect(made.count == 3 * ExportTable.all.count)
         #expect(triggers == made)
-        try journal.startSync(folder: scratch.file("shared"), device: Journal.newUUID(), name: "laptop", searches: true)
+        try SyncEngine(journal).start(folder: scratch.file("shared"), device: Journal.newUUID(), name: "laptop", searches: true)
         try journal.database.execute("DELETE FROM sync_touched")
         _ = try journal.addNote("touched", on: ref("John 3:16"), at: 1)
         try journal.recordSearch(SearchRecord(query: "love", translation: "KJV", searchedAt: 2))
@@ -206,7 +206,7 @@ import TestSupport
             CREATE TABLE fasts (uuid TEXT PRIMARY KEY, day TEXT NOT NULL, note TEXT NOT NULL);
             CREATE TABLE psalms_sung (psalm INTEGER NOT NULL, sung_on TEXT NOT NULL, PRIMARY KEY (psalm, sung_on)) WITHOUT ROWID;
             """ + fasts.captureTriggers + psalms.captureTriggers)
-        try journal.startSync(folder: scratch.file("shared"), device: Journal.newUUID(), name: "laptop")
+        try SyncEngine(journal).start(folder: scratch.file("shared"), device: Journal.newUUID(), name: "laptop")
         try journal.database.execute("""
             DELETE FROM sync_touched;
             INSERT INTO fasts VALUES ('f1', '2026-03-08', 'lent');
@@ -218,6 +218,6 @@ import TestSupport
         var rows: [String] = []
         while try touched.step() { rows.append(touched.string(0) + " " + touched.string(1)) }
         #expect(rows == ["fasts f1", "psalms_sung 23\u{1F}2026-03-08"])
-        #expect(try journal.syncState()?.dirty == true)
+        #expect(try SyncEngine(journal).state()?.dirty == true)
     }
 }

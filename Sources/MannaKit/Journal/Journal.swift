@@ -1,9 +1,9 @@
 // The journal: the user's own database (journal.sqlite, WAL, 0600 in a 0700 folder), opened,
 // created and migrated here. Each feature's queries are an extension beside this file:
 // +Deliveries (the scheduler's ledger), +Prayers, +Plans, +Marks, +SearchHistory, +Identity,
-// +Export, +Import, +Listening (where listening stopped), +Recordings (registered audio) and
-// +Sync (sync's side: versions, capture, apply); ReadingLock and ClaimHolder are the locks a
-// reader and a ledger claim hold.
+// +Export, +Import, +Listening (where listening stopped) and +Recordings (registered audio);
+// ReadingLock and ClaimHolder are the locks a reader and a ledger claim hold. Sync's side is
+// `SyncEngine` (Sync/), on this journal's connection.
 #if canImport(Glibc)
 import Glibc
 #endif
