@@ -1,9 +1,9 @@
 // The journal: the user's own database (journal.sqlite, WAL, 0600 in a 0700 folder), opened,
 // created and migrated here. Each feature's queries are an extension beside this file:
 // +Deliveries (the scheduler's ledger), +Prayers, +Plans, +Marks, +SearchHistory, +Identity,
-// +Export, +Import, +Listening (where listening stopped) and +Recordings (registered audio);
-// ReadingLock and ClaimHolder are the locks a reader and a ledger claim hold. Sync's side is
-// `SyncEngine` (Sync/), on this journal's connection.
+// +Export and +Import. Stores of their own share its connection: ListeningStore (where
+// listening stopped), RecordingStore (registered audio), and sync's `SyncEngine` (Sync/).
+// ReadingLock and ClaimHolder are the locks a reader and a ledger claim hold.
 #if canImport(Glibc)
 import Glibc
 #endif
