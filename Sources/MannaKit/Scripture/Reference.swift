@@ -65,9 +65,7 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
         guard let chapter = number(bytes[(space + 1)..<colon]), let first = number(bytes[(colon + 1)..<dash]),
               let last = dash == bytes.endIndex ? first : number(bytes[(dash + 1)...]), first <= last else { return nil }
         // One psalm is "Psalm 23:1" (`ReferenceFormatter.bookName`); the write-back below checks it.
-        let name = bytes[..<space]
-        guard let book = Canon.books.first(where: { $0.name.utf8.elementsEqual(name) })
-            ?? (name.elementsEqual("Psalm".utf8) ? Canon.books.first { $0.osis == "Ps" } : nil) else { return nil }
+        guard let book = Canon.bookNamed[String(decoding: bytes[..<space], as: UTF8.self)] else { return nil }
         let range = (VerseID(book: book.number, chapter: chapter, verse: first), VerseID(book: book.number, chapter: chapter, verse: last))
         guard range.0.isValid, range.1.isValid else { return nil }
         let reference = Reference(VerseRange(first: range.0, last: range.1))
@@ -804,17 +802,18 @@ enum ReferenceFormatter {
         return range.book.name(in: language)
     }
 
+    // Joined, not interpolated: a list of a million notes names a million passages.
     private static func chapterPart(_ range: VerseRange) -> String {
         let (first, last) = (range.first, range.last)
         if range.isWholeChapters {
-            return first.chapter == last.chapter ? "\(first.chapter)" : "\(first.chapter)-\(last.chapter)"
+            return first.chapter == last.chapter ? String(first.chapter) : String(first.chapter) + "-" + String(last.chapter)
         }
-        if first.chapter == last.chapter { return "\(first.chapter):" + versePart(range) }
-        return "\(first.chapter):\(first.verse)-\(last.chapter):\(last.verse)"
+        if first.chapter == last.chapter { return String(first.chapter) + ":" + versePart(range) }
+        return String(first.chapter) + ":" + String(first.verse) + "-" + String(last.chapter) + ":" + String(last.verse)
     }
 
     private static func versePart(_ range: VerseRange) -> String {
-        range.first == range.last ? "\(range.first.verse)" : "\(range.first.verse)-\(range.last.verse)"
+        range.first == range.last ? String(range.first.verse) : String(range.first.verse) + "-" + String(range.last.verse)
     }
 }
 
@@ -826,7 +825,7 @@ extension String {
     public var singleLine: String {
         // Most text has none: check the bytes before rebuilding anything (C1 controls start
         // with 0xC2 in UTF-8, line separators and bidi controls with 0xE2).
-        let suspect = utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xE2 || $0 == 0xC2 }
+        let suspect = withUTF8Bytes { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xE2 || $0 == 0xC2 } }
         guard suspect else { return self }
         var out = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
