@@ -125,6 +125,16 @@ import Testing
         #expect(lines[1].rendered == "     \u{1B}[1mloved\u{1B}[22m the")
     }
 
+    /// Replacing matches whole characters, whether or not the bytes said there was nothing to find.
+    @Test(arguments: [
+        ("no tab here", "\t", " ", "no tab here"), ("a\tb\tc", "\t", " ", "a b c"), ("", "\t", " ", ""),
+        ("e\u{301}e", "e", "x", "e\u{301}x"), ("🙏🏽 and 🙏🏽", "🙏🏽", "pray", "pray and pray"), ("aaa", "aa", "b", "ba"),
+        ("\r\n", "\n", " ", "\r\n"),
+    ])
+    func replacingAllMatchesCharacters(text: String, target: String, replacement: String, expected: String) {
+        #expect(text.replacingAll(target, with: replacement) == expected)
+    }
+
     /// The columns of a listing count characters as Swift does, whatever the fast path skips.
     @Test(arguments: ["", "k7m2", "John 3:16", "a\r\nb", "\r", "\r\n\r\n", "Señor", "e\u{301}", "主 🙏🏽", "tab\there\u{1B}[2J"])
     func characterCountIsCount(text: String) {
