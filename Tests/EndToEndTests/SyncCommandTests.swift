@@ -399,7 +399,7 @@ import TestSupport
             let count = try opened.notes(in: nil).count
             #expect(count == 0 || count == 1000, "a segment half-applied: \(count) of 1000 notes")
             if count == 1000 { whole += 1 }
-            #expect((try opened.syncDevices().first?.applied ?? 0) == (count == 1000 ? 1 : 0))
+            #expect((try SyncEngine(opened).devices().first?.applied ?? 0) == (count == 1000 ? 1 : 0))
         }
         // Killed or not, the next sync finishes the work.
         #expect(desktop.run("sync", "now").status == 0)

@@ -5,14 +5,12 @@ import TestSupport
 
 @Suite struct JournalMigrationTests {
     /// A journal as an older Manna left it: the first `version` migrations, nothing after.
-    func journal(atVersion version: Int, in scratch: Scratch, data: (Database) throws -> Void) throws -> String {
-        let path = scratch.path()
+    func journal(atVersion version: Int, in scratch: Scratch, name: String = "journal", data: (Database) throws -> Void) throws -> String {
+        let path = scratch.path(name)
         try FileManager.default.createDirectory(atPath: Files.parent(of: path), withIntermediateDirectories: true)
         let database = try Database(path: path, mode: .readWriteCreate)
         try database.execute("PRAGMA journal_mode = WAL")
-        for index in 0..<version {
-            try database.execute(Journal.migrations[index])
-        }
+        for migration in Journal.migrations.prefix(version) { try migration.migrate(database) }
         try database.execute("PRAGMA user_version = \(version)")
         try data(database)
         return path
@@ -36,6 +34,37 @@ import TestSupport
         _ = try journal.addNote("after the migration", on: ref("John 3:16"), at: 1)
         _ = try journal.bookmark(ref("Ps 23"), at: 1)
         #expect(try journal.export()["notes"]?.arrayValue?.count == 1)
+    }
+
+    /// The schema as `sqlite_master` holds it: every table, index and trigger with its SQL.
+    func schema(_ path: String) throws -> [String] {
+        let database = try Database(path: path, mode: .readOnly)
+        let statement = try database.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+        var rows: [String] = []
+        while try statement.step() { rows.append((0..<4).map { statement.optionalString(Int32($0)) ?? "NULL" }.joined(separator: " | ")) }
+        return rows
+    }
+
+    /// A journal at any older version ends with the very schema a new journal starts with: no
+    /// migration depends on being run with the others in one go, none is skipped or run twice.
+    @Test(arguments: 0..<Journal.migrations.count)
+    func everyEarlierSchemaIsMigratedToTheNewSchema(version: Int) throws {
+        let scratch = try Scratch()
+        let new = scratch.path("new")
+        _ = try Journal(path: new)
+        let old = try journal(atVersion: version, in: scratch) { _ in }
+        let migrated = try Journal(path: old)
+        #expect(migrated.schemaVersion == Journal.migrations.count)
+        let expected = try schema(new)
+        #expect(expected.contains { $0.hasPrefix("trigger | sync_touch_notes_update | notes | CREATE TRIGGER") })
+        #expect(try schema(old) == expected)
+    }
+
+    /// Migrations are known by their names, as GRDB's are: each name once.
+    @Test func everyMigrationHasItsOwnName() {
+        let names = Journal.migrations.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(names.firstIndex(of: Journal.legacyPlanMigration) == 4)
     }
 
     @Test func schemaTwoNotesAndBookmarksAreKeptAsTheirVerse() throws {
@@ -77,7 +106,7 @@ import TestSupport
         }
         #expect(made.count == 3 * ExportTable.all.count)
         #expect(triggers == made)
-        try journal.startSync(folder: scratch.file("shared"), device: Journal.newUUID(), name: "laptop", searches: true)
+        try SyncEngine(journal).start(folder: scratch.file("shared"), device: Journal.newUUID(), name: "laptop", searches: true)
         try journal.database.execute("DELETE FROM sync_touched")
         _ = try journal.addNote("touched", on: ref("John 3:16"), at: 1)
         try journal.recordSearch(SearchRecord(query: "love", translation: "KJV", searchedAt: 2))
@@ -86,5 +115,109 @@ import TestSupport
         while try touched.step() { names[touched.string(0)] = touched.string(1) }
         #expect(names["searches"] == "love\u{1F}KJV\u{1F}2")
         #expect(names["notes"]?.count == 36)
+    }
+
+    /// Writes to every synced table, one at a time: inserts, updates (one an upsert, one a second
+    /// write to a record already named), deletes. Each entry is what one edit runs.
+    static let edits = [
+        "INSERT INTO prayers (uuid, short_id, title, created_at, updated_at) VALUES ('p1', 'k7m2', 'For Anna', 1, 1)",
+        "UPDATE prayers SET body = 'and her family', updated_at = 2 WHERE uuid = 'p1'",
+        """
+        INSERT INTO prayers (uuid, short_id, title, created_at, updated_at) VALUES ('p1', 'k7m2', 'For Anna', 1, 3)
+            ON CONFLICT (uuid) DO UPDATE SET title = 'For Anna and Tom', updated_at = 3
+        """,
+        "INSERT INTO reminders (uuid, prayer_uuid, spec, created_at, updated_at) VALUES ('r1', 'p1', '07:30', 1, 1)",
+        "UPDATE reminders SET spec = '08:00' WHERE uuid = 'r1'; UPDATE reminders SET spec = '09:00' WHERE uuid = 'r1'",
+        "INSERT INTO prayed VALUES ('d1', 'p1', 5)",
+        "UPDATE prayed SET prayed_at = 6",
+        "DELETE FROM prayed",
+        "INSERT INTO snoozes VALUES ('s1', 'p1', 100, 1)",
+        "UPDATE snoozes SET due_at = 200",
+        "DELETE FROM snoozes",
+        "INSERT INTO plan_runs (uuid, plan_id, started_on, schedule_start, created_at, updated_at) VALUES ('u1', 'mcheyne', '2026-03-08', '2026-03-08', 1, 1)",
+        "UPDATE plan_runs SET remind_at = '07:00'",
+        "INSERT INTO plan_days_read VALUES ('u1', 1, '2026-03-08', 1), ('u1', 2, '2026-03-09', 2)",
+        "UPDATE plan_days_read SET read_on = '2026-03-10' WHERE day = 2",
+        "DELETE FROM plan_days_read WHERE day = 1",
+        "INSERT INTO notes (uuid, short_id, verse_id, text, created_at, updated_at) VALUES ('n1', 'p9x3', 43003016, 'so loved', 1, 1)",
+        "UPDATE notes SET text = 'so loved the world'",
+        "INSERT INTO highlights (uuid, short_id, verse_id, color, created_at, updated_at) VALUES ('h1', 'h7', 19023001, 'yellow', 1, 1)",
+        "UPDATE highlights SET deleted_at = 2",
+        "INSERT INTO bookmarks (uuid, short_id, verse_id, created_at, updated_at) VALUES ('b1', 'b7', 19023001, 1, 1)",
+        "UPDATE bookmarks SET reference = 'Psalm 23:1-3'",
+        "INSERT INTO searches (query, translation, searched_at) VALUES ('love', 'KJV', 1), ('grace', 'WEB', 2)",
+        "DELETE FROM searches WHERE query = 'love'",
+        "DELETE FROM notes; DELETE FROM highlights; DELETE FROM bookmarks; DELETE FROM reminders; DELETE FROM plan_runs; DELETE FROM prayers",
+    ]
+
+    /// What the capture triggers of `database` record for each of `edits`: the records named in
+    /// `sync_touched` and whether the state was marked dirty, emptied after each.
+    func captured(_ database: Database) throws -> [String] {
+        try Self.edits.map { edit in
+            try database.execute(edit)
+            let touched = try database.prepare("SELECT tbl, key FROM sync_touched ORDER BY tbl, key")
+            var rows: [String] = []
+            while try touched.step() { rows.append(touched.string(0) + " " + touched.string(1)) }
+            let dirty = try database.prepare("SELECT coalesce(max(dirty), 0) FROM sync_state")
+            _ = try dirty.step()
+            try database.execute("DELETE FROM sync_touched; UPDATE sync_state SET dirty = 0")
+            return rows.joined(separator: ", ") + (dirty.int(0) == 1 ? " (dirty)" : "")
+        }
+    }
+
+    /// The triggers made from the descriptions (migration 16) capture what the ones typed out
+    /// by hand (migrations 10 and 11) did, edit by edit: the same records named, the state marked
+    /// dirty alike, nothing while the journal does not sync. The search history's update
+    /// trigger, which the hand-typed ones lacked, no write fires.
+    @Test func generatedCaptureTriggersCaptureWhatTheHandTypedOnesDid() throws {
+        let scratch = try Scratch()
+        let generated = Journal.migrations.firstIndex { $0.name == "generatedCaptureTriggers" }!
+        var captures: [[String]] = []
+        for version in [generated, Journal.migrations.count] {
+            let idle = try Database(path: try journal(atVersion: version, in: scratch, name: "v\(version) idle") { _ in }, mode: .readWrite)
+            let triggers = try idle.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%sync_touched%'")
+            _ = try triggers.step()
+            #expect(triggers.int(0) == (version == generated ? 29 : 30))
+            #expect(try captured(idle).allSatisfy(\.isEmpty))
+            let syncing = try Database(path: try journal(atVersion: version, in: scratch, name: "v\(version)") { _ in }, mode: .readWrite)
+            try syncing.execute("INSERT INTO sync_state (name, device, device_name, folder, clock, sequence, dirty, searches) VALUES ('this', 'd', 'laptop', '/s', 0, 0, 0, 1)")
+            captures.append(try captured(syncing))
+        }
+        #expect(captures[0] == captures[1])
+        #expect(captures[1][1] == "prayers p1 (dirty)")
+        #expect(captures[1][14] == "plan_days_read u1\u{1F}2 (dirty)")
+        #expect(captures[1].last == "bookmarks b1, highlights h1, notes n1, plan_runs u1, prayers p1, reminders r1 (dirty)")
+    }
+
+    /// A synced record type added later is one description: its capture triggers come from it
+    /// alone, whatever its identity, and name what is written to its table while the journal syncs.
+    @Test func aNewSyncedTableIsCapturedFromItsDescriptionAlone() throws {
+        let scratch = try Scratch()
+        let journal = try scratch.journal("new table")
+        let fasts = ExportTable(
+            name: "fasts", record: "fast",
+            fields: [Field(name: "uuid", kind: .uuid), Field(name: "day", kind: .date), Field(name: "note", kind: .text, merge: .text)],
+            identity: .uuid, order: "day, uuid")
+        let psalms = ExportTable(
+            name: "psalms_sung", record: "psalm sung",
+            fields: [Field(name: "psalm", kind: .count), Field(name: "sung_on", kind: .date)],
+            identity: .natural(["psalm", "sung_on"]), order: "sung_on, psalm")
+        try journal.database.execute("""
+            CREATE TABLE fasts (uuid TEXT PRIMARY KEY, day TEXT NOT NULL, note TEXT NOT NULL);
+            CREATE TABLE psalms_sung (psalm INTEGER NOT NULL, sung_on TEXT NOT NULL, PRIMARY KEY (psalm, sung_on)) WITHOUT ROWID;
+            """ + fasts.captureTriggers + psalms.captureTriggers)
+        try SyncEngine(journal).start(folder: scratch.file("shared"), device: Journal.newUUID(), name: "laptop")
+        try journal.database.execute("""
+            DELETE FROM sync_touched;
+            INSERT INTO fasts VALUES ('f1', '2026-03-08', 'lent');
+            UPDATE fasts SET note = 'lent, day one';
+            INSERT INTO psalms_sung VALUES (23, '2026-03-08');
+            DELETE FROM psalms_sung;
+            """)
+        let touched = try journal.database.prepare("SELECT tbl, key FROM sync_touched ORDER BY tbl, key")
+        var rows: [String] = []
+        while try touched.step() { rows.append(touched.string(0) + " " + touched.string(1)) }
+        #expect(rows == ["fasts f1", "psalms_sung 23\u{1F}2026-03-08"])
+        #expect(try SyncEngine(journal).state()?.dirty == true)
     }
 }

@@ -80,7 +80,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: Files.parent(of: path), withIntermediateDirectories: true)
         do {
             let old = try Database(path: path, mode: .readWriteCreate)
-            for migration in Journal.migrations.dropLast() { try old.execute(migration) }
+            for migration in Journal.migrations.dropLast() { try migration.migrate(old) }
             try old.execute("PRAGMA user_version = \(Journal.migrations.count - 1)")
         }
         let reader = try Journal(openingForReading: path)

@@ -162,17 +162,17 @@ import TestSupport
     @Test func thePlaceIsKeptUntilThePassageIsHeardToItsEnd() throws {
         let scratch = try Scratch("listening")
         let journal = try Journal(path: scratch.path + "/journal.sqlite")
-        #expect(try journal.listeningPosition() == nil)
+        #expect(try ListeningStore(journal).position() == nil)
         let position = ListeningPosition(passage: "John 3", translation: "KJV", verse: VerseID(rawValue: 43_003_016), voice: "en-gb", rate: nil,
                                          updatedAt: 1_800_000_000)
-        try journal.saveListeningPosition(position)
-        #expect(try journal.listeningPosition() == position)
+        try ListeningStore(journal).save(position)
+        #expect(try ListeningStore(journal).position() == position)
         let later = ListeningPosition(passage: "Ps 23", translation: "WEB", verse: VerseID(rawValue: 19_023_004), voice: nil, rate: 300,
                                       updatedAt: 1_800_000_060)
-        try journal.saveListeningPosition(later)
-        #expect(try journal.listeningPosition() == later)
-        try journal.clearListeningPosition()
-        #expect(try journal.listeningPosition() == nil)
+        try ListeningStore(journal).save(later)
+        #expect(try ListeningStore(journal).position() == later)
+        try ListeningStore(journal).clear()
+        #expect(try ListeningStore(journal).position() == nil)
     }
 }
 

@@ -70,7 +70,8 @@ import TestSupport
         try Files.makeDirectories(Files.parent(of: path), mode: 0o700)
         do {
             let old = try Database(path: path, mode: .readWriteCreate)
-            try old.execute(Journal.migrations[0] + Journal.migrations[1] + "PRAGMA user_version = 2;")
+            for migration in Journal.migrations.prefix(2) { try migration.migrate(old) }
+            try old.execute("PRAGMA user_version = 2")
             try old.execute("""
                 INSERT INTO prayers (uuid, short_id, title, body, tags, created_at, updated_at)
                 VALUES ('u1', 'k7m2', 'Kept', 'body', ',family,', 10, 10);

@@ -89,7 +89,7 @@ import TestSupport
         let held = try laptop.sync()
         // Applied, the year-ahead colour would beat the laptop's later one: it waits, named.
         #expect(held.problems.contains { $0.contains("'travel'") && $0.contains("365 days ahead of this device's clock") }, "\(held.problems)")
-        #expect(try laptop.journal.syncState()?.problem?.contains("days ahead") == true)
+        #expect(try SyncEngine(laptop.journal).state()?.problem?.contains("days ahead") == true)
         #expect(try laptop.journal.highlights(in: nil).map(\.color) == [.green])
         #expect(try laptop.notes().map(\.text) == ["one"])
         #expect(try newestInstant(laptop) <= laptop.now + Sync.aheadAllowed)
@@ -129,7 +129,7 @@ import TestSupport
         try travel.sync()
         let held = try laptop.sync().problems
         #expect(held.count == 1 && held[0].contains("days ahead"), "\(held)")
-        let file = SyncFolder(root: laptop.folder).folder(of: try #require(try travel.journal.syncState()).device) + "/" + SyncSegment.fileName(1)
+        let file = SyncFolder(root: laptop.folder).folder(of: try #require(try SyncEngine(travel.journal).state()).device) + "/" + SyncSegment.fileName(1)
         let rejected = SyncRejectedFileTests()
         let original = try #require(FileManager.default.contents(atPath: file))
         let time = try rejected.modified(file)
@@ -166,7 +166,7 @@ import TestSupport
         _ = try travel.journal.addNote("a year ahead", on: ref("Ps 23:2"), at: travel.now)
         try travel.sync()
         #expect(try laptop.sync().problems.contains { $0.contains("days ahead") })
-        let gone = try #require(try laptop.journal.syncDevices().first { $0.name == "travel" })
+        let gone = try #require(try SyncEngine(laptop.journal).devices().first { $0.name == "travel" })
         #expect(try Sync.forget(gone, laptop.journal, now: laptop.now) == .marked)
         #expect(SyncFolder(root: laptop.folder).left(of: gone.device)?.through == gone.applied)
         #expect(try laptop.sync().problems == [])
@@ -180,7 +180,7 @@ import TestSupport
         let (laptop, travel) = try pair(scratch)
         _ = try travel.journal.addNote("kept", on: ref("Ps 23:1"), at: travel.now)
         try travel.sync()
-        let old = try #require(try travel.journal.syncState()).device
+        let old = try #require(try SyncEngine(travel.journal).state()).device
         _ = try travel.journal.addNote("withdrawn", on: ref("Ps 23:2"), at: travel.now)
         try travel.sync()
         let folder = SyncFolder(root: travel.folder)
@@ -188,7 +188,7 @@ import TestSupport
         try laptop.sync()
         let texts = try laptop.notes().map(\.text)
         #expect(texts == ["kept"])
-        #expect(try laptop.journal.syncDevices().first { $0.device == old }?.problem == nil)
+        #expect(try SyncEngine(laptop.journal).devices().first { $0.device == old }?.problem == nil)
     }
 
     /// A withdrawal is never taken back. The travel machine's clock is set right (its segments
@@ -199,7 +199,7 @@ import TestSupport
         let scratch = try Scratch("sync-clock")
         let (laptop, travel) = try writtenAYearAhead(scratch)
         let backup = try backUp(travel, scratch)
-        let old = try #require(try travel.journal.syncState()?.device)
+        let old = try #require(try SyncEngine(travel.journal).state()?.device)
         travel.now = laptop.now + 60
         #expect(try travel.sync().clockWasAhead == 365)
         #expect(SyncFolder(root: travel.folder).left(of: old)?.through == 0)
@@ -254,7 +254,7 @@ import TestSupport
         let (laptop, travel) = try aYearAheadAfterANote(scratch)
         let backup = try backUp(travel, scratch)
         #expect(try travel.leave() == .marked)
-        try travel.journal.startSync(folder: travel.folder, device: Journal.newUUID(), name: "travel")
+        try SyncEngine(travel.journal).start(folder: travel.folder, device: Journal.newUUID(), name: "travel")
         travel.now += 60
         _ = try travel.journal.addPrayer(title: "written a year ahead", body: "under the new id", tags: [], reminders: [], at: travel.now)
         try travel.sync()

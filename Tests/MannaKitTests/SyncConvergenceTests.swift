@@ -43,7 +43,7 @@ import TestSupport
             let device = try TestDevice(scratch, name, folder: root, now: start)
             // The search history too: every table of the export.
             device.newID = ids.next
-            try device.journal.startSync(folder: root, device: ids.next(), name: name, searches: true)
+            try SyncEngine(device.journal).start(folder: root, device: ids.next(), name: name, searches: true)
             devices.append(device)
         }
         // The phone's clock is an hour slow.
@@ -71,7 +71,7 @@ import TestSupport
             // Few segments kept (64 outside tests): compaction and snapshots happen all along.
             if Bool.random(using: &random) {
                 let report = try device.sync(segmentsKept: 8)
-                let state = try device.journal.syncState()
+                let state = try SyncEngine(device.journal).state()
                 Self.trace("sync \(device.name) \(state?.device.prefix(4) ?? "-") seq \(state?.sequence ?? -1): \(report)")
             }
             for _ in 0..<Int.random(in: 0...3, using: &random) { try network.deliverOne(random: &random) }
@@ -185,7 +185,7 @@ import TestSupport
             Self.trace("backup of \(device.name) put back")
         case 2:
             _ = try device.leave()
-            try device.journal.startSync(folder: device.folder, device: device.newID(), name: device.name, searches: true)
+            try SyncEngine(device.journal).start(folder: device.folder, device: device.newID(), name: device.name, searches: true)
             Self.trace("\(device.name) left and joined again")
         case 3:
             try device.killAfterRename()
@@ -307,7 +307,7 @@ struct Network {
     private mutating func remember() {
         for device in devices {
             owned[device.name, default: []].formUnion(device.ids)
-            if let id = try? device.journal.syncState()?.device { owned[device.name, default: []].insert(id) }
+            if let id = try? SyncEngine(device.journal).state()?.device { owned[device.name, default: []].insert(id) }
         }
     }
 

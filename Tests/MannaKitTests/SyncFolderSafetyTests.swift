@@ -24,7 +24,7 @@ import Glibc
     @Test func segmentsAreTheUsersOnlyAndFoldersMadeOpenBeforeAreClosed() throws {
         let scratch = try Scratch("sync-safety")
         let laptop = try device(scratch)
-        let state = try #require(try laptop.journal.syncState())
+        let state = try #require(try SyncEngine(laptop.journal).state())
         let folder = SyncFolder(root: laptop.folder)
         // As an older Manna left them: open to everyone.
         for path in [laptop.folder + "/manna-sync", folder.devices, folder.folder(of: state.device)] {
@@ -47,7 +47,7 @@ import Glibc
     func aLinkPlantedInTheFolderIsNeverFollowed(planted: String) throws {
         let scratch = try Scratch("sync-safety")
         let laptop = try device(scratch)
-        let id = try #require(try laptop.journal.syncState()).device
+        let id = try #require(try SyncEngine(laptop.journal).state()).device
         let folder = SyncFolder(root: laptop.folder)
         let elsewhere = scratch.file("elsewhere")
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
@@ -90,7 +90,7 @@ import Glibc
             // The link is replaced by the segment (its target untouched), and no one else is
             // taken to write under this id: the device keeps it.
             #expect(report.problems.isEmpty && report.sent > 0 && report.newDevice == nil, "\(report)")
-            #expect(try laptop.journal.syncState()?.device == id)
+            #expect(try SyncEngine(laptop.journal).state()?.device == id)
             #expect(Files.isRegularFile(folder.folder(of: id) + "/" + SyncSegment.fileName(1), followLinks: false))
         default:
             #expect(report.ignored.map(\.path) == [folder.folder(of: peer)], "\(report.ignored)")

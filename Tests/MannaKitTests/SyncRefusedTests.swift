@@ -58,7 +58,7 @@ import TestSupport
         let report = try laptop.sync()
         #expect(report.refused == 1 && report.problems == [], "\(what): \(report)")
         #expect(report.applied["phone"]?.segments == 1)
-        let refused = try #require(try laptop.journal.syncRefused()[Self.peer], "\(what)")
+        let refused = try #require(try SyncEngine(laptop.journal).refused()[Self.peer], "\(what)")
         #expect(refused.count == 1 && refused.first.contains(says), "\(what): \(refused.first)")
         #expect(!refused.first.contains("\u{1B}"))
         // The journal reads and exports; the records the bad change was not part of are there.

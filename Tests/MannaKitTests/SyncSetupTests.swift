@@ -109,7 +109,7 @@ import TestSupport
 
         func syncing(_ name: String) throws -> TestDevice {
             let journal = try scratch.journal(name)
-            try journal.startSync(folder: shared, device: Journal.newUUID(), name: name)
+            try SyncEngine(journal).start(folder: shared, device: Journal.newUUID(), name: name)
             return TestDevice(journal: journal, name: name, folder: shared, now: start + 100)
         }
         func pair() throws -> (TestDevice, TestDevice) {
@@ -126,8 +126,8 @@ import TestSupport
             devices = [try syncing("laptop"), try syncing("desktop")]
         case .leaveThenInit:
             let (laptop, desktop) = try pair()
-            try laptop.journal.stopSync()
-            try laptop.journal.startSync(folder: shared, device: Journal.newUUID(), name: "laptop")
+            try SyncEngine(laptop.journal).stop()
+            try SyncEngine(laptop.journal).start(folder: shared, device: Journal.newUUID(), name: "laptop")
             devices = [laptop, desktop]
         case .restoredBackup:
             let (laptop, desktop) = try pair()
@@ -171,7 +171,7 @@ import TestSupport
             try laptop.sync(segmentsKept: 0)
             notes[1] = "note 1, after the backup 3"
             notes[2] = "note 2, on the desktop 4"
-            let state = try #require(try laptop.journal.syncState())
+            let state = try #require(try SyncEngine(laptop.journal).state())
             #expect(SyncFolder(root: shared).scan().devices[state.device] == [], "every segment is in the snapshot")
             try Self.copy(scratch, "backup", to: "restored")
             devices = [TestDevice(journal: try scratch.journal("restored"), name: "laptop", folder: shared, now: laptop.now + 60), desktop]
@@ -180,7 +180,7 @@ import TestSupport
             laptop.now += 60
             try laptop.edit(try #require(try laptop.notes().first { $0.text == "note 1" }), "note 1, queued at the backup")
             notes[1] = "note 1, queued at the backup"
-            try laptop.journal.captureSyncChanges(now: laptop.now)
+            try SyncEngine(laptop.journal).capture(now: laptop.now)
             try Self.copy(scratch, "laptop", to: "backup")
             try SyncSetupTests.settle([laptop, desktop])
             try Self.copy(scratch, "backup", to: "restored")
@@ -223,7 +223,7 @@ import TestSupport
             notes += ["on the original", "on the clone"]
             // The original writes two segments, the clone one, before either sees the other's:
             // the sync tool keeps the clone's first, and the original's becomes its conflict copy.
-            let state = try #require(try laptop.journal.syncState())
+            let state = try #require(try SyncEngine(laptop.journal).state())
             let own = SyncFolder(root: shared).folder(of: state.device) + "/"
             let first = own + SyncSegment.fileName(state.sequence + 1), second = own + SyncSegment.fileName(state.sequence + 2)
             try laptop.sync()
@@ -260,7 +260,7 @@ import TestSupport
 
     /// The segment numbers in a device's folder.
     func sequences(_ device: TestDevice) throws -> [Int] {
-        let state = try #require(try device.journal.syncState())
+        let state = try #require(try SyncEngine(device.journal).state())
         return SyncFolder(root: device.folder).scan().devices[state.device] ?? []
     }
 
@@ -277,13 +277,13 @@ import TestSupport
         try SyncSetupTests.copy(scratch, "laptop", to: "desktop")
         let laptop = TestDevice(journal: journal, name: "laptop", folder: shared, now: 1_800_000_100)
         let desktop = TestDevice(journal: try scratch.journal("desktop"), name: "desktop", folder: shared, now: 1_800_000_100)
-        try laptop.journal.startSync(folder: shared, device: Journal.newUUID(), name: "laptop")
+        try SyncEngine(laptop.journal).start(folder: shared, device: Journal.newUUID(), name: "laptop")
         try laptop.sync()
         laptop.now += 60
         try laptop.edit(try #require(try laptop.notes().first), "second words")
         try laptop.sync()
         desktop.now = laptop.now + 60
-        try desktop.journal.startSync(folder: shared, device: Journal.newUUID(), name: "desktop")
+        try SyncEngine(desktop.journal).start(folder: shared, device: Journal.newUUID(), name: "desktop")
         try SyncSetupTests.settle([laptop, desktop])
         for device in [laptop, desktop] {
             #expect(try device.notes().map(\.text) == ["second words"], "\(device.name)")
@@ -294,17 +294,17 @@ import TestSupport
     @Test func aKillAfterASegmentIsRenamedIntoPlaceResumes() throws {
         let scratch = try Scratch("sync-identity")
         let (laptop, desktop) = try pair(scratch)
-        let before = try #require(try laptop.journal.syncState())
+        let before = try #require(try SyncEngine(laptop.journal).state())
         _ = try laptop.journal.addNote("written before the kill", on: ref("Gen 1:2"), at: laptop.now)
-        try laptop.journal.captureSyncChanges(now: laptop.now)
-        let (sequence, changes) = try #require(try laptop.journal.syncOutbox())
+        try SyncEngine(laptop.journal).capture(now: laptop.now)
+        let (sequence, changes) = try #require(try SyncEngine(laptop.journal).outbox())
         // What `send` does up to the rename; the journal's commit never happens.
         _ = try SyncFolder(root: laptop.folder).write(SyncSegment(device: before.device, name: before.deviceName, sequence: sequence, schema: Sync.schema,
-                                                                  after: try laptop.journal.syncApplied(), changes: changes))
+                                                                  after: try SyncEngine(laptop.journal).applied(), changes: changes))
         _ = try laptop.journal.addNote("written after it", on: ref("Gen 1:3"), at: laptop.now)
         let resumed = try laptop.sync()
         #expect(resumed.newDevice == nil, "no new id: \(resumed)")
-        let after = try #require(try laptop.journal.syncState())
+        let after = try #require(try SyncEngine(laptop.journal).state())
         #expect(after.device == before.device)
         // The renamed segment is kept as written; only the later note goes in the next one.
         #expect(try sequences(laptop) == Array(1...sequence + 1))
@@ -321,7 +321,7 @@ import TestSupport
     @Test func fourSyncsAtOnceKeepOneIdentity() throws {
         let scratch = try Scratch("sync-identity")
         let (laptop, desktop) = try pair(scratch)
-        let device = try #require(try laptop.journal.syncState()).device
+        let device = try #require(try SyncEngine(laptop.journal).state()).device
         let path = laptop.journal.path, now = laptop.now
         let failures = Counter(), newDevices = Counter()
         let done = DispatchGroup()
@@ -343,9 +343,9 @@ import TestSupport
         done.wait()
         #expect(failures.value == 0)
         #expect(newDevices.value == 0)
-        #expect(try laptop.journal.syncState()?.device == device)
+        #expect(try SyncEngine(laptop.journal).state()?.device == device)
         // Without a gap up to the last written (the oldest may be in a snapshot by now).
-        let written = try #require(try laptop.journal.syncState()).sequence, kept = try sequences(laptop)
+        let written = try #require(try SyncEngine(laptop.journal).state()).sequence, kept = try sequences(laptop)
         #expect(kept == Array((kept.first ?? 1)...written))
         try SyncSetupTests.settle([laptop, desktop])
         #expect(try desktop.notes().count == 3 + 80)
@@ -362,7 +362,7 @@ import TestSupport
             try Sync.run(laptop.journal, now: laptop.now, wait: false)
         }
         #expect(report?.busy == true)
-        #expect(try laptop.journal.syncOutbox() == nil, "nothing captured while another sync runs")
+        #expect(try SyncEngine(laptop.journal).outbox() == nil, "nothing captured while another sync runs")
         #expect(try laptop.sync().sent == 7)
     }
 
@@ -390,11 +390,11 @@ import TestSupport
         var random = SeededRandom(seed: 7)
         for order in 0..<4 {
             let journal = try scratch.journal("order\(order)")
-            try journal.startSync(folder: laptop.folder, device: Journal.newUUID(), name: "order\(order)")
+            try SyncEngine(journal).start(folder: laptop.folder, device: Journal.newUUID(), name: "order\(order)")
             var delivery = segments.shuffled(using: &random)
             delivery += delivery.filter { _ in Bool.random(using: &random) }
-            for segment in delivery { _ = try journal.apply(segment, at: 1_800_000_000) }
-            for segment in segments { _ = try journal.apply(segment, at: 1_800_000_000) }
+            for segment in delivery { _ = try SyncEngine(journal).apply(segment, at: 1_800_000_000) }
+            for segment in segments { _ = try SyncEngine(journal).apply(segment, at: 1_800_000_000) }
             exports.append(try journal.export().prettyText)
         }
         #expect(Set(exports).count == 1)

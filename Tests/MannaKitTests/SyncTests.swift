@@ -14,7 +14,7 @@ final class TestDevice {
     /// A device with a journal of its own, just made, syncing through `folder`.
     convenience init(_ scratch: Scratch, _ name: String, folder: String, now: Instant = 1_800_000_000) throws {
         let journal = try scratch.journal(name)
-        try journal.startSync(folder: folder, device: Journal.newUUID(), name: name)
+        try SyncEngine(journal).start(folder: folder, device: Journal.newUUID(), name: name)
         self.init(journal: journal, name: name, folder: folder, now: now)
     }
 
@@ -50,13 +50,13 @@ final class TestDevice {
     @discardableResult
     func sync(segmentsKept: Int = 64) throws -> SyncReport {
         let report = try Sync.run(journal, now: now, force: true, segmentsKept: segmentsKept, newDevice: takeID)
-        if let id = try journal.syncState()?.device { ids.insert(id) }
+        if let id = try SyncEngine(journal).state()?.device { ids.insert(id) }
         return report
     }
 
     /// `sync leave`, whose last sync may take a new id (a clock set right).
     func leave() throws -> Sync.Leaving {
-        if let id = try journal.syncState()?.device { ids.insert(id) }
+        if let id = try SyncEngine(journal).state()?.device { ids.insert(id) }
         return try Sync.leave(journal, now: now, newDevice: takeID)
     }
 
@@ -65,8 +65,8 @@ final class TestDevice {
     /// What a sync killed after renaming its segment into place leaves: the segment in the
     /// folder, its changes still queued in the journal.
     func killAfterRename() throws {
-        _ = try Sync.unlocked(journal, now: now, force: true, segmentsKept: 64, newDevice: takeID, killedAfterRename: true)
-        if let id = try journal.syncState()?.device { ids.insert(id) }
+        _ = try Sync.unlocked(SyncEngine(journal), now: now, force: true, segmentsKept: 64, newDevice: takeID, killedAfterRename: true)
+        if let id = try SyncEngine(journal).state()?.device { ids.insert(id) }
     }
 
     func notes() throws -> [Note] { try journal.notes(in: nil) }
@@ -327,7 +327,7 @@ final class TestDevice {
         let (laptop, desktop) = try pair(scratch)
         _ = try laptop.journal.addNote("whole", on: ref("Gen 1:1"), at: laptop.now)
         try laptop.sync()
-        let state = try #require(try laptop.journal.syncState())
+        let state = try #require(try SyncEngine(laptop.journal).state())
         let file = SyncFolder(root: laptop.folder).folder(of: state.device) + "/" + SyncSegment.fileName(1)
         let whole = try String(contentsOfFile: file, encoding: .utf8)
         try String(whole.prefix(whole.count - 20)).write(toFile: file, atomically: true, encoding: .utf8)
@@ -355,7 +355,7 @@ final class TestDevice {
             _ = try desktop.journal.bookmark(ref("Gen 1:\(index + 1)"), at: desktop.now)
             try desktop.sync()
         }
-        let state = try #require(try laptop.journal.syncState())
+        let state = try #require(try SyncEngine(laptop.journal).state())
         let own = SyncFolder(root: laptop.folder).folder(of: state.device)
         #expect(Files.list(own).count == 5)
         try laptop.sync(segmentsKept: 2)
@@ -383,7 +383,7 @@ final class TestDevice {
             try laptop.sync(segmentsKept: 1)
         }
         let folder = SyncFolder(root: laptop.folder)
-        let state = try #require(try laptop.journal.syncState())
+        let state = try #require(try SyncEngine(laptop.journal).state())
         let own = folder.folder(of: state.device)
         let packed = try #require(try Files.readBytes(own + "/" + SyncFolder.snapshotName))
         let text = try #require(try folder.snapshot(of: state.device))
@@ -420,7 +420,7 @@ final class TestDevice {
             try laptop.sync(segmentsKept: 2)
         }
         let own = SyncFolder(root: laptop.folder)
-        let state = try #require(try laptop.journal.syncState())
+        let state = try #require(try SyncEngine(laptop.journal).state())
         let text = try #require(try own.snapshot(of: state.device))
         let snapshot = try SyncSegment(parsing: text, schema: Sync.schema)
         let texts = snapshot.changes.filter { $0.field == "text" }
@@ -457,7 +457,7 @@ final class TestDevice {
             try laptop.sync()
             try desktop.sync()
         }
-        let state = try #require(try laptop.journal.syncState())
+        let state = try #require(try SyncEngine(laptop.journal).state())
         let own = SyncFolder(root: laptop.folder).folder(of: state.device)
         try "garbage\n".write(toFile: own + "/0000000002.jsonl", atomically: false, encoding: .utf8)
         desktop.now += 60
@@ -483,13 +483,13 @@ final class TestDevice {
         // Written after its last sync: leaving sends it first.
         _ = try desktop.journal.addNote("written just before leaving", on: ref("Gen 1:1"), at: desktop.now)
         #expect(try Sync.leave(desktop.journal, now: desktop.now) == .marked)
-        #expect(try desktop.journal.syncState() == nil)
+        #expect(try SyncEngine(desktop.journal).state() == nil)
         for index in 0..<4 {
             laptop.now += 60
             _ = try laptop.journal.addNote("note \(index)", on: ref("Ps 23:\(index + 1)"), at: laptop.now)
             try laptop.sync()
         }
-        let own = SyncFolder(root: laptop.folder).folder(of: try #require(try laptop.journal.syncState()).device)
+        let own = SyncFolder(root: laptop.folder).folder(of: try #require(try SyncEngine(laptop.journal).state()).device)
         try laptop.sync(segmentsKept: 2)
         // Without the mark, the desktop's last segment (which had applied none of these) would keep them all.
         #expect(Files.list(own).sorted() == [SyncFolder.snapshotName])
@@ -505,7 +505,7 @@ final class TestDevice {
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
         let laptop = try TestDevice(scratch, "laptop", folder: shared), desktop = try TestDevice(scratch, "desktop", folder: shared)
         for device in [laptop, desktop] {
-            try device.journal.startSync(folder: shared, device: Journal.newUUID(), name: device.name, searches: true)
+            try SyncEngine(device.journal).start(folder: shared, device: Journal.newUUID(), name: device.name, searches: true)
         }
         for index in 0..<60 {
             try laptop.journal.recordSearch(SearchRecord(query: "laptop \(index)", translation: "KJV", searchedAt: laptop.now + index))
@@ -565,7 +565,7 @@ final class TestDevice {
         }
         // Alone in the folder, the laptop collapses its segments into a snapshot and removes them.
         if damaged == .snapshot { try laptop.sync(segmentsKept: 1) }
-        let own = SyncFolder(root: shared).folder(of: try #require(try laptop.journal.syncState()).device)
+        let own = SyncFolder(root: shared).folder(of: try #require(try SyncEngine(laptop.journal).state()).device)
         let file = own + "/" + (damaged == .snapshot ? SyncFolder.snapshotName : SyncSegment.fileName(1))
         if damaged == .snapshot { #expect(!Files.list(own).contains(SyncSegment.fileName(1))) }
 
@@ -585,7 +585,7 @@ final class TestDevice {
         try setModified(file, damagedTime)
         #expect(try desktop.sync().problems == [problem])
         #expect(try desktop.notes().isEmpty)
-        #expect(try desktop.journal.syncDevices().first?.rejected.count == 1)
+        #expect(try SyncEngine(desktop.journal).devices().first?.rejected.count == 1)
 
         // Touched (as any rewrite, rename or copy does), it is read again and applies.
         var later = damagedTime
@@ -594,7 +594,7 @@ final class TestDevice {
         let mended = try desktop.sync()
         #expect(mended.problems == [], "\(mended)")
         #expect(Set(try desktop.notes().map(\.text)) == ["note 0", "note 1", "note 2"])
-        #expect(try desktop.journal.syncDevices().first?.rejected == [])
+        #expect(try SyncEngine(desktop.journal).devices().first?.rejected == [])
     }
 
     /// Writes one byte at `offset` in place: the file keeps its inode and size.
@@ -634,7 +634,7 @@ final class TestDevice {
             try laptop.sync()
         }
         let folder = SyncFolder(root: shared)
-        let laptopID = try #require(try laptop.journal.syncState()).device
+        let laptopID = try #require(try SyncEngine(laptop.journal).state()).device
         let first = folder.folder(of: laptopID) + "/" + SyncSegment.fileName(1)
         switch fault {
         case .damaged: try "not a segment\n".write(toFile: first, atomically: true, encoding: .utf8)
@@ -645,11 +645,11 @@ final class TestDevice {
         let stuck = try desktop.sync()
         let problem = try #require(stuck.problems.first)
         #expect(fault == .damaged ? problem.contains("not a Manna sync segment") : problem.contains("segment 1 of 'laptop' (device "), "\(problem)")
-        let desktopID = try #require(try desktop.journal.syncState()).device
+        let desktopID = try #require(try SyncEngine(desktop.journal).state()).device
         desktop.now += 1800
         try desktop.sync()
         #expect(folder.wants(of: desktopID).isEmpty)
-        #expect(try desktop.journal.syncDevices().first?.problemSince == laptop.now)
+        #expect(try SyncEngine(desktop.journal).devices().first?.problemSince == laptop.now)
         desktop.now += 1800
         try desktop.sync()
         #expect(folder.wants(of: desktopID) == [laptopID: 1])
@@ -662,7 +662,7 @@ final class TestDevice {
         #expect(unstuck.problems == [], "\(unstuck)")
         #expect(Set(try desktop.notes().map(\.text)) == ["first", "second"])
         #expect(!Files.exists(folder.folder(of: desktopID) + "/" + SyncFolder.wantsName))
-        #expect(try desktop.journal.syncDevices().first?.problemSince == nil)
+        #expect(try SyncEngine(desktop.journal).devices().first?.problemSince == nil)
         try laptop.sync()
         try desktop.sync()
         #expect(try laptop.export() == desktop.export())

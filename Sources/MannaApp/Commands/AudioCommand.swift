@@ -57,7 +57,7 @@ enum AudioCommand {
                 let translation = try database.translation(code: sheet.translation)
                 let verses = try database.passage(try Reference(parsing: sheet.passage), in: translation).filter { $0.text != nil }.map(\.id)
                 if let defect = sheet.defects(passage: verses, audio: nil).first { throw Failure.data(defect) }
-                try journal.register(RegisteredRecording(audio: audio, cues: path, passage: sheet.passage, translation: sheet.translation,
+                try RecordingStore(journal).register(RegisteredRecording(audio: audio, cues: path, passage: sheet.passage, translation: sheet.translation,
                                                          reader: sheet.voice, addedAt: context.clock.now()))
                 context.stdout.line("added \(audio): \(sheet.passage) (\(sheet.translation)), \(sheet.cues.count) verses, read by \(sheet.voice)")
             } catch let error as UserError {
@@ -71,7 +71,7 @@ enum AudioCommand {
     }
 
     static func list(_ context: Context) throws {
-        let recordings = try context.existingJournal()?.recordings() ?? []
+        let recordings = try context.existingJournal().map { try RecordingStore($0).all() } ?? []
         guard !recordings.isEmpty else {
             context.stdout.line("no recordings: add a folder of them with 'manna audio add DIR'")
             return
@@ -83,7 +83,7 @@ enum AudioCommand {
 
     static func remove(_ file: String, _ context: Context) throws {
         let audio = UserPath.absolute(file)
-        guard let journal = try context.existingJournal(), try journal.unregister(audio: audio) else {
+        guard let journal = try context.existingJournal(), try RecordingStore(journal).unregister(audio: audio) else {
             throw Failure.data("no recording \(audio) is registered; 'manna audio list' shows them")
         }
         context.stdout.line("removed \(audio) (the file itself is left alone)")

@@ -35,7 +35,7 @@ enum ListenCommand {
             // A recording with no passage given: the passage its cue sheet is for.
             reference = try Reference(parsing: try CueSheetFile.read(arguments.value(Options.cues, context) ?? CueSheet.path(forAudio: audio)).passage)
         } else if arguments.positionals.isEmpty {
-            guard let position = try context.existingJournal()?.listeningPosition() else {
+            guard let position = try context.existingJournal().flatMap({ try ListeningStore($0).position() }) else {
                 throw Failure.usage("nothing to resume: give a passage, like 'manna listen John 3'")
             }
             resume = position

@@ -57,26 +57,26 @@ enum SyncCommand {
                 + "choose a folder of its own, like ~/Sync/manna")
         }
         let journal = try context.journal()
-        if let state = try journal.syncState() {
+        if let state = try SyncEngine(journal).state() {
             throw Failure.data("this journal already syncs through \(state.folder) as '\(state.deviceName)': 'manna sync leave' first")
         }
         let deviceName = try name.map(checkedName) ?? hostName()
         guard let report = try Sync.start(journal, folder: directory, device: Journal.newUUID(), name: deviceName, searches: searches,
                                           now: context.clock.now()) else { throw busy }
-        let state = try journal.syncState()!
+        let state = try SyncEngine(journal).state()!
         context.stdout.line("this journal syncs through \(directory) as '\(deviceName)' (device \(state.device.prefix(8)))")
         try say(report, context)
     }
 
     static func now(_ context: Context) throws {
-        guard let journal = try context.existingJournal(), try journal.syncState() != nil else { throw notSyncing }
+        guard let journal = try context.existingJournal(), try SyncEngine(journal).state() != nil else { throw notSyncing }
         let report = try Sync.run(journal, now: context.clock.now(), force: true)
         if report.busy { throw busy }
         try say(report, context)
     }
 
     static func leave(_ context: Context) throws {
-        guard let journal = try context.existingJournal(), let state = try journal.syncState() else { throw notSyncing }
+        guard let journal = try context.existingJournal(), let state = try SyncEngine(journal).state() else { throw notSyncing }
         let leaving = try Sync.leave(journal, now: context.clock.now())
         if leaving == .busy { throw busy }
         context.stdout.line("this journal no longer syncs; what it wrote stays in \(state.folder) for the other devices, "
@@ -90,12 +90,12 @@ enum SyncCommand {
     /// `sync forget NAME`: the device named (or whose id starts so) is taken as gone; the others
     /// stop keeping what they write for it.
     static func forget(_ which: String, _ context: Context) throws {
-        guard let journal = try context.existingJournal(), let state = try journal.syncState() else { throw notSyncing }
+        guard let journal = try context.existingJournal(), let state = try SyncEngine(journal).state() else { throw notSyncing }
         let key = which.trimmingSpaces.lowercased()
         if key == state.deviceName.lowercased() || (key.count >= 4 && state.device.hasPrefix(key)) {
             throw Failure.usage("'\(which.singleLine)' is this device: 'manna sync leave' stops it syncing")
         }
-        let devices = try journal.syncDevices().filter { !$0.mine }
+        let devices = try SyncEngine(journal).devices().filter { !$0.mine }
         var matches = devices.filter { $0.name.lowercased() == key }
         if matches.isEmpty && key.count >= 4 { matches = devices.filter { $0.device.hasPrefix(key) } }
         guard matches.count == 1, let device = matches.first else {
@@ -164,12 +164,13 @@ enum SyncCommand {
     }
 
     static func status(json: Bool, _ context: Context) throws {
-        guard let journal = try context.existingJournal(), let state = try journal.syncState() else { throw notSyncing }
+        guard let journal = try context.existingJournal(), let state = try SyncEngine(journal).state() else { throw notSyncing }
         let zone = try context.zone()
         // The ids this journal synced under before are not other devices.
-        let devices = try journal.syncDevices().filter { !$0.mine }
-        let refused = try journal.syncRefused()
-        let pending = try journal.syncOutbox()?.changes.count ?? 0
+        let sync = SyncEngine(journal)
+        let devices = try sync.devices().filter { !$0.mine }
+        let refused = try sync.refused()
+        let pending = try sync.outbox()?.changes.count ?? 0
         let folder = SyncFolder(root: state.folder)
         let scan = Files.isDirectory(state.folder) ? folder.scan() : SyncFolder.Scan()
         let ignored = scan.ignored

@@ -68,7 +68,7 @@ struct ListenSession {
         terminal?.restore()
         switch ending {
         case .heardToTheEnd:
-            try journal.clearListeningPosition()
+            try ListeningStore(journal).clear()
             return
         case .playerFailed(let failure) where !started:
             // Before a sound (no server, no such voice): nothing was heard, no place to keep.
@@ -188,7 +188,7 @@ struct ListenSession {
     }
 
     private func save(_ journal: Journal) throws {
-        try journal.saveListeningPosition(ListeningPosition(
+        try ListeningStore(journal).save(ListeningPosition(
             passage: reference.description, translation: translation.code, verse: currentID,
             voice: request.audio == nil ? request.voice : nil, rate: request.audio == nil ? request.rate : nil,
             audio: request.audio, cues: cues, updatedAt: context.clock.now()))

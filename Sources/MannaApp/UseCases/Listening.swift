@@ -176,7 +176,7 @@ enum Listening {
     static func registeredRecording(covering verses: [ListenRequest.Verse], translation: String, _ context: Context) throws -> Recorded? {
         guard let journal = try context.existingJournal() else { return nil }
         let wanted = Set(verses.map(\.id))
-        for recording in try journal.recordings() where recording.translation == translation {
+        for recording in try RecordingStore(journal).all() where recording.translation == translation {
             guard let found = try? Recorded(recording.audio, cues: recording.cues, exporting: nil) else { continue }
             if wanted.isSubset(of: Set(found.sheet.cues.map(\.id.rawValue))) { return found }
         }

@@ -11,11 +11,11 @@ enum Syncing {
 
     /// For `doctor`: how syncing stands, or why it failed.
     static func health(_ context: Context) throws -> String {
-        guard let journal = try context.existingJournal(), let state = try journal.syncState() else { return "not syncing" }
+        guard let sync = try context.existingJournal().map(SyncEngine.init), let state = try sync.state() else { return "not syncing" }
         if let problem = state.problem { throw Failure.unavailable(problem) }
         // The ids this journal synced under before are not other devices.
-        let devices = try journal.syncDevices().filter { !$0.mine }
-        let refused = try journal.syncRefused()
+        let devices = try sync.devices().filter { !$0.mine }
+        let refused = try sync.refused()
         if !refused.isEmpty {
             let names = Dictionary(devices.map { ($0.device, $0.name) }, uniquingKeysWith: { first, _ in first })
             let count = refused.values.map(\.count).reduce(0, +)

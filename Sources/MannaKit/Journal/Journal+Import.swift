@@ -202,7 +202,7 @@ extension Journal {
                     summary.tables.append((table.name, counts))
                 }
                 // Once every table is in: a run's days read come after the runs.
-                for run in stoppedRuns { try carryDaysRead(from: run.uuid, to: run.winner) }
+                for run in stoppedRuns { try SyncEngine(self).carryDaysRead(from: run.uuid, to: run.winner) }
                 return summary
             }
         } catch let error as ImportError {

@@ -60,19 +60,21 @@ public enum Sync {
     /// `newDevice` makes an id if this journal turns out to be a copy.
     public static func run(_ journal: Journal, now: Instant, force: Bool = false, wait: Bool = true, segmentsKept: Int = 64,
                            newDevice: () -> String = Journal.newUUID) throws(JournalError) -> SyncReport {
+        let sync = SyncEngine(journal)
         // A journal that does not sync (most ticks) takes no lock and makes no lock file.
-        guard try journal.syncState() != nil else { return SyncReport() }
+        guard try sync.state() != nil else { return SyncReport() }
         return try SyncLock.holding(journal, wait: wait) { () throws(JournalError) in
-            try unlocked(journal, now: now, force: force, segmentsKept: segmentsKept, newDevice: newDevice)
+            try unlocked(sync, now: now, force: force, segmentsKept: segmentsKept, newDevice: newDevice)
         } ?? SyncReport(busy: true)
     }
 
     /// `sync init`: makes `folder` the journal's sync folder as the new device `device`, and
     /// syncs at once, under the sync lock (nil: another sync held it for a minute).
     public static func start(_ journal: Journal, folder: String, device: String, name: String, searches: Bool, now: Instant) throws(JournalError) -> SyncReport? {
-        try SyncLock.holding(journal, wait: true) { () throws(JournalError) in
-            try journal.startSync(folder: folder, device: device, name: name, searches: searches)
-            return try unlocked(journal, now: now, force: true, segmentsKept: 64, newDevice: Journal.newUUID)
+        let sync = SyncEngine(journal)
+        return try SyncLock.holding(journal, wait: true) { () throws(JournalError) in
+            try sync.start(folder: folder, device: device, name: name, searches: searches)
+            return try unlocked(sync, now: now, force: true, segmentsKept: 64, newDevice: Journal.newUUID)
         }
     }
 
@@ -94,12 +96,13 @@ public enum Sync {
     /// a new device (`newDevice` makes its id), which then leaves: once the journal forgets its
     /// versions, nothing could withdraw them, and the others would wait on them for the skew.
     public static func leave(_ journal: Journal, now: Instant, newDevice: () -> String = Journal.newUUID) throws(JournalError) -> Leaving {
-        try SyncLock.holding(journal, wait: true) { () throws(JournalError) -> Leaving in
-            guard try journal.syncState() != nil else { return .marked }
-            _ = try unlocked(journal, now: now, force: true, segmentsKept: 64, newDevice: newDevice)
-            guard let state = try journal.syncState() else { return .marked }
+        let sync = SyncEngine(journal)
+        return try SyncLock.holding(journal, wait: true) { () throws(JournalError) -> Leaving in
+            guard try sync.state() != nil else { return .marked }
+            _ = try unlocked(sync, now: now, force: true, segmentsKept: 64, newDevice: newDevice)
+            guard let state = try sync.state() else { return .marked }
             let leaving = mark(SyncFolder.Left(device: state.device, name: state.deviceName, at: now), in: SyncFolder(root: state.folder))
-            try journal.stopSync()
+            try sync.stop()
             return leaving
         } ?? .busy
     }
@@ -108,8 +111,9 @@ public enum Sync {
     /// machine wiped): every device stops keeping segments for it, and should it sync again it
     /// finds the mark and goes on as a new device, sending all it knows.
     public static func forget(_ device: SyncDevice, _ journal: Journal, now: Instant) throws(JournalError) -> Leaving {
-        try SyncLock.holding(journal, wait: true) { () throws(JournalError) -> Leaving in
-            guard let state = try journal.syncState() else { return .marked }
+        let sync = SyncEngine(journal)
+        return try SyncLock.holding(journal, wait: true) { () throws(JournalError) -> Leaving in
+            guard let state = try sync.state() else { return .marked }
             let folder = SyncFolder(root: state.folder)
             // Its next segment stamped far ahead (it left, or was wiped, with its clock ahead):
             // no device applies that one or any after it, or they would win every race a year on.
@@ -127,12 +131,12 @@ public enum Sync {
 
     /// One sync, the lock held. `killedAfterRename` (for tests) stops it as a kill would
     /// between renaming its first segment into place and recording it in the journal.
-    static func unlocked(_ journal: Journal, now: Instant, force: Bool, segmentsKept: Int,
+    static func unlocked(_ sync: SyncEngine, now: Instant, force: Bool, segmentsKept: Int,
                          newDevice: () -> String, killedAfterRename: Bool = false) throws(JournalError) -> SyncReport {
         var report = SyncReport()
-        guard var state = try journal.syncState() else { return report }
+        guard var state = try sync.state() else { return report }
         let folder = SyncFolder(root: state.folder)
-        let devices = try journal.syncDevices()
+        let devices = try sync.devices()
         let byID = Dictionary(devices.map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
         let folderModified = SyncFolder.modified(folder.devices)
         if !force && !state.dirty && state.problem == nil && folderModified != nil && folderModified == state.folderModified
@@ -143,15 +147,15 @@ public enum Sync {
         guard Files.isDirectory(state.folder) else {
             report.folderUnavailable = "the sync folder \(state.folder) is not there (not mounted?); the journal is unchanged"
             report.problems.append(report.folderUnavailable!)
-            try journal.recordSync(problem: report.problems.first, at: now, folderModified: nil)
+            try sync.recordSync(problem: report.problems.first, at: now, folderModified: nil)
             return report
         }
 
         // A sync killed after renaming its segment into place, before the journal recorded it:
         // the file is this device's own, and is recorded now.
         var scan = folder.scan()
-        if (scan.devices[state.device] ?? []).last == state.sequence + 1, try resume(journal, state: state, folder: folder) {
-            state = try journal.syncState()!
+        if (scan.devices[state.device] ?? []).last == state.sequence + 1, try resume(sync, state: state, folder: folder) {
+            state = try sync.state()!
         }
         // A journal copied (a cloned home, a restored backup): two journals claim this id. It
         // goes on as a new device, sending all it knows, so nothing is lost or duplicated. So
@@ -167,7 +171,7 @@ public enum Sync {
         // A copy first applies what the journal it was copied from wrote under their id (ahead or
         // not: `own`) as a new device; what that brings ahead is withdrawn at the next sync.
         let copied = claimedElsewhere(state, folder: folder, scan: scan)
-        let future = copied ? [:] : try journal.devicesAhead(of: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, clock: state.clock)
+        let future = copied ? [:] : try sync.devicesAhead(of: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, clock: state.clock)
         if let newest = future.values.max() {
             let days = (HybridTime.instant(newest) - now + 86_399) / 86_400
             do {
@@ -182,24 +186,24 @@ public enum Sync {
         }
         if scan.left.contains(state.device) || report.clockWasAhead != nil || copied {
             if report.clockWasAhead != nil {
-                try journal.restamp(Set(future.keys), after: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, wall: now)
+                try sync.restamp(Set(future.keys), after: HybridTime.next(after: 0, wall: now + aheadAllowed) - 1, wall: now)
             }
             let id = newDevice()
-            try journal.becomeNewDevice(id, appliedOld: report.clockWasAhead != nil ? state.sequence : 0)
+            try sync.becomeNewDevice(id, appliedOld: report.clockWasAhead != nil ? state.sequence : 0)
             report.newDevice = id
-            state = try journal.syncState()!
+            state = try sync.state()!
             scan = folder.scan()
         }
         // Ids this journal synced under before: their segments were stamped by this device's
         // clock, so one stamped ahead is not held but applied, and withdrawn at the next sync
         // with the versions it brought (`withdrawFuture`).
-        let own = try ownIDs(journal, state: state, folder: folder, now: now)
+        let own = try ownIDs(sync, state: state, folder: folder, now: now)
 
-        try journal.captureSyncChanges(now: now)
-        report.sent += try send(journal, state: state, folder: folder, report: &report, killedAfterRename: killedAfterRename)
+        try sync.capture(now: now)
+        report.sent += try send(sync, state: state, folder: folder, report: &report, killedAfterRename: killedAfterRename)
         if killedAfterRename { return report }
 
-        var applied = try journal.syncApplied()
+        var applied = try sync.applied()
         let appliedBefore = applied
         // Devices that withdrew their segments past a number: those are never applied, nor waited for.
         var withdrawn: [String: Int] = [:]
@@ -248,7 +252,7 @@ public enum Sync {
                         rejections.hold(device, file, until: ahead.until)
                         break
                     }
-                    let result = try journal.apply(segment, at: now)
+                    let result = try sync.apply(segment, at: now)
                     texts.merge(result.texts) { $0.union($1) }
                     applied[device] = next
                     report.applied[segment.name, default: (0, 0)].segments += 1
@@ -271,7 +275,7 @@ public enum Sync {
                         problem = ahead(snapshot, now: now)?.problem
                     case .success(let snapshot):
                         problem = nil
-                        let result = try journal.apply(snapshot, at: now)
+                        let result = try sync.apply(snapshot, at: now)
                         texts.merge(result.texts) { $0.union($1) }
                         applied[device] = snapshot.sequence
                         report.applied[snapshot.name, default: (0, 0)].segments += 1
@@ -303,18 +307,18 @@ public enum Sync {
 
         // What applying made the journal do (a superseded highlight, a conflict copy, a copy
         // withdrawn) goes out too.
-        try journal.withdrawCopies(of: texts, now: now)
-        try journal.captureSyncChanges(now: now)
-        report.sent += try send(journal, state: state, folder: folder, report: &report)
-        try answerWants(journal, folder: folder, scan: scan)
+        try sync.withdrawCopies(of: texts, now: now)
+        try sync.capture(now: now)
+        report.sent += try send(sync, state: state, folder: folder, report: &report)
+        try answerWants(sync, folder: folder, scan: scan)
 
-        if let problem = try compact(journal, folder: folder, segmentsKept: segmentsKept) { report.problems.append(problem) }
+        if let problem = try compact(sync, folder: folder, segmentsKept: segmentsKept) { report.problems.append(problem) }
         scan = folder.scan()
         report.ignored = scan.ignored
         // A device nothing has been applied from yet is recorded too when it has a problem, so
         // `sync status` names the device that is stuck, by the name its first header gives.
         // What is as it was is not written again: a device stuck on a file it refused costs a tick no write.
-        let recorded = Dictionary(try journal.syncDevices().map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
+        let recorded = Dictionary(try sync.devices().map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
         for device in Set(recorded.keys).union(devicesProblems.keys).sorted() {
             let (problem, rejected) = (devicesProblems[device], rejections.refused[device] ?? [])
             let folderModified = SyncFolder.modified(folder.folder(of: device))
@@ -322,11 +326,11 @@ public enum Sync {
             let name = recorded[device] != nil ? nil
                 : (scan.devices[device] ?? []).lazy.compactMap { folder.header(device, $0, schema: schema)?.name }.first
                     ?? folder.snapshotHeader(of: device, schema: schema)?.name ?? device
-            try journal.recordDevice(device, name: name, problem: problem, rejected: rejected, folderModified: folderModified, at: now)
+            try sync.recordDevice(device, name: name, problem: problem, rejected: rejected, folderModified: folderModified, at: now)
         }
         report.problems += devicesProblems.sorted { $0.key < $1.key }.compactMap(\.value)
         // Problems found last time are looked at again next time: the folder's mtime is kept only when all went well.
-        try journal.recordSync(problem: report.problems.isEmpty ? nil : report.problems.joined(separator: "; "), at: now,
+        try sync.recordSync(problem: report.problems.isEmpty ? nil : report.problems.joined(separator: "; "), at: now,
                                folderModified: report.problems.isEmpty ? SyncFolder.modified(folder.devices) : nil)
         return report
     }
@@ -336,8 +340,8 @@ public enum Sync {
     /// with the new one (`Left.then`), so a backup from before, put back over it, knows the
     /// new id's segments for its own too (those it wrote with its clock far ahead are applied
     /// and withdrawn, not held for the skew while no journal is left that knows them).
-    private static func ownIDs(_ journal: Journal, state: SyncState, folder: SyncFolder, now: Instant) throws(JournalError) -> Set<String> {
-        let mine = Set(try journal.syncDevices().filter(\.mine).map(\.device))
+    private static func ownIDs(_ sync: SyncEngine, state: SyncState, folder: SyncFolder, now: Instant) throws(JournalError) -> Set<String> {
+        let mine = Set(try sync.devices().filter(\.mine).map(\.device))
         for device in mine.sorted() {
             // Only a mark it left itself: not one a withdrawal or another device wrote.
             guard let left = folder.left(of: device), left.by == nil, left.through == nil, left.then == nil else { continue }
@@ -348,7 +352,7 @@ public enum Sync {
         while let device = next.popLast() {
             if let then = folder.left(of: device)?.then, then != state.device, own.insert(then).inserted { next.append(then) }
         }
-        try journal.adopt(own.subtracting(mine))
+        try sync.adopt(own.subtracting(mine))
         return own
     }
 
@@ -389,22 +393,22 @@ public enum Sync {
     /// Writes a snapshot of every version this journal knows, through its last segment, when
     /// another device asks for one (`SyncFolder.wants`) from a segment no snapshot here covers
     /// (or the one here cannot be read): the segments it cannot apply are replaced.
-    static func answerWants(_ journal: Journal, folder: SyncFolder, scan: SyncFolder.Scan) throws(JournalError) {
-        guard let state = try journal.syncState(), state.sequence > 0 else { return }
+    static func answerWants(_ sync: SyncEngine, folder: SyncFolder, scan: SyncFolder.Scan) throws(JournalError) {
+        guard let state = try sync.state(), state.sequence > 0 else { return }
         let asked = scan.devices.keys.filter { $0 != state.device && !scan.left.contains($0) }
             .compactMap { folder.wants(of: $0)[state.device] }.filter { $0 <= state.sequence }.max()
         guard let asked else { return }
         if let header = folder.snapshotHeader(of: state.device, schema: schema), header.device == state.device, header.sequence >= asked,
            let text = try? folder.snapshot(of: state.device), (try? SyncSegment(parsing: text, schema: schema)) != nil { return }
         // Not written (the folder read-only, full): the sending of this sync says so.
-        _ = try? folder.write(try everythingKnown(journal, state: state), asSnapshot: true)
+        _ = try? folder.write(try everythingKnown(sync, state: state), asSnapshot: true)
     }
 
     /// A snapshot of every version this journal knows, each as it was stamped, through its
     /// last segment: it holds all this device ever sent, whatever became of its files.
-    static func everythingKnown(_ journal: Journal, state: SyncState) throws(JournalError) -> SyncSegment {
+    static func everythingKnown(_ sync: SyncEngine, state: SyncState) throws(JournalError) -> SyncSegment {
         SyncSegment(device: state.device, name: state.deviceName, sequence: state.sequence, schema: schema,
-                    after: try journal.syncApplied().filter { $0.key != state.device }, changes: try journal.everyVersionKnown())
+                    after: try sync.applied().filter { $0.key != state.device }, changes: try sync.everyVersionKnown())
     }
 
     /// A problem with one file in the folder, for `Result`.
@@ -478,8 +482,8 @@ public enum Sync {
     /// it is rewritten every `segmentsKept` segments. One of its own files that no longer reads
     /// (damaged in the folder) does not stop it: the snapshot is then every version this journal
     /// knows. Returns the problem when the snapshot cannot be written, for the sync to say.
-    static func compact(_ journal: Journal, folder: SyncFolder, segmentsKept: Int) throws(JournalError) -> String? {
-        guard let state = try journal.syncState(), state.sequence > 0 else { return nil }
+    static func compact(_ sync: SyncEngine, folder: SyncFolder, segmentsKept: Int) throws(JournalError) -> String? {
+        guard let state = try sync.state(), state.sequence > 0 else { return nil }
         let scan = folder.scan()
         let own = scan.devices[state.device] ?? []
         guard own.count > segmentsKept else { return nil }
@@ -501,7 +505,7 @@ public enum Sync {
                 written = SyncSegment(device: state.device, name: state.deviceName, sequence: state.sequence, schema: schema,
                                       after: collapsed.after, changes: collapsed.changes)
             } else {
-                written = try everythingKnown(journal, state: state)
+                written = try everythingKnown(sync, state: state)
             }
             do { _ = try folder.write(written, asSnapshot: true) } catch { return "cannot write this device's snapshot: \(error.message)" }
             through = state.sequence
@@ -588,23 +592,23 @@ public enum Sync {
 
     /// Records this device's segment after its last as written, if it is the one its queue
     /// holds (its changes the first queued): a sync that wrote it was killed before it said so.
-    private static func resume(_ journal: Journal, state: SyncState, folder: SyncFolder) throws(JournalError) -> Bool {
+    private static func resume(_ sync: SyncEngine, state: SyncState, folder: SyncFolder) throws(JournalError) -> Bool {
         let sequence = state.sequence + 1
         guard let text = try? folder.read(state.device, sequence), let segment = try? SyncSegment(parsing: text, schema: schema),
               segment.device == state.device, segment.sequence == sequence,
-              let (queued, changes) = try journal.syncOutbox(), queued == sequence, changes.starts(with: segment.changes) else { return false }
-        try journal.syncSegmentWritten(sequence, sha: SyncFolder.checksum(text), changes: segment.changes.count)
+              let (queued, changes) = try sync.outbox(), queued == sequence, changes.starts(with: segment.changes) else { return false }
+        try sync.segmentWritten(sequence, sha: SyncFolder.checksum(text), changes: segment.changes.count)
         return true
     }
 
     /// Writes the queued changes as this device's next segment; a folder that cannot be
     /// written (read-only, full) leaves them queued for next time.
-    private static func send(_ journal: Journal, state: SyncState, folder: SyncFolder, report: inout SyncReport,
+    private static func send(_ sync: SyncEngine, state: SyncState, folder: SyncFolder, report: inout SyncReport,
                              killedAfterRename: Bool = false) throws(JournalError) -> Int {
-        guard let (sequence, changes) = try journal.syncOutbox() else { return 0 }
-        let current = try journal.syncState() ?? state
+        guard let (sequence, changes) = try sync.outbox() else { return 0 }
+        let current = try sync.state() ?? state
         let segment = SyncSegment(device: current.device, name: current.deviceName, sequence: sequence, schema: schema,
-                                  after: try journal.syncApplied(), changes: changes)
+                                  after: try sync.applied(), changes: changes)
         let sha: String
         do { sha = try folder.write(segment) } catch {
             // Said once, though a sync sends twice (its edits, then what applying made).
@@ -614,7 +618,7 @@ public enum Sync {
             return 0
         }
         if killedAfterRename { return 0 }
-        try journal.syncSegmentWritten(sequence, sha: sha, changes: changes.count)
+        try sync.segmentWritten(sequence, sha: sha, changes: changes.count)
         return changes.count
     }
 }

@@ -1,6 +1,6 @@
-// Sync's side of the journal (docs/sync.md): this device's state, local edits found by
-// comparing the journal's tables with the versions last synced, and other devices' segments
-// applied field by field, each in one transaction.
+// The sync engine (docs/sync.md): this device's state, local edits found by comparing the
+// journal's tables with the versions last synced, and other devices' segments applied field by
+// field, each in one transaction. `Sync` drives it through the folder.
 //
 // The journal's own tables stay the truth every command reads and writes; sync is a layer
 // beside them. `sync_fields` holds, for every field of every synced record, the version that
@@ -60,11 +60,25 @@ public struct SyncApplied: Equatable, Sendable {
     public var copies = 0
     /// Changes refused by the checks `import` makes (kept in `sync_refused`), the rest applied.
     public var refused = 0
-    /// The records whose texts it brought versions of, by table (`Journal.withdrawCopies`).
+    /// The records whose texts it brought versions of, by table (`SyncEngine.withdrawCopies`).
     public var texts: [String: Set<String>] = [:]
 }
 
-extension Journal {
+/// Sync's side of one journal: versions, capture, apply, snapshots and withdrawals, on the
+/// journal's connection (a reader's until the first write makes it a writer's: `Journal.run`)
+/// and in its transactions. What the journal's own tables hold stays the journal's; each synced
+/// table's description (`ExportTable`) tells the engine its key, fields and merge.
+public struct SyncEngine {
+    let journal: Journal
+
+    public init(_ journal: Journal) { self.journal = journal }
+
+    private var database: Database { journal.database }
+
+    private func reading<T>(_ body: () throws -> T) throws(JournalError) -> T { try journal.reading(body) }
+
+    private func writing<T>(_ body: () throws -> T) throws(JournalError) -> T { try journal.writing(body) }
+
     /// The tables that sync, parents first (a reminder after its prayer): the search history
     /// only when asked for. The delivery ledger and the scheduler's marks, which are not in the
     /// export, stay on each device.
@@ -74,7 +88,7 @@ extension Journal {
 
     private func syncedTables() throws -> [ExportTable] {
         let state = try database.prepare("SELECT searches FROM sync_state WHERE name = 'this'")
-        return Journal.syncedTables(searches: try state.step() && state.int(0) != 0)
+        return SyncEngine.syncedTables(searches: try state.step() && state.int(0) != 0)
     }
 
     /// The field that says a record was deleted outright (days read, which have no tombstone).
@@ -82,7 +96,7 @@ extension Journal {
 
     // MARK: - State
 
-    public func syncState() throws(JournalError) -> SyncState? {
+    public func state() throws(JournalError) -> SyncState? {
         try reading {
             let statement = try database.prepare("""
                 SELECT device, device_name, folder, clock, sequence, sequence_sha, dirty, checked_at, folder_mtime, problem, searches, synced_at
@@ -96,7 +110,7 @@ extension Journal {
         }
     }
 
-    public func syncDevices() throws(JournalError) -> [SyncDevice] {
+    public func devices() throws(JournalError) -> [SyncDevice] {
         try reading {
             let statement = try database.prepare("SELECT device, name, applied, last_time, folder_mtime, problem, rejected, applied_at, problem_since, mine FROM sync_devices ORDER BY name, device")
             var devices: [SyncDevice] = []
@@ -113,7 +127,7 @@ extension Journal {
 
     /// Starts syncing through `folder` as a new device: everything in the journal is then a
     /// local edit, captured into the first segment.
-    public func startSync(folder: String, device: String, name: String, searches: Bool = false) throws(JournalError) {
+    public func start(folder: String, device: String, name: String, searches: Bool = false) throws(JournalError) {
         try writing {
             try clearSync()
             let insert = try database.prepare("""
@@ -125,11 +139,11 @@ extension Journal {
             try insert.bind(searches ? 1 : 0, at: 4)
             try insert.run()
             // Everything here is new to the folder: the first capture compares every record.
-            for table in Journal.syncedTables(searches: searches) {
-                for row in try rows(of: table) {
+            for table in SyncEngine.syncedTables(searches: searches) {
+                for row in try journal.rows(of: table) {
                     let touch = try database.prepare("INSERT OR IGNORE INTO sync_touched VALUES (?1, ?2)")
                     try touch.bind(table.name, at: 1)
-                    try touch.bind(Journal.syncKey(table, row), at: 2)
+                    try touch.bind(SyncEngine.syncKey(table, row), at: 2)
                     try touch.run()
                 }
             }
@@ -139,7 +153,7 @@ extension Journal {
     /// Stops syncing: forgets the folder, the devices and every version. The journal's records
     /// stay, and the ids it synced under, this one and those before it: should it sync again,
     /// their segments are its own (`SyncDevice.mine`).
-    public func stopSync() throws(JournalError) {
+    public func stop() throws(JournalError) {
         try writing {
             let state = try database.prepare("SELECT device, device_name FROM sync_state WHERE name = 'this'")
             let this = try state.step() ? (state.string(0), state.string(1)) : nil
@@ -310,7 +324,7 @@ extension Journal {
             try fields.bind(table.name, at: 1)
             while try fields.step() {
                 guard !text.contains(fields.string(1)) else { continue }
-                let value = try Journal.cell(fields, column: 2, kind: kinds[fields.string(1)] ?? .count)
+                let value = try SyncEngine.cell(fields, column: 2, kind: kinds[fields.string(1)] ?? .count)
                 try body(SyncChange(table: table.name, key: fields.string(0), field: fields.string(1), value: value, time: fields.int(3),
                                     device: fields.string(4)))
             }
@@ -327,7 +341,7 @@ extension Journal {
                 """)
             try versions.bind(table.name, at: 1)
             while try versions.step() {
-                let value = try Journal.cell(versions, column: 2, kind: kinds[versions.string(1)] ?? .text)
+                let value = try SyncEngine.cell(versions, column: 2, kind: kinds[versions.string(1)] ?? .text)
                 let base = versions.optionalInt(5).map { SyncVersion(time: $0, device: versions.string(6)) }
                 var context: [(String, Cell)]?
                 if let json = versions.optionalString(7), case .object(let pairs)? = try? JSON(parsing: json) {
@@ -385,7 +399,7 @@ extension Journal {
     /// replaced its text. Returns how many changes were queued; nothing is read when nothing
     /// was written since the last time.
     @discardableResult
-    public func captureSyncChanges(now: Instant) throws(JournalError) -> Int {
+    public func capture(now: Instant) throws(JournalError) -> Int {
         try writing {
             let state = try database.prepare("SELECT device, clock, sequence, dirty FROM sync_state WHERE name = 'this'")
             guard try state.step(), state.int(3) != 0 else { return 0 }
@@ -408,11 +422,11 @@ extension Journal {
                     let before = try syncFields(of: table, key: key)
                     let known = before.values.map(\.version.time).max() ?? 0
                     guard let row = try liveRow(table, key: key) else {
-                        guard !before.isEmpty, before[Journal.deletedField]?.value != .int(1), complete.isSubset(of: Set(before.keys)),
+                        guard !before.isEmpty, before[SyncEngine.deletedField]?.value != .int(1), complete.isSubset(of: Set(before.keys)),
                               try parentPresent(table, key: key, fields: before) else { continue }
                         let time = HybridTime.next(after: known, wall: now)
                         clock = max(clock, time)
-                        changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(1), time: time))
+                        changes.append(SyncChange(table: table.name, key: key, field: SyncEngine.deletedField, value: .int(1), time: time))
                         continue
                     }
                     var differing: [(Field, Cell)] = []
@@ -428,13 +442,13 @@ extension Journal {
                             differing.append((field, cell))
                         }
                     }
-                    let wasDeleted = before[Journal.deletedField]?.value == .int(1)
+                    let wasDeleted = before[SyncEngine.deletedField]?.value == .int(1)
                     // A record of identity fields alone (a search) exists by a change of its own.
                     let bare = before.isEmpty && table.syncFields.isEmpty
                     guard !differing.isEmpty || !members.isEmpty || wasDeleted || bare else { continue }
                     // Never after now: a record written while the clock was far ahead, captured
                     // once it is right, is an edit of now (`Sync.withdrawFuture`).
-                    let time = HybridTime.next(after: known, wall: min(Journal.wallClock(table, row) ?? now, now))
+                    let time = HybridTime.next(after: known, wall: min(SyncEngine.wallClock(table, row) ?? now, now))
                     clock = max(clock, time)
                     let context = text.isEmpty ? nil : zip(table.storedFields, row).map { ($0.0.name, $0.1) }
                     for (field, cell) in differing {
@@ -443,7 +457,7 @@ extension Journal {
                                                   base: isText ? before[field.name]?.version : nil, context: isText ? context : nil))
                     }
                     for member in members { changes.append(SyncChange(table: table.name, key: key, field: member.name, value: member.cell, time: time)) }
-                    if wasDeleted || bare { changes.append(SyncChange(table: table.name, key: key, field: Journal.deletedField, value: .int(0), time: time)) }
+                    if wasDeleted || bare { changes.append(SyncChange(table: table.name, key: key, field: SyncEngine.deletedField, value: .int(0), time: time)) }
                 }
             }
             try database.execute("DELETE FROM sync_touched")
@@ -480,7 +494,7 @@ extension Journal {
 
     /// The changes queued for the next segment, with its sequence number (nil: none queued).
     /// A queued change that does not read back is damage, said, never a change dropped unsent.
-    public func syncOutbox() throws(JournalError) -> (sequence: Int, changes: [SyncChange])? {
+    public func outbox() throws(JournalError) -> (sequence: Int, changes: [SyncChange])? {
         let rows: [(sequence: Int, change: String)] = try reading {
             let statement = try database.prepare("SELECT sequence, change FROM sync_outbox ORDER BY sequence, position")
             var rows: [(Int, String)] = []
@@ -489,7 +503,7 @@ extension Journal {
         }
         var changes: [SyncChange] = []
         for row in rows {
-            guard let json = try? JSON(parsing: row.change), let change = SyncChange(json: json) else { throw .damaged(path: path) }
+            guard let json = try? JSON(parsing: row.change), let change = SyncChange(json: json) else { throw .damaged(path: journal.path) }
             changes.append(change)
         }
         return rows.last.map { ($0.sequence, changes) }
@@ -497,7 +511,7 @@ extension Journal {
 
     /// The segment `sequence`, holding the first `changes` queued, is in the folder: they leave
     /// the queue, and any queued after them wait for the next segment.
-    public func syncSegmentWritten(_ sequence: Int, sha: String, changes: Int) throws(JournalError) {
+    public func segmentWritten(_ sequence: Int, sha: String, changes: Int) throws(JournalError) {
         try writing {
             let delete = try database.prepare("DELETE FROM sync_outbox WHERE sequence = ?1 AND position < ?2")
             try delete.bind(sequence, at: 1)
@@ -515,8 +529,8 @@ extension Journal {
     }
 
     /// What this device has applied of every other: a segment it writes carries it (`after`).
-    public func syncApplied() throws(JournalError) -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: try syncDevices().map { ($0.device, $0.applied) })
+    public func applied() throws(JournalError) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: try devices().map { ($0.device, $0.applied) })
     }
 
     // MARK: - Applying other devices' segments
@@ -536,12 +550,12 @@ extension Journal {
             let synced = try syncedTables()
             let tables = Dictionary(uniqueKeysWithValues: synced.map { ($0.name, $0) })
             let current = try database.prepare("SELECT time, device FROM sync_fields WHERE tbl = ?1 AND key = ?2 AND field = ?3")
-            var checked = Journal.Checked()
+            var checked = SyncEngine.Checked()
             for change in segment.changes {
                 guard let table = tables[change.table] else { continue }
                 let field = table.syncFields.first { $0.name == change.field } ?? SyncSet.member(change.field, in: table)?.field
-                guard field != nil || change.field == Journal.deletedField else { continue }
-                if let problem = Journal.refusal(of: change, field: field, in: table, checked: &checked) {
+                guard field != nil || change.field == SyncEngine.deletedField else { continue }
+                if let problem = SyncEngine.refusal(of: change, field: field, in: table, checked: &checked) {
                     try refuse(change, from: segment, problem: problem)
                     applied.refused += 1
                     continue
@@ -570,7 +584,7 @@ extension Journal {
             for table in synced {
                 for key in (textTouched[table.name] ?? []).sorted() { applied.copies += try keepConflictingText(table, key: key) }
             }
-            for run in try supersedeAfterMerge().runs { try carryDaysRead(from: run.uuid, to: run.winner) }
+            for run in try journal.supersedeAfterMerge().runs { try carryDaysRead(from: run.uuid, to: run.winner) }
             applied.texts = textTouched
             let device = try database.prepare("""
                 INSERT INTO sync_devices (device, name, applied, last_time, applied_at) VALUES (?1, ?2, ?3, ?4, ?5)
@@ -668,7 +682,7 @@ extension Journal {
     }
 
     /// The changes refused from each device: how many, and one problem (by device id).
-    public func syncRefused() throws(JournalError) -> [String: (count: Int, first: String)] {
+    public func refused() throws(JournalError) -> [String: (count: Int, first: String)] {
         try reading {
             let statement = try database.prepare("SELECT device, count(*), min(problem) FROM sync_refused GROUP BY device")
             var refused: [String: (count: Int, first: String)] = [:]
@@ -681,7 +695,7 @@ extension Journal {
     private func liveRow(_ table: ExportTable, key: String) throws -> [Cell]? {
         let match = table.identityFields.enumerated().map { "\($0.element.name) = ?\($0.offset + 1)" }.joined(separator: " AND ")
         return try database.withCachedStatement("SELECT \(table.columns) FROM \(table.name) WHERE \(match)") { statement in
-            for (index, cell) in Journal.keyCells(table, key).enumerated() { try bind(cell, to: statement, at: Int32(index + 1)) }
+            for (index, cell) in SyncEngine.keyCells(table, key).enumerated() { try journal.bind(cell, to: statement, at: Int32(index + 1)) }
             return try statement.step() ? try Journal.cells(statement, table: table) : nil
         }
     }
@@ -697,14 +711,14 @@ extension Journal {
         }
         guard let value else { return false }
         let find = try database.prepare("SELECT 1 FROM \(parent.table) WHERE uuid = ?1")
-        try bind(value, to: find, at: 1)
+        try journal.bind(value, to: find, at: 1)
         return try find.step()
     }
 
     /// Writes back the records of `table` that are known whole but are not in it.
     private func materializeWaiting(_ table: ExportTable) throws {
         var live = Set<String>()
-        for row in try rows(of: table) { live.insert(Journal.syncKey(table, row)) }
+        for row in try journal.rows(of: table) { live.insert(SyncEngine.syncKey(table, row)) }
         for key in try syncFields(of: table).keys.sorted() where !live.contains(key) { try materialize(table, key: key) }
     }
 
@@ -714,11 +728,11 @@ extension Journal {
     private func materialize(_ table: ExportTable, key: String) throws {
         let fields = try syncFields(of: table, key: key)
         let identity = table.identityFields
-        let keyCells = Journal.keyCells(table, key)
+        let keyCells = SyncEngine.keyCells(table, key)
         let matchKey = identity.enumerated().map { "\($0.element.name) = ?\($0.offset + 1)" }.joined(separator: " AND ")
-        if fields[Journal.deletedField]?.value == .int(1) {
+        if fields[SyncEngine.deletedField]?.value == .int(1) {
             let delete = try database.prepare("DELETE FROM \(table.name) WHERE \(matchKey)")
-            for (index, cell) in keyCells.enumerated() { try bind(cell, to: delete, at: Int32(index + 1)) }
+            for (index, cell) in keyCells.enumerated() { try journal.bind(cell, to: delete, at: Int32(index + 1)) }
             try delete.run()
             return
         }
@@ -740,24 +754,24 @@ extension Journal {
         // A parent not here yet (it comes in a later segment, or a snapshot came first): it waits.
         if let parent = table.parent, let index = table.index(parent.field) {
             let find = try database.prepare("SELECT 1 FROM \(parent.table) WHERE uuid = ?1")
-            try bind(row[index], to: find, at: 1)
+            try journal.bind(row[index], to: find, at: 1)
             guard try find.step() else { return }
         }
         if let shortID = table.index("short_id") {
             let taken = try database.prepare("SELECT 1 FROM \(table.name) WHERE short_id = ?1 AND uuid != ?2")
-            try bind(row[shortID], to: taken, at: 1)
+            try journal.bind(row[shortID], to: taken, at: 1)
             try taken.bind(key, at: 2)
-            if try taken.step() { row[shortID] = .text(try newShortID(in: table.name)) }
+            if try taken.step() { row[shortID] = .text(try journal.newShortID(in: table.name)) }
         }
         let names = table.storedFields.map(\.name)
         let others = names.filter { name in !identity.contains { $0.name == name } }
         if others.isEmpty {
             // Identity alone (a search): added unless there.
             let exists = try database.prepare("SELECT 1 FROM \(table.name) WHERE \(matchKey)")
-            for (index, cell) in keyCells.enumerated() { try bind(cell, to: exists, at: Int32(index + 1)) }
+            for (index, cell) in keyCells.enumerated() { try journal.bind(cell, to: exists, at: Int32(index + 1)) }
             guard !(try exists.step()) else { return }
             let insert = try database.prepare("INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))")
-            for (index, cell) in row.enumerated() { try bind(cell, to: insert, at: Int32(index + 1)) }
+            for (index, cell) in row.enumerated() { try journal.bind(cell, to: insert, at: Int32(index + 1)) }
             try insert.run()
             return
         }
@@ -765,7 +779,7 @@ extension Journal {
             INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
             ON CONFLICT (\(identity.map(\.name).joined(separator: ", "))) DO UPDATE SET \(others.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
             """)
-        for (index, cell) in row.enumerated() { try bind(cell, to: upsert, at: Int32(index + 1)) }
+        for (index, cell) in row.enumerated() { try journal.bind(cell, to: upsert, at: Int32(index + 1)) }
         try upsert.run()
     }
 
@@ -791,7 +805,7 @@ extension Journal {
             let field = versions.string(0)
             let kind = table.storedFields.first { $0.name == field }?.kind ?? .text
             byField[field, default: []].append(TextVersion(version: SyncVersion(time: versions.int(1), device: versions.string(2)), base: base,
-                                                           value: try Journal.cell(versions, column: 5, kind: kind), context: versions.optionalString(6)))
+                                                           value: try SyncEngine.cell(versions, column: 5, kind: kind), context: versions.optionalString(6)))
         }
         let fields = try syncFields(of: table, key: key)
         var made = 0
@@ -801,7 +815,7 @@ extension Journal {
             guard let current = fields[field]?.value, Set(all.compactMap(\.base)).isSubset(of: Set(all.map(\.version))) else { continue }
             // Each losing text once, as its greatest version.
             var losing: [TextVersion] = []
-            for head in Journal.textHeads(all).sorted(by: { $0.version > $1.version }) where head.value != current {
+            for head in SyncEngine.textHeads(all).sorted(by: { $0.version > $1.version }) where head.value != current {
                 if !losing.contains(where: { $0.value == head.value }) { losing.append(head) }
             }
             for loser in losing.reversed() where try makeConflictCopy(table, key: key, field: field, version: loser.version, value: loser.value,
@@ -839,7 +853,7 @@ extension Journal {
     /// someone's, and it stays. Withdrawn as a deletion, a tombstone like `note delete`'s: an
     /// edit of it made apart keeps its text there (`note list --deleted`).
     private func withdrawCopy(_ table: ExportTable, key: String, field: String, value: Cell, now: Instant) throws {
-        let uuid = Journal.derivedUUID("\(table.name)|\(key)|\(field)|" + value.json.text)
+        let uuid = SyncEngine.derivedUUID("\(table.name)|\(key)|\(field)|" + value.json.text)
         let copy = try syncFields(of: table, key: uuid)
         guard copy["deleted_at"]?.value == .null, Set(copy.values.map(\.version)).count == 1 else { return }
         for child in try syncedTables() where child.parent?.table == table.name {
@@ -886,7 +900,7 @@ extension Journal {
     /// the conflict makes the same copy, whichever version of that text it saw first, and
     /// copies of one conflict never conflict among themselves.
     private func makeConflictCopy(_ table: ExportTable, key: String, field: String, version: SyncVersion, value: Cell, context: String?) throws -> Bool {
-        let uuid = Journal.derivedUUID("\(table.name)|\(key)|\(field)|" + (value.json.text))
+        let uuid = SyncEngine.derivedUUID("\(table.name)|\(key)|\(field)|" + (value.json.text))
         let known = try database.prepare("SELECT 1 FROM sync_fields WHERE tbl = ?1 AND key = ?2")
         try known.bind(table.name, at: 1)
         try known.bind(uuid, at: 2)
@@ -897,7 +911,7 @@ extension Journal {
         for stored in table.syncFields {
             var cell: Cell
             switch stored.name {
-            case "short_id": cell = .text(Journal.derivedShortID(uuid))
+            case "short_id": cell = .text(SyncEngine.derivedShortID(uuid))
             case field: cell = value
             case "created_at", "updated_at": cell = .int(time)
             case "deleted_at": cell = .null
@@ -944,7 +958,7 @@ extension Journal {
                 continue
             }
             guard try syncFields(of: table, key: key).isEmpty else { continue }
-            for (field, version) in versions.sorted(by: { $0.key < $1.key }) where field != Journal.deletedField {
+            for (field, version) in versions.sorted(by: { $0.key < $1.key }) where field != SyncEngine.deletedField {
                 try send([SyncChange(table: table.name, key: key, field: field, value: version.value, time: version.version.time,
                                      device: version.version.device)], as: version.version.device)
             }
@@ -979,7 +993,7 @@ extension Journal {
         var fields: [String: [String: (value: Cell, version: SyncVersion)]] = [:]
         while try statement.step() {
             let field = statement.string(1)
-            let value = try Journal.cell(statement, column: 2, kind: kinds[field] ?? .count)
+            let value = try SyncEngine.cell(statement, column: 2, kind: kinds[field] ?? .count)
             fields[statement.string(0), default: [:]][field] = (value, SyncVersion(time: statement.int(3), device: statement.string(4)))
         }
         return fields
@@ -1004,7 +1018,7 @@ extension Journal {
             try statement.bind(change.table, at: 1)
             try statement.bind(change.key, at: 2)
             try statement.bind(change.field, at: 3)
-            try bind(change.value, to: statement, at: 4)
+            try journal.bind(change.value, to: statement, at: 4)
             try statement.bind(version.time, at: 5)
             try statement.bind(version.device, at: 6)
             try statement.run()
@@ -1028,7 +1042,7 @@ extension Journal {
                 try statement.bindNull(at: 6)
                 try statement.bindNull(at: 7)
             }
-            try bind(change.value, to: statement, at: 8)
+            try journal.bind(change.value, to: statement, at: 8)
             try statement.bind(change.context.map { JSON.object($0.map { ($0.0, $0.1.json) }).text }, at: 9)
             try statement.run()
         }
@@ -1077,7 +1091,7 @@ extension Journal {
     static func derivedShortID(_ uuid: String) -> String {
         var digest = SHA256()
         digest.update(Array(uuid.utf8))
-        return String(digest.hexDigest().utf8.prefix(6).map { shortIDAlphabet[Int($0) % shortIDAlphabet.count] })
+        return String(digest.hexDigest().utf8.prefix(6).map { Journal.shortIDAlphabet[Int($0) % Journal.shortIDAlphabet.count] })
     }
 
     /// A uuid every device derives alike from `name` (the first 16 bytes of its SHA-256, as a
