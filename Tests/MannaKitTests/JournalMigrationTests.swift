@@ -56,7 +56,9 @@ import TestSupport
         let migrated = try Journal(path: old)
         #expect(migrated.schemaVersion == Journal.migrations.count)
         let expected = try schema(new)
-        #expect(expected.contains { $0.hasPrefix("trigger | sync_touch_notes_update | notes | CREATE TRIGGER") })
+        // No capture trigger while the journal does not sync (migration 19); the forecast's are there.
+        #expect(!expected.contains { $0.hasPrefix("trigger | sync_touch_") })
+        #expect(expected.contains { $0.hasPrefix("trigger | reminder_forecast_reminder_update | reminders | CREATE TRIGGER") })
         #expect(try schema(old) == expected)
     }
 
@@ -87,26 +89,32 @@ import TestSupport
         #expect(try journal.export()["prayers"]?.arrayValue?.first?["title"]?.stringValue == "For Anna")
     }
 
-    /// The capture triggers are made from the synced tables' descriptions: a journal has, for
-    /// every table of the export, the three its description makes, and none other names
-    /// `sync_touched`; and a write to each, while the journal syncs, names the record there.
-    @Test func everySyncedTableHasTheCaptureTriggersItsDescriptionMakes() throws {
+    /// The capture triggers are made from the synced tables' descriptions, while the journal
+    /// syncs and only then: a journal that does not has none (each open parses every trigger);
+    /// one that does has, for every table of the export, the three its description makes, and
+    /// none other names `sync_touched`; a write to each names the record there; stopping drops
+    /// them again.
+    @Test func everySyncedTableHasTheCaptureTriggersItsDescriptionMakesWhileItSyncs() throws {
         let scratch = try Scratch()
         let journal = try scratch.journal("triggers")
-        let stored = try journal.database.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%sync_touched%' ORDER BY name")
-        var triggers: [String: String] = [:]
-        while try stored.step() { triggers[stored.string(0)] = stored.string(1) }
+        func stored() throws -> [String: String] {
+            let stored = try journal.database.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%sync_touched%' ORDER BY name")
+            var triggers: [String: String] = [:]
+            while try stored.step() { triggers[stored.string(0)] = stored.string(1) }
+            return triggers
+        }
         var made: [String: String] = [:]
         for table in ExportTable.all {
-            for statement in table.captureTriggers.components(separatedBy: ";\n").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+            for statement in table.captureTriggers().components(separatedBy: ";\n").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
             where statement.hasPrefix("CREATE TRIGGER ") {
                 let name = String(statement.dropFirst("CREATE TRIGGER ".count).prefix { $0 != " " })
                 made[name] = statement.hasSuffix(";") ? String(statement.dropLast()) : statement
             }
         }
         #expect(made.count == 3 * ExportTable.all.count)
-        #expect(triggers == made)
+        #expect(try stored().isEmpty)
         try SyncEngine(journal).start(folder: scratch.file("shared"), device: Journal.newUUID(), name: "laptop", searches: true)
+        #expect(try stored() == made)
         try journal.database.execute("DELETE FROM sync_touched")
         _ = try journal.addNote("touched", on: ref("John 3:16"), at: 1)
         try journal.recordSearch(SearchRecord(query: "love", translation: "KJV", searchedAt: 2))
@@ -115,6 +123,33 @@ import TestSupport
         while try touched.step() { names[touched.string(0)] = touched.string(1) }
         #expect(names["searches"] == "love\u{1F}KJV\u{1F}2")
         #expect(names["notes"]?.count == 36)
+        try SyncEngine(journal).stop()
+        #expect(try stored().isEmpty)
+    }
+
+    /// Migration 19: a journal at 18 that syncs keeps capturing (its triggers made anew, no
+    /// longer asking whether it syncs); one that does not loses its thirty triggers.
+    @Test func migration19KeepsCaptureTriggersOnlyWhereTheJournalSyncs() throws {
+        let scratch = try Scratch()
+        for syncing in [false, true] {
+            let path = try journal(atVersion: 18, in: scratch, name: "v18-\(syncing)") { database in
+                if syncing {
+                    try database.execute("INSERT INTO sync_state (name, device, device_name, folder, clock, sequence, dirty, searches) VALUES ('this', 'd', 'laptop', '/s', 0, 0, 0, 1)")
+                }
+            }
+            let journal = try Journal(path: path)
+            let triggers = try journal.database.prepare("SELECT count(*), sum(sql LIKE '%WHEN EXISTS%') FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%sync_touched%'")
+            _ = try triggers.step()
+            #expect(triggers.int(0) == (syncing ? 3 * ExportTable.all.count : 0), "syncing: \(syncing)")
+            #expect(triggers.int(1) == 0)
+            if syncing {
+                try journal.database.execute("DELETE FROM sync_touched")
+                _ = try journal.addNote("after the migration", on: ref("John 3:16"), at: 1)
+                let touched = try journal.database.prepare("SELECT count(*) FROM sync_touched WHERE tbl = 'notes'")
+                _ = try touched.step()
+                #expect(touched.int(0) == 1)
+            }
+        }
     }
 
     /// Writes to every synced table, one at a time: inserts, updates (one an upsert, one a second
@@ -173,17 +208,22 @@ import TestSupport
         let scratch = try Scratch()
         let generated = Journal.migrations.firstIndex { $0.name == "generatedCaptureTriggers" }!
         var captures: [[String]] = []
-        for version in [generated, Journal.migrations.count] {
+        // Hand-typed (before migration 16), generated asking whether the journal syncs (16), and
+        // generated when it starts syncing (19 on).
+        let latest = Journal.migrations.count
+        for (version, idleTriggers) in [(generated, 29), (generated + 1, 30), (latest, 0)] {
             let idle = try Database(path: try journal(atVersion: version, in: scratch, name: "v\(version) idle") { _ in }, mode: .readWrite)
             let triggers = try idle.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%sync_touched%'")
             _ = try triggers.step()
-            #expect(triggers.int(0) == (version == generated ? 29 : 30))
+            #expect(triggers.int(0) == idleTriggers)
             #expect(try captured(idle).allSatisfy(\.isEmpty))
             let syncing = try Database(path: try journal(atVersion: version, in: scratch, name: "v\(version)") { _ in }, mode: .readWrite)
             try syncing.execute("INSERT INTO sync_state (name, device, device_name, folder, clock, sequence, dirty, searches) VALUES ('this', 'd', 'laptop', '/s', 0, 0, 0, 1)")
+            if version == latest { try SyncEngine.makeCaptureTriggers(syncing) }
             captures.append(try captured(syncing))
         }
         #expect(captures[0] == captures[1])
+        #expect(captures[1] == captures[2])
         #expect(captures[1][1] == "prayers p1 (dirty)")
         #expect(captures[1][14] == "plan_days_read u1\u{1F}2 (dirty)")
         #expect(captures[1].last == "bookmarks b1, highlights h1, notes n1, plan_runs u1, prayers p1, reminders r1 (dirty)")
@@ -205,7 +245,7 @@ import TestSupport
         try journal.database.execute("""
             CREATE TABLE fasts (uuid TEXT PRIMARY KEY, day TEXT NOT NULL, note TEXT NOT NULL);
             CREATE TABLE psalms_sung (psalm INTEGER NOT NULL, sung_on TEXT NOT NULL, PRIMARY KEY (psalm, sung_on)) WITHOUT ROWID;
-            """ + fasts.captureTriggers + psalms.captureTriggers)
+            """ + fasts.captureTriggers() + psalms.captureTriggers())
         try SyncEngine(journal).start(folder: scratch.file("shared"), device: Journal.newUUID(), name: "laptop")
         try journal.database.execute("""
             DELETE FROM sync_touched;

@@ -54,9 +54,10 @@ public final class Journal {
             (self.name, self.migrate) = (name, migrate)
         }
 
-        /// A migration that is these statements.
-        init(_ name: String, sql: String) {
-            self.init(name) { database in try database.execute(sql) }
+        /// A migration that is these statements, made when it runs: every command that opens a
+        /// journal reads the list, and making migration 16's triggers was 670k instructions.
+        init(_ name: String, sql: @escaping @autoclosure @Sendable () -> String) {
+            self.init(name) { database in try database.execute(sql()) }
         }
     }
 
@@ -483,7 +484,7 @@ public final class Journal {
         // A synced table added later gets its triggers by a migration naming it here alike.
         Migration("generatedCaptureTriggers", sql:
             [ExportTable.prayers, .reminders, .prayed, .snoozes, .planRuns, .planDaysRead, .notes, .highlights, .bookmarks, .searches]
-                .map(\.captureTriggers).joined(separator: "\n")),
+                .map { $0.captureTriggers(checkingSyncState: true) }.joined(separator: "\n")),
         // 17: the ids this journal synced under before it went on as a new device (a copy, a
         // device forgotten, a clock set right). Their segments are its own, stamped by its own
         // clock: one stamped far ahead (written while the clock was, by a journal a backup put
@@ -509,6 +510,17 @@ public final class Journal {
             CREATE TRIGGER reminder_forecast_prayer_update AFTER UPDATE OF answered_at, deleted_at ON prayers BEGIN DELETE FROM reminder_forecast; END;
             CREATE TRIGGER reminder_forecast_prayer_delete AFTER DELETE ON prayers BEGIN DELETE FROM reminder_forecast; END;
             """),
+        // 19: the capture triggers only while the journal syncs (issue 31). SQLite parses every
+        // trigger whenever a journal is opened, and migration 16's thirty were two thirds of what
+        // opening one cost, syncing or not: a read of a verse paid for them. `SyncEngine.start`
+        // makes them, stopping drops them; a journal that syncs keeps them, no longer asking
+        // each time whether it syncs.
+        Migration("captureOnlyWhileSyncing") { database in
+            let syncing = try database.prepare("SELECT 1 FROM sync_state")
+            let isSyncing = try syncing.step()
+            try SyncEngine.dropCaptureTriggers(database)
+            if isSyncing { try SyncEngine.makeCaptureTriggers(database) }
+        },
     ]
 
     /// The migration after which a config file's plan is adopted (`adopt`).

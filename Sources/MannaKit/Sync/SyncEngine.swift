@@ -82,6 +82,16 @@ public struct SyncEngine {
     /// The tables that sync, parents first (a reminder after its prayer): the search history
     /// only when asked for. The delivery ledger and the scheduler's marks, which are not in the
     /// export, stay on each device.
+    /// Makes the capture triggers of every synced table (`ExportTable.captureTriggers`): while
+    /// the journal syncs, and only then.
+    static func makeCaptureTriggers(_ database: Database) throws(SQLiteError) {
+        try database.execute(ExportTable.all.map { $0.captureTriggers() }.joined(separator: "\n"))
+    }
+
+    static func dropCaptureTriggers(_ database: Database) throws(SQLiteError) {
+        try database.execute(ExportTable.all.flatMap(\.captureTriggerNames).map { "DROP TRIGGER IF EXISTS \($0);" }.joined(separator: "\n"))
+    }
+
     static func syncedTables(searches: Bool) -> [ExportTable] {
         ExportTable.all.filter { searches || $0.name != ExportTable.searches.name }
     }
@@ -138,6 +148,7 @@ public struct SyncEngine {
             try insert.bind(folder, at: 3)
             try insert.bind(searches ? 1 : 0, at: 4)
             try insert.run()
+            try SyncEngine.makeCaptureTriggers(database)
             // Everything here is new to the folder: the first capture compares every record.
             for table in SyncEngine.syncedTables(searches: searches) {
                 for row in try journal.rows(of: table) {
@@ -169,6 +180,7 @@ public struct SyncEngine {
     /// Forgets the folder, the other devices and every version; the ids this journal synced
     /// under stay known as its own, as if nothing of theirs were applied.
     private func clearSync() throws(SQLiteError) {
+        try SyncEngine.dropCaptureTriggers(database)
         try database.execute("""
             DELETE FROM sync_state; DELETE FROM sync_fields; DELETE FROM sync_versions; DELETE FROM sync_outbox;
             DELETE FROM sync_touched; DELETE FROM sync_refused; DELETE FROM sync_devices WHERE mine = 0;
