@@ -13,9 +13,10 @@ enum PlayHelper {
                manna-play --voices
                manna-play --info AUDIO
 
-        REQUEST.json is one line: {"voice", "rate", "start", "verses": [{"id", "text"}]}.
+        REQUEST.json is one line: {"voice", "rate", "start", "verses": [{"id", "text"}]}, and
+        optionally "repeat": true, "sleep_after_seconds", "sleep_after_verse".
         Playing, each further line of stdin is a command: pause, resume, toggle, skip N,
-        seek SECONDS, verse INDEX, position SECONDS, quit; each line of stdout an event:
+        seek SECONDS, verse INDEX, position SECONDS, sleep SECONDS, quit; each line of stdout an event:
         started, verse, paused, resumed, stopped, ended, failed. While playing, the player is
         the MPRIS media player org.mpris.MediaPlayer2.manna on the session bus. --export writes FORMAT (wav, flac, ogg, opus) and prints where
         each verse starts and ends. --info decodes AUDIO and prints its sample rate, channels,
@@ -85,6 +86,7 @@ enum PlayHelper {
         }
         let output = try PulseOutput(sampleRate: source.sampleRate, channels: source.channels, wake: loop.wake)
         let pipeline = try Pipeline(source: source, output: output, startingAt: request.start, releaseAfterSeconds: request.releaseAfter ?? 30,
+                                    repeats: request.repeats, sleepAfterSeconds: request.sleepAfterSeconds, sleepAfterVerse: request.sleepAfterVerse,
                                     wake: loop.wake)
         // The sound has started; the media controls come next, a few milliseconds later.
         let controls = DesktopControls(verses: request.verses, title: request.title) {
@@ -126,6 +128,7 @@ enum PlayHelper {
                     case .seek(let seconds): try pipeline.seek(by: seconds)
                     case .verse(let index): try pipeline.jump(to: index)
                     case .position(let seconds): seeked = try pipeline.setPosition(seconds)
+                    case .sleep(let seconds): pipeline.sleep(after: seconds)
                     case .quit: inputEnded = true
                     }
                     if case .skip = command { seeked = true }

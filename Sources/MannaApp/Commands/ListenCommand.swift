@@ -1,4 +1,5 @@
-// manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--export FILE] [--json]
+// manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--continue | --repeat] [--sleep TIME]
+//              [--export FILE] [--json]
 // manna listen --voices
 // Reads a passage aloud through `manna-play`, following along on the terminal (or one line per
 // verse elsewhere), keeping the place in the journal; or renders it to a file with a cue sheet.
@@ -10,7 +11,7 @@ import MannaKit
 enum ListenCommand {
     static let spec = CommandSpec(
         name: "listen",
-        usage: "manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--export FILE | --audio FILE [--cues CUES]] [--json] | --voices",
+        usage: "manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--continue | --repeat] [--sleep TIME|chapter] [--export FILE | --audio FILE [--cues CUES]] [--json] | --voices",
         abstract: "Read a passage aloud, the verse being heard highlighted; with no passage, go on where listening stopped",
         valueOptions: [
             TranslationOption.name: TranslationOption.help,
@@ -20,10 +21,13 @@ enum ListenCommand {
             "export": "write the reading to FILE.wav, .flac, .ogg or .opus, and its cue sheet to FILE.cues.json",
             "audio": "play this recording (FLAC, Ogg, Opus, WAV, MP3) instead of speaking, following its cue sheet",
             "cues": "--audio's cue sheet (default: AUDIO.cues.json beside it; see docs/cues.md)",
+            "sleep": "stop by itself, fading out, after this much listening (90s, 20m, 1h; the s key adds as much again) or at the end of the chapter ('chapter')",
         ],
         flags: [
             "json": "one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, ended, stopped",
             "voices": "list the installed voices: espeak-ng's, and natural voices (tools/get-voice)",
+            "continue": "after the passage, go on reading the next chapters and books",
+            "repeat": "after the passage, start it again (until stopped, or --sleep)",
         ],
         operands: ["": .reference],
         run: run)
@@ -35,6 +39,7 @@ enum ListenCommand {
         }
         // Bad options are refused before anything is opened.
         _ = try arguments.value("rate").map(Listening.parseRate)
+        _ = try Listening.Controls(arguments)
         // A listening already playing stops (keeping its place) before this one reads where to resume.
         if arguments.value("export") == nil { try ListenLock.takeOver(context) }
         var resume: ListeningPosition?

@@ -3,6 +3,8 @@ import MannaKit
 
 enum ListenKey: Equatable {
     case command(PlayerCommand)
+    /// The sleep timer set again (s): as much listening again as `--sleep` gave.
+    case sleepLonger
     case quit
 
     /// The keys in `bytes`, in order; anything else is ignored. Arrows come as `ESC [ C` and
@@ -17,6 +19,7 @@ enum ListenKey: Equatable {
             case UInt8(ascii: " "): keys.append(.command(.toggle))
             case UInt8(ascii: "n"): keys.append(.command(.skip(1)))
             case UInt8(ascii: "p"): keys.append(.command(.skip(-1)))
+            case UInt8(ascii: "s"): keys.append(.sleepLonger)
             // q, Q, Ctrl-C (raw mode turns it into a byte), Ctrl-D.
             case UInt8(ascii: "q"), UInt8(ascii: "Q"), 3, 4: keys.append(.quit)
             case 0x1B where index + 1 < bytes.count && (bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "O")):

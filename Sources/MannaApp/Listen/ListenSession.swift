@@ -15,6 +15,8 @@ struct ListenSession {
     /// The whole passage as `read` shows it, verses the translation lacks included.
     let passage: [PassageVerse]
     let json: Bool
+    /// The sleep timer's length (`--sleep 20m`): the s key sets it again from what is heard.
+    let sleepLonger: Double?
     let context: Context
 
     /// The verse being heard (an index of `request.verses`), and the listening clock.
@@ -28,17 +30,25 @@ struct ListenSession {
     private var terminal: RawTerminal?
     private var screen: FollowAlong?
     private var screenWidth = 0
+    /// Where on the listening clock the sleep timer ends, as last set.
+    private var sleepEndsAt: Double?
 
-    init(request: ListenRequest, cues: String?, reference: Reference, translation: Translation, passage: [PassageVerse], json: Bool, context: Context) {
+    init(request: ListenRequest, cues: String?, reference: Reference, translation: Translation, passage: [PassageVerse], json: Bool,
+         sleepLonger: Double? = nil, context: Context) {
         self.request = request
         self.cues = cues
         self.reference = reference
         self.translation = translation
         self.passage = passage
         self.json = json
+        self.sleepLonger = sleepLonger
         self.context = context
         current = request.start
+        sleepEndsAt = request.sleepAfterSeconds
     }
+
+    /// Seconds of the sleep timer left when listening ended (nil: none was set).
+    var sleepLeft: Double? { sleepEndsAt.map { $0 - t } }
 
     private var interactive: Bool { context.stdinIsTerminal && context.stdoutIsTerminal && !json }
     private var currentID: VerseID { VerseID(rawValue: request.verses[current].id) }
@@ -52,7 +62,9 @@ struct ListenSession {
         case playerFailed(PlayerFailure)
     }
 
-    mutating func run() throws {
+    /// Listens until the end (true), or until stopped, keeping the place (false).
+    @discardableResult
+    mutating func run() throws -> Bool {
         let journal = try context.journal()
         SignalPipe.install()
         let player = try PlayerProcess.start(request, context: context)
@@ -69,7 +81,7 @@ struct ListenSession {
         switch ending {
         case .heardToTheEnd:
             try journal.clearListeningPosition()
-            return
+            return true
         case .playerFailed(let failure) where !started:
             // Before a sound (no server, no such voice): nothing was heard, no place to keep.
             throw failure
@@ -89,6 +101,7 @@ struct ListenSession {
         default:
             if interactive { context.stdout.line("stopped; \(place)") }
         }
+        return false
     }
 
     /// Reads the player's events, the keys and the signals until listening ends.
@@ -108,6 +121,11 @@ struct ListenSession {
                     switch key {
                     case .quit: return .quit
                     case .command(let command): player.send(command)
+                    case .sleepLonger:
+                        guard let sleepLonger else { continue }
+                        player.send(.sleep(sleepLonger))
+                        sleepEndsAt = t + sleepLonger
+                        redraw()
                     }
                 }
             }
@@ -210,8 +228,9 @@ struct ListenSession {
         screen!.follow(currentID, height: height)
         var lines = screen!.screen(current: currentID, height: height, width: columns)
         let state = paused ? "paused" + (pauseReason.map { " (\($0.description))" } ?? "") + "  " : "playing "
-        let status = state + Reference(currentID).description + "  " + Formatting.clock(t)
-            + "   space pause · n/p verse · ←/→ 10 s · q quit"
+        let sleep = sleepEndsAt.map { "  sleep in " + Formatting.clock(max(0, $0 - t)) } ?? ""
+        let status = state + Reference(currentID).description + "  " + Formatting.clock(t) + sleep
+            + "   space pause · n/p verse · ←/→ 10 s" + (sleepLonger == nil ? "" : " · s sleep later") + " · q quit"
         lines.append(TerminalText(status, style: .dim).cut(to: columns))
         terminal.draw(lines)
     }

@@ -39,6 +39,13 @@ public struct ListenRequest: Equatable, Sendable {
     public let rate: Int
     /// The index in `verses` to start at.
     public let start: Int
+    /// After the last verse, the first again (`--repeat`), until stopped or asleep.
+    public var repeats = false
+    /// The sleep timer: listening ends, fading out, after this many seconds heard (`--sleep 20m`).
+    public var sleepAfterSeconds: Double?
+    /// Listening ends, fading out, with the verse at this index (`--sleep chapter`: the
+    /// chapter's last).
+    public var sleepAfterVerse: Int?
 
     public init(verses: [Verse], voice: String, rate: Int, start: Int, audio: String? = nil) {
         self.verses = verses
@@ -59,6 +66,9 @@ public struct ListenRequest: Equatable, Sendable {
         if let audioDuration { fields.append(("audio_duration", .number(audioDuration))) }
         if let releaseAfter { fields.append(("release_after", .number(releaseAfter))) }
         if let naturalLanguage { fields.append(("natural_language", .string(naturalLanguage))) }
+        if repeats { fields.append(("repeat", .bool(true))) }
+        if let sleepAfterSeconds { fields.append(("sleep_after_seconds", .number(sleepAfterSeconds))) }
+        if let sleepAfterVerse { fields.append(("sleep_after_verse", .int(sleepAfterVerse))) }
         fields.append(("verses", .array(verses.map { verse in
             var fields: [(String, JSON)] = [("id", .int(verse.id)), ("text", .string(verse.text))]
             if let start = verse.start, let end = verse.end { fields += [("start", .number(start)), ("end", .number(end))] }
@@ -90,6 +100,9 @@ public struct ListenRequest: Equatable, Sendable {
         if case .number(let seconds)? = json["audio_duration"], seconds.isFinite, seconds > 0 { audioDuration = seconds }
         if case .number(let seconds)? = json["release_after"], seconds.isFinite, seconds >= 0 { releaseAfter = seconds }
         naturalLanguage = json["natural_language"]?.stringValue
+        repeats = json["repeat"] == .bool(true)
+        if case .number(let seconds)? = json["sleep_after_seconds"], Seconds.checked(seconds) != nil { sleepAfterSeconds = seconds }
+        sleepAfterVerse = json["sleep_after_verse"]?.intValue.flatMap { verses.indices.contains($0) ? $0 : nil }
     }
 }
 
@@ -106,6 +119,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case verse(Int)
     /// This many seconds from the start of the passage (the media controls' position).
     case position(Double)
+    /// The sleep timer (re)set: listening ends, fading out, this many seconds from what is heard.
+    case sleep(Double)
     case quit
 
     public var line: String {
@@ -117,6 +132,7 @@ public enum PlayerCommand: Equatable, Sendable {
         case .seek(let seconds): "seek \(seconds)"
         case .verse(let index): "verse \(index)"
         case .position(let seconds): "position \(seconds)"
+        case .sleep(let seconds): "sleep \(seconds)"
         case .quit: "quit"
         }
     }
@@ -139,6 +155,8 @@ public enum PlayerCommand: Equatable, Sendable {
             self = .verse(index)
         case ("position", 2): guard let seconds = Seconds.parse(words[1]) else { return nil }
             self = .position(seconds)
+        case ("sleep", 2): guard let seconds = Seconds.parse(words[1]) else { return nil }
+            self = .sleep(seconds)
         default: return nil
         }
     }
@@ -156,7 +174,8 @@ public enum PlayerEvent: Equatable, Sendable {
     /// Paused: by the listener (`reason` nil), or by what the player watches for.
     case paused(index: Int, t: Double, reason: PauseReason? = nil)
     case resumed(index: Int, t: Double)
-    /// The media controls (MPRIS) stopped playback at verse `index`: the player then exits.
+    /// Stopped before the end at verse `index` (the next to hear): by the media controls'
+    /// (MPRIS) Stop, or by the sleep timer. The player then exits.
     case stopped(index: Int, t: Double)
     /// The last verse has been heard to its end.
     case ended(t: Double)
