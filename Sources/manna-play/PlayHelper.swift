@@ -89,7 +89,7 @@ enum PlayHelper {
                                     repeats: request.repeats, sleepAfterSeconds: request.sleepAfterSeconds, sleepAfterVerse: request.sleepAfterVerse,
                                     wake: loop.wake)
         // The sound has started; the media controls come next, a few milliseconds later.
-        let controls = DesktopControls(verses: request.verses, title: request.title) {
+        let controls = DesktopControls(verses: request.verses, title: request.title, repeats: request.repeats) {
             pipeline.lock()
             defer { pipeline.unlock() }
             return pipeline.passagePosition().seconds

@@ -21,8 +21,13 @@ import TestSupport
 
         #expect(bus.playerctl("-l").stdout == "manna\n")
         #expect(bus.playerctl("metadata", "--format", "{{xesam:title}}|{{xesam:album}}|{{mpris:trackid}}").stdout
-            == "John 3:1 · There was a man of the Pharisees, named…|John 3 (KJV)|'/org/manna/passage/43003001_43003036'\n")
+            == "John 3:1|John 3 (KJV)|'/org/manna/passage/43003001_43003036'\n")
+        #expect(bus.playerctl("metadata", "xesam:asText").stdout
+            == "There was a man of the Pharisees, named Nicodemus, a ruler of the Jews:\n")
         #expect(bus.playerctl("status").stdout == "Playing\n")
+        // Next and Previous move by verse: at the first, there is no previous one.
+        #expect(try bus.playerProperty("CanGoPrevious") == "(<false>,)\n")
+        #expect(try bus.playerProperty("CanGoNext") == "(<true>,)\n")
 
         #expect(bus.playerctl("pause").status == 0)
         try listening.waitFor { $0["event"] as? String == "paused" && $0["reason"] == nil }
@@ -31,7 +36,10 @@ import TestSupport
         try listening.waitFor { $0["event"] as? String == "resumed" }
         #expect(bus.playerctl("next").status == 0)
         try listening.waitFor { $0["event"] as? String == "verse" && $0["id"] as? Int == 43_003_002 }
-        #expect(bus.playerctl("metadata", "xesam:title").stdout.hasPrefix("John 3:2 · The same came to Jesus by night"))
+        // The verse being heard is the track's text, changed as each verse starts.
+        #expect(bus.playerctl("metadata", "xesam:title").stdout == "John 3:2\n")
+        #expect(bus.playerctl("metadata", "xesam:asText").stdout.hasPrefix("The same came to Jesus by night"))
+        #expect(try bus.playerProperty("CanGoPrevious") == "(<true>,)\n")
 
         // The position counts from the passage's start: 30 s in is a few verses on.
         #expect(bus.playerctl("position", "30").status == 0)
@@ -168,6 +176,15 @@ extension TestBus {
     func playerctl(_ arguments: String...) -> Run {
         guard let path = TestEnvironment.path(of: "playerctl") else { return Run(status: -1, stdout: "", stderr: "no playerctl") }
         return spawn(path, arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
+    }
+
+    /// A property of Manna's MPRIS player, as gdbus prints it: `(<true>,)`.
+    func playerProperty(_ name: String) throws -> String {
+        try Prerequisite.gdbus.require()
+        let gdbus = try #require(TestEnvironment.path(of: "gdbus"))
+        return spawn(gdbus, ["call", "--session", "-d", "org.mpris.MediaPlayer2.manna", "-o", "/org/mpris/MediaPlayer2", "-m",
+                             "org.freedesktop.DBus.Properties.Get", "org.mpris.MediaPlayer2.Player", name],
+                     environment: environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }).stdout
     }
 
     /// dbus-monitor on this bus, printing what `rule` matches until `stop()`.
