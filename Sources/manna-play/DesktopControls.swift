@@ -24,6 +24,8 @@ final class DesktopControls {
         var status = "Playing"
         var verse = 0
         var length: Double?
+        /// Speech's speed; nil for a recording, which plays at its own (Rate 1, fixed).
+        var wordsPerMinute: Int?
     }
 
     /// The name owned on the session bus: `org.mpris.MediaPlayer2.manna`, or, while another
@@ -106,6 +108,11 @@ final class DesktopControls {
             let controls = Unmanaged<DesktopControls>.fromOpaque(controls!).takeUnretainedValue()
             return controls.property(String(cString: interface!), String(cString: property!))
         }
+        table.set_property = { _, _, _, _, property, value, _, controls in
+            let controls = Unmanaged<DesktopControls>.fromOpaque(controls!).takeUnretainedValue()
+            controls.set(String(cString: property!), to: value!)
+            return 1
+        }
         for interface in ["org.mpris.MediaPlayer2", playerInterface] {
             let id = g_dbus_connection_register_object(connection, objectPath, g_dbus_node_info_lookup_interface(node, interface),
                                                        &table, Unmanaged.passUnretained(controls).toOpaque(), nil, &error)
@@ -150,6 +157,7 @@ final class DesktopControls {
         var changed: [(String, OpaquePointer)] = []
         if state.status != old.status { changed.append(("PlaybackStatus", g_variant_new_string(state.status))) }
         if state.verse != old.verse || state.length != old.length { changed.append(("Metadata", metadata())) }
+        if state.wordsPerMinute != old.wordsPerMinute { changed.append(("Rate", g_variant_new_double(rate(state)))) }
         for (property, can) in [("CanGoNext", canGoNext), ("CanGoPrevious", canGoPrevious)] where can(state) != can(old) {
             changed.append((property, g_variant_new_boolean(can(state) ? 1 : 0)))
         }
@@ -213,12 +221,27 @@ final class DesktopControls {
         case "PlaybackStatus": g_variant_new_string(state.status)
         case "Metadata": metadata()
         case "Position": g_variant_new_int64(DesktopControls.microseconds(position() ?? 0))
-        case "Rate", "MinimumRate", "MaximumRate", "Volume": g_variant_new_double(1)
+        case "Rate": g_variant_new_double(rate(state))
+        case "MinimumRate": g_variant_new_double(state.wordsPerMinute == nil ? 1 : DesktopControls.rate(ListenRequest.rates.lowerBound))
+        case "MaximumRate": g_variant_new_double(state.wordsPerMinute == nil ? 1 : DesktopControls.rate(ListenRequest.rates.upperBound))
+        case "Volume": g_variant_new_double(1)
         case "CanGoNext": g_variant_new_boolean(canGoNext(state) ? 1 : 0)
         case "CanGoPrevious": g_variant_new_boolean(canGoPrevious(state) ? 1 : 0)
         case "CanPlay", "CanPause", "CanSeek", "CanControl": g_variant_new_boolean(1)
         default: nil
         }
+    }
+
+    /// MPRIS's Rate: speech's speed as a multiple of the usual one (175 words a minute).
+    private func rate(_ state: State) -> Double { state.wordsPerMinute.map(DesktopControls.rate) ?? 1 }
+    static func rate(_ wordsPerMinute: Int) -> Double { Double(wordsPerMinute) / Double(ListenRequest.defaultRate) }
+
+    /// A property set: Rate, speech's speed (within MinimumRate and MaximumRate; a recording's
+    /// stays 1).
+    private func set(_ property: String, to value: OpaquePointer) {
+        guard property == "Rate", state.wordsPerMinute != nil, g_variant_is_of_type(value, DesktopControls.type("d")) != 0 else { return }
+        let asked = Int((g_variant_get_double(value) * Double(ListenRequest.defaultRate)).rounded())
+        requests.append(.command(.rate(min(max(asked, ListenRequest.rates.lowerBound), ListenRequest.rates.upperBound))))
     }
 
     /// Next and Previous move by verse: there is a next verse (or the first again, repeating),
@@ -287,7 +310,7 @@ final class DesktopControls {
             <method name="OpenUri"><arg direction="in" name="Uri" type="s"/></method>
             <signal name="Seeked"><arg name="Position" type="x"/></signal>
             <property name="PlaybackStatus" type="s" access="read"/>
-            <property name="Rate" type="d" access="read"/>
+            <property name="Rate" type="d" access="readwrite"/>
             <property name="Metadata" type="a{sv}" access="read"/>
             <property name="Volume" type="d" access="read"/>
             <property name="Position" type="x" access="read"/>

@@ -56,6 +56,9 @@ final class Pipeline: @unchecked Sendable {
     private let sleepAfterVerse: Int?
     /// The sleep timer ended the sound before the passage's end.
     private var asleep = false
+    /// After a speed change, where in the verse written next to start: the fraction of it
+    /// heard at the old speed, so the place heard does not jump.
+    private var resumeFraction: Double?
     /// The longest fade: a sleep timer's last seconds.
     static let fadeSeconds = 5.0
 
@@ -123,6 +126,10 @@ final class Pipeline: @unchecked Sendable {
                 return
             }
             let frames = chunk.count / channels
+            if let fraction = resumeFraction {
+                writeOffset = min(frames, Int(fraction * Double(frames)))
+                resumeFraction = nil
+            }
             // A verse begins: another, or the same again (a passage of one verse repeated).
             if starts.last?.verse != writeVerse || (writeOffset == 0 && starts.last!.sample < streamWritten) {
                 starts.append((streamWritten, writeVerse, writeOffset))
@@ -305,6 +312,18 @@ final class Pipeline: @unchecked Sendable {
         try play(from: min(max(0, verse), source.texts.count - 1), offset: 0)
     }
 
+    /// Speaks at `wordsPerMinute` from what is heard, without a jump: the verse heard is made
+    /// again at the new speed and goes on from the same fraction of it. False, changing
+    /// nothing, for a recording.
+    func setSpeed(_ wordsPerMinute: Int) throws(PlayError) -> Bool {
+        let now = position()
+        let fraction = source.frameCount(now.verse).map { Double(now.offset) / Double(max(1, $0)) } ?? 0
+        guard !ended, source.setSpeed(wordsPerMinute) else { return false }
+        knownLength = nil
+        try play(from: now.verse, offset: 0, fraction: fraction)
+        return true
+    }
+
     /// Plays from `seconds` after (or before) what is heard.
     func seek(by seconds: Double) throws(PlayError) {
         let now = position()
@@ -384,10 +403,12 @@ final class Pipeline: @unchecked Sendable {
         streamOpen = false
     }
 
-    /// Replaces the stream with one playing from `verse` (past the last: the end), paused if paused.
-    private func play(from verse: Int, offset: Int) throws(PlayError) {
+    /// Replaces the stream with one playing from `verse` (past the last: the end), paused if
+    /// paused; at `offset`, or at `fraction` of the verse once its samples are made.
+    private func play(from verse: Int, offset: Int, fraction: Double? = nil) throws(PlayError) {
         guard !ended else { return }
         closeStream()
+        resumeFraction = fraction
         (writeVerse, writeOffset) = repeats && verse >= source.texts.count ? (0, 0) : (verse, offset)
         if writeVerse >= source.texts.count {
             ended = true

@@ -16,8 +16,8 @@ enum PlayHelper {
         REQUEST.json is one line: {"voice", "rate", "start", "verses": [{"id", "text"}]}, and
         optionally "repeat": true, "sleep_after_seconds", "sleep_after_verse".
         Playing, each further line of stdin is a command: pause, resume, toggle, skip N,
-        seek SECONDS, verse INDEX, position SECONDS, sleep SECONDS, quit; each line of stdout an event:
-        started, verse, paused, resumed, stopped, ended, failed. While playing, the player is
+        seek SECONDS, verse INDEX, position SECONDS, sleep SECONDS, rate WPM, quit; each line of stdout
+        an event: started, verse, paused, resumed, rate, stopped, ended, failed. While playing, the player is
         the MPRIS media player org.mpris.MediaPlayer2.manna on the session bus. --export writes FORMAT (wav, flac, ogg, opus) and prints where
         each verse starts and ends. --info decodes AUDIO and prints its sample rate, channels,
         frames and duration. Exit status: 0, or 64 usage, 65 unknown voice or audio that cannot
@@ -89,6 +89,8 @@ enum PlayHelper {
                                     repeats: request.repeats, sleepAfterSeconds: request.sleepAfterSeconds, sleepAfterVerse: request.sleepAfterVerse,
                                     wake: loop.wake)
         // The sound has started; the media controls come next, a few milliseconds later.
+        // Speech's speed, in words a minute; a recording has its own.
+        var speed = request.audio == nil ? request.rate : nil
         let controls = DesktopControls(verses: request.verses, title: request.title, repeats: request.repeats) {
             pipeline.lock()
             defer { pipeline.unlock() }
@@ -129,6 +131,12 @@ enum PlayHelper {
                     case .verse(let index): try pipeline.jump(to: index)
                     case .position(let seconds): seeked = try pipeline.setPosition(seconds)
                     case .sleep(let seconds): pipeline.sleep(after: seconds)
+                    case .rate(let wordsPerMinute) where speed != nil && wordsPerMinute != speed:
+                        if try pipeline.setSpeed(wordsPerMinute) {
+                            speed = wordsPerMinute
+                            events.append(.rate(wordsPerMinute: wordsPerMinute, index: pipeline.verseHeard(), t: pipeline.listeningClock()))
+                        }
+                    case .rate: break
                     case .quit: inputEnded = true
                     }
                     if case .skip = command { seeked = true }
@@ -146,7 +154,7 @@ enum PlayHelper {
             let heard = pipeline.verseHeard()
             if stop && !ended { events.append(.stopped(index: heard, t: pipeline.listeningClock())) }
             let state = DesktopControls.State(status: ended || stop ? "Stopped" : pipeline.paused ? "Paused" : "Playing", verse: heard,
-                                              length: pipeline.passageLength())
+                                              length: pipeline.passageLength(), wordsPerMinute: speed)
             let due = pipeline.millisecondsUntilDue()
             pipeline.unlock()
             for event in events { write(event.json.text + "\n") }

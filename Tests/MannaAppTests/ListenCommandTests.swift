@@ -12,6 +12,7 @@ import TestSupport
         #expect(ListenKey.keys(in: Array("qx".utf8)) == [.quit])
         #expect(ListenKey.keys(in: [0x1B]) == [], "a lone escape is no key")
         #expect(ListenKey.keys(in: Array("s".utf8)) == [.sleepLonger])
+        #expect(ListenKey.keys(in: Array("+=-".utf8)) == [.faster, .faster, .slower])
     }
 
     /// What is refused before any sound: the command line, the passage, the place to start.

@@ -32,16 +32,17 @@ import TestSupport
 
 @Suite struct PlayerProtocolTests {
     @Test func commandsAndEventsReadBackAsWritten() throws {
-        for command in [PlayerCommand.pause, .resume, .toggle, .skip(-1), .skip(1), .seek(-10), .seek(10.5), .verse(3), .position(30), .sleep(1200), .quit] {
+        for command in [PlayerCommand.pause, .resume, .toggle, .skip(-1), .skip(1), .seek(-10), .seek(10.5), .verse(3), .position(30), .sleep(1200), .rate(350), .quit] {
             #expect(PlayerCommand(line: command.line) == command)
         }
         #expect(PlayerCommand(line: "seek nan") == nil)
         #expect(PlayerCommand(line: "skip") == nil)
         #expect(PlayerCommand(line: "position -1") == nil)
         #expect(PlayerCommand(line: "sleep -5") == nil)
+        #expect(PlayerCommand(line: "rate 500") == nil, "espeak-ng's speeds: 80 to 450")
         let events: [PlayerEvent] = [.started(sampleRate: 22050, voice: "en-gb"), .verse(index: 2, t: 7.913), .paused(index: 2, t: 9.5),
                                      .paused(index: 2, t: 9.6, reason: .call), .paused(index: 3, t: 9.7, reason: .device),
-                                     .paused(index: 3, t: 9.8, reason: .sleep), .stopped(index: 3, t: 9.9),
+                                     .paused(index: 3, t: 9.8, reason: .sleep), .stopped(index: 3, t: 9.9), .rate(wordsPerMinute: 350, index: 3, t: 10),
                                      .resumed(index: 2, t: 9.5), .ended(t: 13.65), .failed(status: 69, message: "no sound server")]
         for event in events {
             #expect(try PlayerEvent(line: event.json.text) == event)

@@ -134,6 +134,32 @@ import TestSupport
         #expect(single.events() == [.verse(index: 0, t: 0), .verse(index: 0, t: 0.3), .verse(index: 0, t: 0.6)])
     }
 
+    /// A new speed while playing: the verse heard is made again at that speed and goes on from
+    /// the same fraction of it (no jump, the listening clock going on), and the verses after
+    /// it are as much shorter.
+    @Test func aNewSpeedGoesOnFromTheSameFractionOfTheVerseHeard() throws {
+        // A hundred characters a verse, each its own tone: where a stream starts says where in the verse.
+        let texts = [String(String.UnicodeScalarView((0..<100).map { Unicode.Scalar(0x100 + $0)! })), "the next verse"]
+        let engine = try ToneEngine()
+        let rendition = Rendition(texts: texts, engine: engine, sampleRate: ToneEngine.sampleRate, startingAt: 0, rendered: {})
+        rendition.start()
+        _ = rendition.waitForSamples(0)
+        let server = StandInOutput()
+        let pipeline = try Pipeline(source: rendition, output: server, startingAt: 0, wake: {})
+        server.hear(2000, through: pipeline)
+        #expect(pipeline.events() == [.verse(index: 0, t: 0)])
+        #expect(try pipeline.setSpeed(350))
+        _ = rendition.waitForSamples(0)
+        server.hear(10, through: pipeline)
+        #expect(server.streams.count == 2)
+        #expect(server.streams[1].first.map(Int.init) == 0x100 + 50, "half of the verse was heard: the new stream starts at its 51st character")
+        #expect(pipeline.events() == [.verse(index: 0, t: 0.125)])
+        #expect(rendition.waitForSamples(0).count == 100 * 20 && rendition.waitForSamples(1).count == "the next verse".count * 20)
+        // A recording has its own speed.
+        let memory = try Pipeline(source: MemorySource(Self.verses, rate: 1000), output: StandInOutput(), startingAt: 0, wake: {})
+        #expect(try memory.setSpeed(350) == false)
+    }
+
     /// The sleep timer: full loudness, then its last seconds (half of it, at most 5 s) fade
     /// down to silence, and the sound ends where it said, the place kept being the verse it
     /// stopped in. Set again while it runs, it counts from what is heard.
@@ -211,6 +237,7 @@ final class MemorySource: AudioSource, @unchecked Sendable {
     func samples(_ index: Int) -> [Int16]? { verses[index] }
     func waitForSamples(_ index: Int) -> [Int16] { verses[index] }
     func want(_ index: Int) {}
+    func setSpeed(_ wordsPerMinute: Int) -> Bool { false }
 }
 
 /// A sound server whose clock the test sets: what it was given, stream by stream.

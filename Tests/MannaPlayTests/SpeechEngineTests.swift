@@ -66,12 +66,13 @@ import Testing
 }
 
 /// A stand-in engine with one voice, "tone" (also called "xx"), whose speech is each character's
-/// code point held for `samplesPerCharacter` samples: known lengths, no library.
+/// code point held for `samplesPerCharacter` samples at 175 words a minute (half as long at
+/// 350): known lengths, no library.
 final class ToneEngine: SpeechEngine {
     static let name = "tone"
     static let sampleRate = 16000
     static let samplesPerCharacter = 40
-    private(set) var wordsPerMinute = 0
+    private(set) var wordsPerMinute = ListenRequest.defaultRate
     var chosen: String { "tone" }
 
     init() throws(PlayError) {}
@@ -85,7 +86,8 @@ final class ToneEngine: SpeechEngine {
     }
 
     func synthesize(_ text: String) -> [Int16] {
-        text.unicodeScalars.flatMap { Array(repeating: Int16(truncatingIfNeeded: $0.value), count: ToneEngine.samplesPerCharacter) }
+        let count = ToneEngine.samplesPerCharacter * ListenRequest.defaultRate / wordsPerMinute
+        return text.unicodeScalars.flatMap { Array(repeating: Int16(truncatingIfNeeded: $0.value), count: count) }
     }
 }
 

@@ -24,7 +24,7 @@ enum ListenCommand {
             "sleep": "stop by itself, fading out, after this much listening (90s, 20m, 1h; the s key adds as much again) or at the end of the chapter ('chapter')",
         ],
         flags: [
-            "json": "one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, ended, stopped",
+            "json": "one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, rate, ended, stopped",
             "voices": "list the installed voices: espeak-ng's, and natural voices (tools/get-voice)",
             "continue": "after the passage, go on reading the next chapters and books",
             "repeat": "after the passage, start it again (until stopped, or --sleep)",

@@ -32,6 +32,8 @@ struct ListenSession {
     private var screenWidth = 0
     /// Where on the listening clock the sleep timer ends, as last set.
     private var sleepEndsAt: Double?
+    /// Speech's speed, words a minute: the request's, then as the keys or the media controls set it.
+    private(set) var rate: Int
 
     init(request: ListenRequest, cues: String?, reference: Reference, translation: Translation, passage: [PassageVerse], json: Bool,
          sleepLonger: Double? = nil, context: Context) {
@@ -45,6 +47,7 @@ struct ListenSession {
         self.context = context
         current = request.start
         sleepEndsAt = request.sleepAfterSeconds
+        rate = request.rate
     }
 
     /// Seconds of the sleep timer left when listening ended (nil: none was set).
@@ -126,6 +129,11 @@ struct ListenSession {
                         player.send(.sleep(sleepLonger))
                         sleepEndsAt = t + sleepLonger
                         redraw()
+                    case .faster, .slower:
+                        // A recording plays at its own speed.
+                        guard request.audio == nil else { continue }
+                        let asked = rate + (key == .faster ? ListenKey.speedStep : -ListenKey.speedStep)
+                        player.send(.rate(min(max(asked, ListenRequest.rates.lowerBound), ListenRequest.rates.upperBound)))
                     }
                 }
             }
@@ -162,6 +170,10 @@ struct ListenSession {
                 case .resumed(let index, let time):
                     (current, t, paused) = (min(max(index, 0), request.verses.count - 1), time, false)
                     report("resumed")
+                case .rate(let wordsPerMinute, let index, let time):
+                    (rate, current, t) = (wordsPerMinute, min(max(index, 0), request.verses.count - 1), time)
+                    try save(journal)
+                    report("rate")
                 case .stopped(let index, let time):
                     // The media controls' Stop: as if the listener pressed q.
                     (current, t) = (min(max(index, 0), request.verses.count - 1), time)
@@ -184,6 +196,7 @@ struct ListenSession {
             var fields: [(String, JSON)] = [("event", .string(event)), ("id", .int(currentID.rawValue)),
                                             ("reference", .string(Reference(currentID).description)), ("t", seconds(t))]
             if let reason { fields.append(("reason", .string(reason.rawValue))) }
+            if event == "rate" { fields.append(("rate", .int(rate))) }
             return emit(fields)
         }
         guard event == "verse" else { return }
@@ -208,7 +221,7 @@ struct ListenSession {
     private func save(_ journal: Journal) throws {
         try journal.saveListeningPosition(ListeningPosition(
             passage: reference.description, translation: translation.code, verse: currentID,
-            voice: request.audio == nil ? request.voice : nil, rate: request.audio == nil ? request.rate : nil,
+            voice: request.audio == nil ? request.voice : nil, rate: request.audio == nil ? rate : nil,
             audio: request.audio, cues: cues, updatedAt: context.clock.now()))
     }
 
@@ -230,7 +243,8 @@ struct ListenSession {
         let state = paused ? "paused" + (pauseReason.map { " (\($0.description))" } ?? "") + "  " : "playing "
         let sleep = sleepEndsAt.map { "  sleep in " + Formatting.clock(max(0, $0 - t)) } ?? ""
         let status = state + Reference(currentID).description + "  " + Formatting.clock(t) + sleep
-            + "   space pause · n/p verse · ←/→ 10 s" + (sleepLonger == nil ? "" : " · s sleep later") + " · q quit"
+            + "   space pause · n/p verse · ←/→ 10 s" + (request.audio == nil ? " · +/- \(rate) wpm" : "")
+            + (sleepLonger == nil ? "" : " · s sleep later") + " · q quit"
         lines.append(TerminalText(status, style: .dim).cut(to: columns))
         terminal.draw(lines)
     }

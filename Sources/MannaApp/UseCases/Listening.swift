@@ -96,7 +96,7 @@ enum Listening {
                 (reference, passage) = (next, try database.passage(next, in: translation))
                 spoken = spokenVerses(passage)
             } while spoken.isEmpty
-            var following = ListenRequest(verses: spoken, voice: request.voice, rate: request.rate, start: 0)
+            var following = ListenRequest(verses: spoken, voice: request.voice, rate: session.rate, start: 0)
             following.title = "\(reference) (\(translation.code))"
             following.naturalLanguage = request.naturalLanguage
             following.sleepAfterSeconds = session.sleepLeft

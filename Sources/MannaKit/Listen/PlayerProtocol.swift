@@ -121,6 +121,8 @@ public enum PlayerCommand: Equatable, Sendable {
     case position(Double)
     /// The sleep timer (re)set: listening ends, fading out, this many seconds from what is heard.
     case sleep(Double)
+    /// Speak at this many words a minute from what is heard on (`rates`; a recording keeps its own).
+    case rate(Int)
     case quit
 
     public var line: String {
@@ -133,6 +135,7 @@ public enum PlayerCommand: Equatable, Sendable {
         case .verse(let index): "verse \(index)"
         case .position(let seconds): "position \(seconds)"
         case .sleep(let seconds): "sleep \(seconds)"
+        case .rate(let wordsPerMinute): "rate \(wordsPerMinute)"
         case .quit: "quit"
         }
     }
@@ -157,6 +160,8 @@ public enum PlayerCommand: Equatable, Sendable {
             self = .position(seconds)
         case ("sleep", 2): guard let seconds = Seconds.parse(words[1]) else { return nil }
             self = .sleep(seconds)
+        case ("rate", 2): guard let wordsPerMinute = Int(words[1]), ListenRequest.rates.contains(wordsPerMinute) else { return nil }
+            self = .rate(wordsPerMinute)
         default: return nil
         }
     }
@@ -174,6 +179,8 @@ public enum PlayerEvent: Equatable, Sendable {
     /// Paused: by the listener (`reason` nil), or by what the player watches for.
     case paused(index: Int, t: Double, reason: PauseReason? = nil)
     case resumed(index: Int, t: Double)
+    /// Speaking at a new speed (words a minute) from the verse at `index`, heard at `t`.
+    case rate(wordsPerMinute: Int, index: Int, t: Double)
     /// Stopped before the end at verse `index` (the next to hear): by the media controls'
     /// (MPRIS) Stop, or by the sleep timer. The player then exits.
     case stopped(index: Int, t: Double)
@@ -196,6 +203,8 @@ public enum PlayerEvent: Equatable, Sendable {
             return .object(fields)
         case .stopped(let index, let t): return .object([("event", .string("stopped")), ("index", .int(index)), ("t", time(t))])
         case .resumed(let index, let t): return .object([("event", .string("resumed")), ("index", .int(index)), ("t", time(t))])
+        case .rate(let wordsPerMinute, let index, let t):
+            return .object([("event", .string("rate")), ("rate", .int(wordsPerMinute)), ("index", .int(index)), ("t", time(t))])
         case .ended(let t): return .object([("event", .string("ended")), ("t", time(t))])
         case .failed(let status, let message):
             return .object([("event", .string("failed")), ("status", .int(Int(status))), ("message", .string(message))])
@@ -218,6 +227,7 @@ public enum PlayerEvent: Equatable, Sendable {
             if let index, let t, reason != nil || json["reason"] == nil { self = .paused(index: index, t: t, reason: reason); return }
         case "stopped": if let index, let t { self = .stopped(index: index, t: t); return }
         case "resumed": if let index, let t { self = .resumed(index: index, t: t); return }
+        case "rate": if let rate = json["rate"]?.intValue, let index, let t { self = .rate(wordsPerMinute: rate, index: index, t: t); return }
         case "ended": if let t { self = .ended(t: t); return }
         case "failed":
             if let status = json["status"]?.intValue, let message = json["message"]?.stringValue {
