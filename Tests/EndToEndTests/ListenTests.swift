@@ -65,6 +65,21 @@ import TestSupport
         #expect(try resumed(home: home).first?["passage"] as? String == "Matthew 1-4")
     }
 
+    /// A day of several readings is read in the plan's order, not the Bible's: Three Streams'
+    /// day 1 is Genesis 1-2, Matthew 1, then Psalm 1, so Matthew 1:25 is followed by Psalm 1:1.
+    @Test func aPlansReadingsAreReadInTheirOrder() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        #expect(home.run("plan", "start", "three-streams", "--now", "2026-12-01T08:00").status == 0)
+        let (process, events) = try listen(["plan", "today", "--listen", "--json", "--now", "2026-12-01T08:00"], home: home, verses: 1)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(events.first?["passage"] as? String == "Genesis 1-2; Matthew 1; Psalm 1")
+        #expect(events.last?["id"] as? Int == 1_001_001)
+        let (_, verses) = try interrupted(["listen", "--from", "Matthew 1:25", "--json", "--rate", "450"], home: home, verses: 2)
+        #expect(verses == [40_001_025, 19_001_001])
+    }
+
     /// `--continue` reads on from the passage's end into the next chapter (John 3:36 into
     /// John 4:1), and the place kept is in the chapter being heard.
     @Test func continuingGoesOnIntoTheNextChapter() throws {
