@@ -74,10 +74,12 @@ enum PlayHelper {
         let source: any AudioSource
         // Who reads: the voice the engine chose (a natural voice may read for the one asked).
         var voice = request.voice
+        var passedOver: PlayError?
         if let audio = request.audio {
             source = try Recording(path: audio, verses: request.verses, duration: request.audioDuration)
         } else {
-            let (engine, rate) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, wordsPerMinute: request.rate)
+            let (engine, rate, unavailable) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, wordsPerMinute: request.rate)
+            passedOver = unavailable
             let rendition = Rendition(texts: request.verses.map(\.text), engine: engine, sampleRate: rate, startingAt: request.start,
                                       rendered: loop.wake)
             rendition.start()
@@ -97,7 +99,7 @@ enum PlayHelper {
             return pipeline.passagePosition().seconds
         }
         defer { controls.flush() }
-        write(PlayerEvent.started(sampleRate: source.sampleRate, voice: voice, controls: controls.name).json.text + "\n")
+        write(PlayerEvent.started(sampleRate: source.sampleRate, voice: voice, controls: controls.name, naturalVoiceUnavailable: passedOver?.message).json.text + "\n")
         while true {
             var commands: [PlayerCommand] = []
             var inputEnded = false

@@ -40,7 +40,7 @@ import TestSupport
         #expect(PlayerCommand(line: "position -1") == nil)
         #expect(PlayerCommand(line: "sleep -5") == nil)
         #expect(PlayerCommand(line: "rate 500") == nil, "espeak-ng's speeds: 80 to 450")
-        let events: [PlayerEvent] = [.started(sampleRate: 22050, voice: "en-gb"), .verse(index: 2, t: 7.913), .paused(index: 2, t: 9.5),
+        let events: [PlayerEvent] = [.started(sampleRate: 22050, voice: "en-gb"), .started(sampleRate: 22050, voice: "en-gb", naturalVoiceUnavailable: "no engine"), .verse(index: 2, t: 7.913), .paused(index: 2, t: 9.5),
                                      .paused(index: 2, t: 9.6, reason: .call), .paused(index: 3, t: 9.7, reason: .device),
                                      .paused(index: 3, t: 9.8, reason: .sleep), .stopped(index: 3, t: 9.9), .rate(wordsPerMinute: 350, index: 3, t: 10),
                                      .resumed(index: 2, t: 9.5), .ended(t: 13.65), .failed(status: 69, message: "no sound server")]

@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct SpeechEngineTests {
     @Test func aVoiceIsSpokenByTheFirstEngineThatHasItPassingOverOneThatCannotStart() throws {
-        let (engine, rate) = try SpeechEngines.start(voice: "xx", wordsPerMinute: 200, engines: [MissingEngine.self, ToneEngine.self])
+        let (engine, rate, _) = try SpeechEngines.start(voice: "xx", wordsPerMinute: 200, engines: [MissingEngine.self, ToneEngine.self])
         let tone = try #require(engine as? ToneEngine)
         #expect(rate == ToneEngine.sampleRate)
         #expect(tone.wordsPerMinute == 200)
@@ -20,6 +20,15 @@ import Testing
         #expect(try SpeechEngines.start(voice: "xx", naturalLanguage: "zz", wordsPerMinute: 175, engines: engines).engine is ToneEngine)
         #expect(try SpeechEngines.start(voice: "xx", wordsPerMinute: 175, engines: engines).engine is ToneEngine)
         #expect(try SpeechEngines.start(voice: "xx", naturalLanguage: "nn", wordsPerMinute: 175, engines: [ToneEngine.self]).engine is ToneEngine)
+    }
+
+    /// A natural voice whose engine cannot start is passed over, and why is given, so that
+    /// `manna` can say it; no natural voice for the language, or a voice asked for, is nothing to say.
+    @Test func aNaturalVoiceThatCannotStartIsPassedOverSayingWhy() throws {
+        let started = try SpeechEngines.start(voice: "xx", naturalLanguage: "nn", wordsPerMinute: 175, engines: [MissingNaturalEngine.self, ToneEngine.self])
+        #expect(started.engine is ToneEngine && started.passedOver?.message == MissingEngine.problem)
+        #expect(try SpeechEngines.start(voice: "xx", naturalLanguage: "zz", wordsPerMinute: 175, engines: [NaturalEngine.self, ToneEngine.self]).passedOver == nil)
+        #expect(try SpeechEngines.start(voice: "xx", wordsPerMinute: 175, engines: [MissingNaturalEngine.self, ToneEngine.self]).passedOver == nil)
     }
 
     @Test func anUnknownVoiceNamesTheVoicesOfTheEnginesThatStarted() {
@@ -38,7 +47,7 @@ import Testing
     /// is about 0.77 s at 22,050 Hz (the end-to-end tests find verse 36 starting at 16,868
     /// samples; espeak-ng's count moves by a few samples from one call to the next).
     @Test func espeakIsTheEngineOfItsVoices() throws {
-        let (engine, rate) = try SpeechEngines.start(voice: "en-gb", wordsPerMinute: 175)
+        let (engine, rate, _) = try SpeechEngines.start(voice: "en-gb", wordsPerMinute: 175)
         #expect(engine is Espeak)
         #expect(rate == 22050)
         #expect(abs(engine.synthesize("Jesus wept.").count - 16868) < 50)
@@ -103,12 +112,18 @@ final class NaturalEngine: SpeechEngine {
 }
 
 /// An engine whose library is not installed: it cannot start.
-final class MissingEngine: SpeechEngine {
+class MissingEngine: SpeechEngine {
     static let name = "missing"
+    class var isNatural: Bool { false }
     var chosen: String { preconditionFailure("an engine that did not start was asked for its voice") }
     static let problem = "the test engine's library is not installed"
-    init() throws(PlayError) { throw .unavailable(MissingEngine.problem) }
+    required init() throws(PlayError) { throw .unavailable(MissingEngine.problem) }
     func voices() -> [SpeechVoice] { preconditionFailure("an engine that did not start was asked for its voices") }
     func choose(voice: String, wordsPerMinute: Int) throws(PlayError) -> Int? { preconditionFailure("an engine that did not start was asked for a voice") }
     func synthesize(_ text: String) -> [Int16] { preconditionFailure("an engine that did not start was asked to speak") }
+}
+
+/// A natural voice's engine whose library is not installed.
+final class MissingNaturalEngine: MissingEngine {
+    override class var isNatural: Bool { true }
 }

@@ -141,8 +141,9 @@ struct ListenSession {
             guard let events = try player.readEvents() else { return .playerGone }
             for event in events {
                 switch event {
-                case .started(_, let voice, let controls):
+                case .started(_, let voice, let controls, let unavailable):
                     started = true
+                    if let unavailable { Listening.sayOnce(naturalVoiceUnavailable: unavailable, context) }
                     if interactive {
                         terminal = try RawTerminal()
                         redraw()

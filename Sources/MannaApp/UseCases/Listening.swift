@@ -256,6 +256,7 @@ enum Listening {
             cues.append(CueSheet.Cue(id: VerseID(rawValue: request.verses[index].id),
                                      start: Double(start) / Double(speechRate), end: Double(end) / Double(speechRate)))
         }
+        if let unavailable = report["natural_voice_unavailable"]?.stringValue { sayOnce(naturalVoiceUnavailable: unavailable, context) }
         let sha256 = try SHA256.hexDigest(ofFile: temporary)
         // Who read: the voice the player chose (a natural voice, when one read), else the one asked.
         let sheet = CueSheet(passage: reference.description, translation: translation, voice: report["voice"]?.stringValue ?? request.voice, audio: name,
@@ -267,6 +268,17 @@ enum Listening {
             throw Failure.io("--export: cannot write \(error.message)")
         }
         context.stdout.line("wrote \(path) (\(Formatting.clock(sheet.duration)), \(cues.count) verses) and \(CueSheet.path(forAudio: path))")
+    }
+
+    /// Says on stderr that espeak-ng reads because a natural voice cannot, and why: once, not
+    /// at every listening (the reason said is kept in the cache; another is said again).
+    static func sayOnce(naturalVoiceUnavailable reason: String, _ context: Context) {
+        let said = context.paths.cacheDirectory + "/natural-voice-unavailable"
+        guard (try? Files.readText(said)) != reason + "\n" else { return }
+        context.stderr.line("espeak-ng reads: the natural voice cannot (\(reason))")
+        context.stderr.flush()
+        try? Files.makeDirectories(context.paths.cacheDirectory)
+        try? Files.writeAtomically(reason + "\n", to: said)
     }
 
     /// The first registered recording in `translation` whose cues cover every verse of

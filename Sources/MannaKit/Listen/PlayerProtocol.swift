@@ -171,9 +171,10 @@ public enum PlayerCommand: Equatable, Sendable {
 /// seconds of speech heard since playback began (paused time not counted), read from the
 /// sound server's playback clock.
 public enum PlayerEvent: Equatable, Sendable {
-    /// Connected and speaking: the sample rate, the voice in use, and the MPRIS name the media
-    /// controls reach the player at (nil without a session bus).
-    case started(sampleRate: Int, voice: String, controls: String? = nil)
+    /// Connected and speaking: the sample rate, the voice in use, the MPRIS name the media
+    /// controls reach the player at (nil without a session bus), and why a natural voice could
+    /// not read when one would have (its engine's library missing, say).
+    case started(sampleRate: Int, voice: String, controls: String? = nil, naturalVoiceUnavailable: String? = nil)
     /// The verse at `index` of the request became audible at `t`.
     case verse(index: Int, t: Double)
     /// Paused: by the listener (`reason` nil), or by what the player watches for.
@@ -192,9 +193,10 @@ public enum PlayerEvent: Equatable, Sendable {
     public var json: JSON {
         func time(_ t: Double) -> JSON { .number((t * 1000).rounded() / 1000) }
         switch self {
-        case .started(let rate, let voice, let controls):
+        case .started(let rate, let voice, let controls, let unavailable):
             var fields: [(String, JSON)] = [("event", .string("started")), ("sample_rate", .int(rate)), ("voice", .string(voice))]
             if let controls { fields.append(("controls", .string(controls))) }
+            if let unavailable { fields.append(("natural_voice_unavailable", .string(unavailable))) }
             return .object(fields)
         case .verse(let index, let t): return .object([("event", .string("verse")), ("index", .int(index)), ("t", time(t))])
         case .paused(let index, let t, let reason):
@@ -219,7 +221,8 @@ public enum PlayerEvent: Equatable, Sendable {
         switch json["event"]?.stringValue {
         case "started":
             guard let rate = json["sample_rate"]?.intValue, let voice = json["voice"]?.stringValue else { break }
-            self = .started(sampleRate: rate, voice: voice, controls: json["controls"]?.stringValue)
+            self = .started(sampleRate: rate, voice: voice, controls: json["controls"]?.stringValue,
+                            naturalVoiceUnavailable: json["natural_voice_unavailable"]?.stringValue)
             return
         case "verse": if let index, let t { self = .verse(index: index, t: t); return }
         case "paused":
