@@ -17,7 +17,8 @@ enum Export {
     /// `natural_voice_unavailable`, when given, why a natural voice could not read.
     static func write(_ request: ListenRequest, format: FileOutput.Format, to path: String,
                       engines: [any SpeechEngine.Type] = SpeechEngines.all) throws(PlayError) -> JSON {
-        let (engine, rate, passedOver) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, wordsPerMinute: request.rate,
+        let (engine, rate, passedOver) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, fallback: request.fallbackVoice,
+                                                                 wordsPerMinute: request.rate,
                                                      engines: engines)
         let loop = try EventLoop()
         let output = try FileOutput(path: path, format: format, sampleRate: rate, channels: 1)

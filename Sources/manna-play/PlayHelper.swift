@@ -78,7 +78,8 @@ enum PlayHelper {
         if let audio = request.audio {
             source = try Recording(path: audio, verses: request.verses, duration: request.audioDuration)
         } else {
-            let (engine, rate, unavailable) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, wordsPerMinute: request.rate)
+            let (engine, rate, unavailable) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, fallback: request.fallbackVoice,
+                                                                      wordsPerMinute: request.rate)
             passedOver = unavailable
             let rendition = Rendition(texts: request.verses.map(\.text), engine: engine, sampleRate: rate, startingAt: request.start,
                                       rendered: loop.wake)

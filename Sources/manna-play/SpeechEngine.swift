@@ -61,8 +61,16 @@ enum SpeechEngines {
     /// speaks if one is installed and loads; else `voice` is looked for as above, and
     /// `passedOver` says why a natural voice could not read (its engine or voice would not
     /// load; nil when there is simply none for the language).
-    static func start(voice: String, naturalLanguage: String? = nil, wordsPerMinute: Int, engines: [any SpeechEngine.Type] = all)
-        throws(PlayError) -> (engine: any SpeechEngine, sampleRate: Int, passedOver: PlayError?) {
+    /// With `fallback`, `voice` alone is looked for first (a voice the config chose), and if it
+    /// cannot read, `fallback` as above, `passedOver` saying why.
+    static func start(voice: String, naturalLanguage: String? = nil, fallback: String? = nil, wordsPerMinute: Int,
+                      engines: [any SpeechEngine.Type] = all) throws(PlayError) -> (engine: any SpeechEngine, sampleRate: Int, passedOver: PlayError?) {
+        if let fallback {
+            do throws(PlayError) { return try start(voice: voice, wordsPerMinute: wordsPerMinute, engines: engines) } catch {
+                let started = try start(voice: fallback, naturalLanguage: naturalLanguage, wordsPerMinute: wordsPerMinute, engines: engines)
+                return (started.engine, started.sampleRate, started.passedOver ?? error)
+            }
+        }
         var passedOver: PlayError?
         if let naturalLanguage {
             for kind in engines where kind.isNatural {

@@ -29,6 +29,12 @@ import Testing
         #expect(started.engine is ToneEngine && started.passedOver?.message == MissingEngine.problem)
         #expect(try SpeechEngines.start(voice: "xx", naturalLanguage: "zz", wordsPerMinute: 175, engines: [NaturalEngine.self, ToneEngine.self]).passedOver == nil)
         #expect(try SpeechEngines.start(voice: "xx", wordsPerMinute: 175, engines: [MissingNaturalEngine.self, ToneEngine.self]).passedOver == nil)
+        // A configured voice (`fallback` given) reads if it can; else the fallback, as without one, saying why.
+        let engines: [any SpeechEngine.Type] = [NaturalEngine.self, ToneEngine.self]
+        let configured = try SpeechEngines.start(voice: "tone", naturalLanguage: "nn", fallback: "xx", wordsPerMinute: 175, engines: engines)
+        #expect(configured.engine is ToneEngine && configured.passedOver == nil)
+        let missing = try SpeechEngines.start(voice: "yy", naturalLanguage: "nn", fallback: "xx", wordsPerMinute: 175, engines: engines)
+        #expect(missing.engine is NaturalEngine && missing.passedOver?.message.hasPrefix("no voice 'yy' is installed") == true)
     }
 
     @Test func anUnknownVoiceNamesTheVoicesOfTheEnginesThatStarted() {

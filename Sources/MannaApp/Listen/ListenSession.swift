@@ -143,7 +143,7 @@ struct ListenSession {
                 switch event {
                 case .started(_, let voice, let controls, let unavailable):
                     started = true
-                    if let unavailable { Listening.sayOnce(naturalVoiceUnavailable: unavailable, context) }
+                    if let unavailable { Listening.sayOnce(reads: voice, because: unavailable, context) }
                     if interactive {
                         terminal = try RawTerminal()
                         redraw()

@@ -54,10 +54,13 @@ enum Listening {
         var request = ListenRequest(verses: spoken, voice: voice(recording: recording, asked: arguments.value("voice"), resume: resume, translation: translation),
                                     rate: rate ?? resume?.rate ?? ListenRequest.defaultRate, start: start, audio: recording?.path)
         request.title = "\(reference) (\(translation.code))"
-        // No voice asked for (nor one resumed other than the translation's): a natural voice of
-        // its language reads if one is installed, else the translation's espeak-ng voice.
-        if recording == nil && arguments.value("voice") == nil && (resume?.voice ?? translation.voice) == translation.voice {
+        // No voice asked for (nor one resumed other than the translation's or the configured):
+        // the voice the config chose for its language reads, else a natural voice of it if one
+        // is installed, else the translation's espeak-ng voice.
+        let configured = context.config().voices[translation.language]
+        if recording == nil && arguments.value("voice") == nil && [translation.voice, configured].contains(resume?.voice ?? translation.voice) {
             request.naturalLanguage = translation.language
+            if let configured { (request.voice, request.fallbackVoice) = (configured, translation.voice) }
         }
         request.audioDuration = recording?.sheet.duration
         if let path = arguments.value("export") {
@@ -256,7 +259,7 @@ enum Listening {
             cues.append(CueSheet.Cue(id: VerseID(rawValue: request.verses[index].id),
                                      start: Double(start) / Double(speechRate), end: Double(end) / Double(speechRate)))
         }
-        if let unavailable = report["natural_voice_unavailable"]?.stringValue { sayOnce(naturalVoiceUnavailable: unavailable, context) }
+        if let unavailable = report["natural_voice_unavailable"]?.stringValue { sayOnce(reads: report["voice"]?.stringValue ?? request.voice, because: unavailable, context) }
         let sha256 = try SHA256.hexDigest(ofFile: temporary)
         // Who read: the voice the player chose (a natural voice, when one read), else the one asked.
         let sheet = CueSheet(passage: reference.description, translation: translation, voice: report["voice"]?.stringValue ?? request.voice, audio: name,
@@ -270,12 +273,13 @@ enum Listening {
         context.stdout.line("wrote \(path) (\(Formatting.clock(sheet.duration)), \(cues.count) verses) and \(CueSheet.path(forAudio: path))")
     }
 
-    /// Says on stderr that espeak-ng reads because a natural voice cannot, and why: once, not
-    /// at every listening (the reason said is kept in the cache; another is said again).
-    static func sayOnce(naturalVoiceUnavailable reason: String, _ context: Context) {
+    /// Says on stderr that `voice` reads because the natural voice, or the one configured,
+    /// cannot, and why: once, not at every listening (the reason said is kept in the cache;
+    /// another is said again).
+    static func sayOnce(reads voice: String, because reason: String, _ context: Context) {
         let said = context.paths.cacheDirectory + "/natural-voice-unavailable"
         guard (try? Files.readText(said)) != reason + "\n" else { return }
-        context.stderr.line("espeak-ng reads: the natural voice cannot (\(reason))")
+        context.stderr.line("\(voice) reads instead: \(reason)")
         context.stderr.flush()
         try? Files.makeDirectories(context.paths.cacheDirectory)
         try? Files.writeAtomically(reason + "\n", to: said)

@@ -31,10 +31,13 @@ public struct ListenRequest: Equatable, Sendable {
     /// Seconds a pause may hold the sound device before the player closes its stream (30 if nil).
     public var releaseAfter: Double?
     /// An espeak-ng voice: a language like `en-us`, or a voice's name.
-    public let voice: String
+    public var voice: String
     /// A language (`en`) whose natural voice, when one is installed, reads instead of `voice`:
     /// set when no voice was asked for, so the translation's espeak-ng voice is the fallback.
     public var naturalLanguage: String?
+    /// Who reads when `voice` (the config's for the language) cannot: the translation's voice,
+    /// or a natural voice of `naturalLanguage` first.
+    public var fallbackVoice: String?
     /// Words a minute (espeak-ng's rate).
     public let rate: Int
     /// The index in `verses` to start at.
@@ -66,6 +69,7 @@ public struct ListenRequest: Equatable, Sendable {
         if let audioDuration { fields.append(("audio_duration", .number(audioDuration))) }
         if let releaseAfter { fields.append(("release_after", .number(releaseAfter))) }
         if let naturalLanguage { fields.append(("natural_language", .string(naturalLanguage))) }
+        if let fallbackVoice { fields.append(("fallback_voice", .string(fallbackVoice))) }
         if repeats { fields.append(("repeat", .bool(true))) }
         if let sleepAfterSeconds { fields.append(("sleep_after_seconds", .number(sleepAfterSeconds))) }
         if let sleepAfterVerse { fields.append(("sleep_after_verse", .int(sleepAfterVerse))) }
@@ -100,6 +104,7 @@ public struct ListenRequest: Equatable, Sendable {
         if case .number(let seconds)? = json["audio_duration"], seconds.isFinite, seconds > 0 { audioDuration = seconds }
         if case .number(let seconds)? = json["release_after"], seconds.isFinite, seconds >= 0 { releaseAfter = seconds }
         naturalLanguage = json["natural_language"]?.stringValue
+        fallbackVoice = json["fallback_voice"]?.stringValue
         repeats = json["repeat"] == .bool(true)
         if case .number(let seconds)? = json["sleep_after_seconds"], Seconds.checked(seconds) != nil { sleepAfterSeconds = seconds }
         sleepAfterVerse = json["sleep_after_verse"]?.intValue.flatMap { verses.indices.contains($0) ? $0 : nil }
