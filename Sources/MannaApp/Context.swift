@@ -132,7 +132,7 @@ public final class Context {
         for case .loaded(let plan, let run) in try runningPlans(database: database) { plans.append((plan, run)) }
         var prayerReminders: [ReminderSpec] = []
         if let journal = try existingJournal() {
-            prayerReminders = try journal.activeReminders().map(\.spec)
+            prayerReminders = try journal.activeReminderSpecs()
         }
         return TimelineInputs(zone: zone, translation: translation, notifyAt: config.notifyAt, days: config.timelineDays, plans: plans,
                               daily: try dailySource(), prayerReminders: prayerReminders)

@@ -30,13 +30,22 @@ struct Tick {
         let sources = NotificationSources(database: database, journal: journal, settings: inputs, manna: manna)
         let window = Scheduler.reminderWindow(handledThrough: try journal.remindersHandledThrough(), now: now)
         let due = DueInputs(now: now, zone: inputs.zone, notifyAt: inputs.notifyAt, plans: inputs.plans, remindersAfter: window.after,
-                            reminders: try journal.activeReminders(), snoozes: try journal.snoozes(after: window.after, upTo: now))
+                            reminders: try reminders(comingAfter: window.after, upTo: now), snoozes: try journal.snoozes(after: window.after, upTo: now))
         // The verse and each plan's reading, each on its own, on time or late.
         var outcomes = try Scheduler.deliver(Scheduler.dailyDue(due), journal: journal, now: now) { item in
             session.show { () throws(TextUnavailable) in try item.subject.notification(late: item.late, from: sources) }
         }
         outcomes += try remindPrayers(Scheduler.remindersDue(due), now: now, session: session, sources: sources)
         return outcomes
+    }
+
+    /// The active reminders to look at for times in (`after`, `now`]: none when the journal's
+    /// forecast vouches that none comes then (the common tick: one row read); else every one,
+    /// read with the forecast from `after` recorded. (From the window's start, not `now`: a tick
+    /// with nothing due leaves the window where it was.)
+    private func reminders(comingAfter after: Instant, upTo now: Instant) throws -> [ActiveReminder] {
+        if let forecast = try journal.reminderForecast(), forecast.vouches(after: after, upTo: now, zone: inputs.zone) { return [] }
+        return try journal.activeReminders { ReminderForecast(reminders: $0, after: after, zone: inputs.zone) }
     }
 
     /// Shows the prayer reminders due since the last tick that handled them (at most a day):

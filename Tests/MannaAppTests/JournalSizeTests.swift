@@ -49,6 +49,27 @@ import Testing
         }
     }
 
+    /// A tick with nothing due reads the journal's reminders' forecast, not the reminders: a
+    /// thousand more active ones cost it nothing once a tick has worked them out.
+    @Test func aTickWithNothingDueReadsNoReminder() throws {
+        let home = try base()
+        let tick = ["tick", "--now", "2026-12-01T12:01"]
+        let small = try cost(of: tick, in: home)
+        let database = try Database(path: home.paths.journal, mode: .readWrite)
+        try database.execute("""
+            WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < 1000)
+            INSERT INTO reminders (uuid, prayer_uuid, spec, created_at, updated_at)
+                SELECT printf('%08x-0000-4000-8000-%012x', n, 14), (SELECT uuid FROM prayers WHERE title = 'For the family'),
+                    CASE n % 3 WHEN 0 THEN '23:30' WHEN 1 THEN 'sat 06:00' ELSE '2027-01-01 08:00' END, 1600000000, 1600000000
+                FROM k
+            """)
+        let big = try cost(of: tick, in: home)
+        #expect(big.steps <= small.steps, """
+            a tick with nothing due: \(small.steps) SQLite steps on the journal, \(big.steps) with 1,000 more reminders; statements that grew:
+            \(grown(from: small.costs, to: big.costs).joined(separator: "\n"))
+            """)
+    }
+
     /// The guard itself: with the indexes of live rows back as they were before schema 15 (on
     /// every row), reading a verse and listing notes count the deleted ones, and the measure
     /// above says so.

@@ -34,6 +34,36 @@ import Testing
         #expect(zone(zoneName).firstInstant(on: date(day), at: LocalTime(parsing: time)!) == instant(expected))
     }
 
+    /// Each wall time against the definition, by brute force: the first minute at which the
+    /// zone's clock shows that time or later (transitions fall on whole minutes). The days are
+    /// those clocks change on, in zones whose changes are unusual: a skipped day (Apia, 2011),
+    /// changes at midnight (Santiago, Havana), half an hour (Lord Howe), two hours (Troll), a
+    /// negative daylight saving (Dublin).
+    @Test(arguments: [
+        ("Pacific/Apia", "2011-12-30"), ("Pacific/Apia", "2011-12-29"), ("Pacific/Apia", "2011-12-31"),
+        ("America/Santiago", "2026-04-05"), ("America/Santiago", "2026-09-06"),
+        ("America/Havana", "2026-03-08"), ("America/Havana", "2026-11-01"),
+        ("Australia/Lord_Howe", "2026-10-04"), ("Australia/Lord_Howe", "2026-04-05"),
+        ("Antarctica/Troll", "2026-03-29"), ("Antarctica/Troll", "2026-10-25"),
+        ("Europe/Dublin", "2026-03-29"), ("Europe/Dublin", "2026-10-25"),
+        ("America/New_York", "2026-03-08"), ("America/New_York", "2026-11-01"), ("America/New_York", "2026-06-01"),
+        ("UTC", "2026-06-01"), ("Asia/Kolkata", "2026-06-01"),
+    ])
+    func wallClockTimesMatchTheFirstMinuteThatShowsThem(zoneName: String, day: String) {
+        let zone = zone(zoneName), date = date(day)
+        for time in ["00:00", "00:30", "01:00", "01:30", "02:00", "02:15", "02:30", "03:00", "12:00", "23:00", "23:59"] {
+            let wall = LocalTime(parsing: time)!
+            let target = (date.dayNumber, wall.minutesSinceMidnight * 60)
+            var instant = date.dayNumber * 86_400 + wall.minutesSinceMidnight * 60 - 16 * 3600
+            while true {
+                let shown = zone.local(instant)
+                if (shown.date.dayNumber, shown.hour * 3600 + shown.minute * 60 + shown.second) >= target { break }
+                instant += 60
+            }
+            #expect(zone.firstInstant(on: date, at: wall) == instant, "\(zoneName) \(day) \(time)")
+        }
+    }
+
     @Test func aBogusZoneIsReportedNotTreatedAsUTC() throws {
         #expect(throws: ZoneError(identifier: "Mars/Olympus_Mons")) { try Zone(identifier: "Mars/Olympus_Mons") }
         #expect(throws: ZoneError.self) { try Zone(identifier: "../../etc/passwd") }

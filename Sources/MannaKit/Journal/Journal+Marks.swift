@@ -220,29 +220,29 @@ extension Journal {
                 // was most of what a verse with 16,000 notes cost.
                 var passages: [StoredPassage: Reference] = [:]
                 try statement.forEachRow(in: reference) {
-                    let verse = try statement.int("verse_id")
+                    // By position, in `marksQuery`'s order: a verse can have 16,000 notes.
+                    let verse = statement.int(1)
                     // Changed in place: copying a verse's marks out and back for each row made
                     // a verse with 16,000 notes cost 3 s (each copy is as long as the notes so far).
-                    switch try statement.int("kind") {
+                    switch statement.int(0) {
                     case 0:
                         // At most one live highlight per verse; should two meet, the newest shows.
-                        let updated = try statement.int("updated_at")
-                        if updated >= highlightTimes[verse] ?? .min, let color = HighlightColor(rawValue: try statement.string("color_or_text")) {
+                        let updated = statement.int(7)
+                        if updated >= highlightTimes[verse] ?? .min, let color = HighlightColor(rawValue: statement.string(4)) {
                             result.verses[verse, default: VerseMarks()].highlight = color
                             highlightTimes[verse] = updated
                         }
                     case 1:
                         result.verses[verse, default: VerseMarks()].bookmarked = true
                     default:
-                        let uuid = try statement.string("uuid")
+                        let uuid = statement.string(2)
                         // Ranges that overlap ("John 3:16; 3:16-18") show a note once.
                         guard reference.ranges.count == 1 || seenNotes.insert(uuid).inserted else { return }
-                        let stored = StoredPassage(verse: verse, reference: try statement.optionalString("reference"))
+                        let stored = StoredPassage(verse: verse, reference: statement.optionalString(5))
                         let passage = passages[stored] ?? Journal.passage(verseID: verse, reference: stored.reference)
                         passages[stored] = passage
-                        let note = try Note(uuid: uuid, shortID: statement.string("short_id"), reference: passage,
-                                            text: statement.string("color_or_text"), createdAt: statement.int("created_at"),
-                                            updatedAt: statement.int("updated_at"))
+                        let note = Note(uuid: uuid, shortID: statement.string(3), reference: passage, text: statement.string(4),
+                                        createdAt: statement.int(6), updatedAt: statement.int(7))
                         result.verses[verse, default: VerseMarks()].notes.append(note)
                     }
                 }
@@ -253,7 +253,7 @@ extension Journal {
 
     /// The live marks on verses ?1 to ?2, in verse order, oldest first: `kind` (0 highlight,
     /// 1 bookmark, 2 note), the columns the three share, `color_or_text` (a highlight's colour,
-    /// a note's text) and a note's `reference`.
+    /// a note's text) and a note's `reference`. `marks(on:)` reads them by position.
     static let marksQuery = """
         SELECT 0 AS kind, verse_id, uuid, short_id, color AS color_or_text, NULL AS reference, created_at, updated_at FROM highlights
             WHERE verse_id BETWEEN ?1 AND ?2 AND deleted_at IS NULL

@@ -287,6 +287,14 @@ extension Journal {
 
     // MARK: What the scheduler asks
 
+    /// A SPEC as the journal holds it, parsed once per connection; nil when it does not parse.
+    private func parsedSpec(_ text: String) -> ReminderSpec? {
+        if let known = parsedSpecs[text] { return known }
+        let parsed = try? ReminderSpec(parsing: text)
+        parsedSpecs[text] = parsed
+        return parsed
+    }
+
     /// Every reminder that can come: not deleted, of a prayer neither deleted nor answered.
     /// A SPEC this manna cannot read is left out.
     public func activeReminders() throws(JournalError) -> [ActiveReminder] {
@@ -298,15 +306,50 @@ extension Journal {
                 // By position, in the SELECT's order: every tick reads every active reminder.
                 var found: [ActiveReminder] = []
                 while try select.step() {
-                    let text = select.string(2)
-                    let parsed = parsedSpecs[text] ?? (try? ReminderSpec(parsing: text))
-                    parsedSpecs[text] = parsed
-                    guard let spec = parsed else { continue }
+                    guard let spec = parsedSpec(select.string(2)) else { continue }
                     found.append(ActiveReminder(uuid: select.string(0), prayerUUID: select.string(1), spec: spec, since: select.int(3)))
                 }
                 return found
             }
         }
+    }
+
+    /// The forecast the last tick that read every reminder left, unless a change since dropped it.
+    public func reminderForecast() throws(JournalError) -> ReminderForecast? {
+        try reading {
+            try database.withCachedStatement("SELECT zone, after, next, specs FROM reminder_forecast") { select in
+                guard try select.step() else { return nil }
+                let specs = select.string(3).split(separator: "\n").compactMap { parsedSpec(String($0)) }
+                return ReminderForecast(zone: select.string(0), after: select.int(1), next: select.optionalInt(2), specs: specs)
+            }
+        }
+    }
+
+    /// Every active reminder, with the forecast `make` works out from them recorded in the same
+    /// transaction: a change another process makes meanwhile comes before the read (and is in
+    /// it) or after the record (and drops it again), never between.
+    public func activeReminders(recordingForecast make: ([ActiveReminder]) -> ReminderForecast) throws(JournalError) -> [ActiveReminder] {
+        try writing {
+            let reminders = try activeReminders()
+            let forecast = make(reminders)
+            try database.execute("DELETE FROM reminder_forecast")
+            try database.withCachedStatement("INSERT INTO reminder_forecast (zone, after, next, specs) VALUES (?1, ?2, ?3, ?4)") { insert in
+                try insert.bind(forecast.zone, at: 1)
+                try insert.bind(forecast.after, at: 2)
+                if let next = forecast.next { try insert.bind(next, at: 3) } else { try insert.bindNull(at: 3) }
+                try insert.bind(forecast.specs.map(\.description).joined(separator: "\n"), at: 4)
+                try insert.run()
+            }
+            return reminders
+        }
+    }
+
+    /// The open prayers' reminders' SPECs, each once: the timeline's. From the forecast while
+    /// one stands (they are in it), else from every reminder.
+    public func activeReminderSpecs() throws(JournalError) -> [ReminderSpec] {
+        if let forecast = try reminderForecast() { return forecast.specs }
+        var seen = Set<ReminderSpec>()
+        return try activeReminders().map(\.spec).filter { seen.insert($0).inserted }
     }
 
     /// The snoozes due in `(after, upTo]` of prayers neither deleted nor answered, oldest first.

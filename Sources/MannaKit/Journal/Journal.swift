@@ -472,6 +472,25 @@ public final class Journal {
         // back has since replaced) is applied, then withdrawn and sent again stamped now
         // (`Sync.withdrawFuture`), not held for the skew while no journal is left to withdraw it.
         "ALTER TABLE sync_devices ADD COLUMN mine INTEGER NOT NULL DEFAULT 0; -- 1: an id this journal synced under",
+        // 18: the reminders' forecast (`ReminderForecast`, issue 31): when the first active
+        // reminder next comes, and their SPECs, as the last tick that read them all worked out,
+        // so a tick with nothing due reads this row instead of every reminder. Local, never
+        // synced. These triggers are the whole of its invalidation: any write a reminder's time
+        // or its being active depends on drops it, whoever makes it (a command, import, sync).
+        """
+        CREATE TABLE reminder_forecast (
+            zone TEXT NOT NULL,         -- the zone and its rules' file the instants are in (Zone.rulesKey)
+            after INTEGER NOT NULL,     -- no active reminder comes in (after, next)
+            next INTEGER,               -- null: none ever will
+            specs TEXT NOT NULL         -- the active reminders' SPECs, each once, one a line
+        );
+        CREATE TRIGGER reminder_forecast_reminder_insert AFTER INSERT ON reminders BEGIN DELETE FROM reminder_forecast; END;
+        CREATE TRIGGER reminder_forecast_reminder_update AFTER UPDATE ON reminders BEGIN DELETE FROM reminder_forecast; END;
+        CREATE TRIGGER reminder_forecast_reminder_delete AFTER DELETE ON reminders BEGIN DELETE FROM reminder_forecast; END;
+        CREATE TRIGGER reminder_forecast_prayer_insert AFTER INSERT ON prayers BEGIN DELETE FROM reminder_forecast; END;
+        CREATE TRIGGER reminder_forecast_prayer_update AFTER UPDATE OF answered_at, deleted_at ON prayers BEGIN DELETE FROM reminder_forecast; END;
+        CREATE TRIGGER reminder_forecast_prayer_delete AFTER DELETE ON prayers BEGIN DELETE FROM reminder_forecast; END;
+        """,
     ]
 
     /// The migration that adopts a config file's plan (its index in `migrations`).

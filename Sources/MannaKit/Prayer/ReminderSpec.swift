@@ -241,6 +241,17 @@ public struct ReminderSpec: Hashable, Sendable, CustomStringConvertible {
         public let label: String
     }
 
+    /// The first occurrence after `after`, if it ever comes again.
+    public func firstOccurrence(after: Instant, clock: WallClockDays) -> Occurrence? {
+        if case .once(let date) = days {
+            let instant = clock.instant(on: date, at: time)
+            return instant > after ? Occurrence(date: date, instant: instant, label: "\(date) \(time)") : nil
+        }
+        // Every other kind comes in any 32 days: a weekday within 7, a month's day (or its
+        // last day) within 31.
+        return occurrences(after: after, upTo: after + 33 * 86_400, clock: clock).first
+    }
+
     /// The occurrences in `(after, upTo]`, oldest first: each date's time resolved in the
     /// clock's zone like `Zone.firstInstant(on:at:)` (a skipped time comes when the clock jumps
     /// past it, a repeated time comes at its first occurrence, so once).

@@ -826,7 +826,7 @@ extension String {
     public var singleLine: String {
         // Most text has none: check the bytes before rebuilding anything (C1 controls start
         // with 0xC2 in UTF-8, line separators and bidi controls with 0xE2).
-        let suspect = utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xE2 || $0 == 0xC2 }
+        let suspect = withUTF8Bytes { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xE2 || $0 == 0xC2 } }
         guard suspect else { return self }
         var out = String.UnicodeScalarView()
         var previous: Unicode.Scalar?

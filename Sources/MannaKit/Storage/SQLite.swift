@@ -405,7 +405,9 @@ public final class Statement {
 
     public func string(_ column: Int32) -> String {
         guard let text = sqlite3_column_text(handle, column) else { return "" }
-        return String(cString: text)
+        // By its length, as SQLite holds it: no second pass to find its end (a list of a million
+        // notes makes a million strings), and a NUL inside does not cut it short.
+        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
     }
 
     /// The bytes of a BLOB (or of text): empty for NULL.

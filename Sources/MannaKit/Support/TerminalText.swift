@@ -12,17 +12,7 @@ extension String {
     public var neutralisedForTerminal: String {
         // Most text has none: look at the bytes before rebuilding anything. C1 controls start
         // with 0xC2 in UTF-8; the separators and bidi controls with 0xE2 0x80 or 0xE2 0x81.
-        var suspect = false
-        var previous: UInt8 = 0
-        for byte in utf8 {
-            if (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2
-                || (previous == 0xE2 && (byte == 0x80 || byte == 0x81)) {
-                suspect = true
-                break
-            }
-            previous = byte
-        }
-        guard suspect else { return self }
+        guard withUTF8Bytes(String.mayHoldTerminalControl) else { return self }
         var out = String.UnicodeScalarView()
         let scalars = Array(unicodeScalars)
         for (index, scalar) in scalars.enumerated() {
@@ -33,6 +23,27 @@ extension String {
             }
         }
         return String(out)
+    }
+
+    /// True when `bytes` hold a byte that starts what `neutralisedForTerminal` replaces.
+    static func mayHoldTerminalControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2
+                || (previous == 0xE2 && (byte == 0x80 || byte == 0x81)) {
+                return true
+            }
+            previous = byte
+        }
+        return false
+    }
+
+    /// `body` over the text's UTF-8 bytes: in place where the string holds them together (a
+    /// native string does), else copied. Every line Manna prints is scanned so; a byte at a time
+    /// through the view cost ten times as much.
+    func withUTF8Bytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(utf8).withUnsafeBufferPointer(body)
     }
 }
 

@@ -69,7 +69,7 @@ public enum PassageFormatter {
             if verseMarks.bookmarked { suffix += " [bookmark]" }
             for note in verseMarks.notes {
                 notes.append(note)
-                suffix += " [\(notes.count)]"
+                suffix += " [" + String(notes.count) + "]"
             }
             if let highlight = verseMarks.highlight, color {
                 lines += wrap([(text, .highlight(highlight)), (suffix, nil)], firstPrefix: padded, prefix: indent, width: width)
@@ -78,12 +78,16 @@ public enum PassageFormatter {
             }
         }
         if !notes.isEmpty { lines.append(TerminalText()) }
+        // A verse's notes share their passage: its name is made once, not once a note.
+        var passageNames: [Reference: String] = [:]
         for (index, note) in notes.enumerated() {
-            let label = "[\(index + 1)] "
+            let label = "[" + String(index + 1) + "] "
             let indent = String(repeating: " ", count: label.count)
+            let passage = passageNames[note.reference] ?? note.reference.description
+            passageNames[note.reference] = passage
             // A note's own line breaks are kept, each paragraph wrapped as one line.
             for (number, paragraph) in note.paragraphs.enumerated() {
-                let head = number == 0 ? label + "\(note.reference) (\(note.shortID)): " : indent
+                let head = number == 0 ? label + passage + " (" + note.shortID + "): " : indent
                 lines += wrap(paragraph, firstPrefix: head, prefix: indent, width: width).map(TerminalText.init)
             }
         }

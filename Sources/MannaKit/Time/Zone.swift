@@ -216,6 +216,12 @@ public struct Zone: Hashable, Sendable {
         return [Int(status.st_dev), Int(status.st_ino), Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
     }
 
+    /// The zone's name and its rules' file as it stands (`rulesStamp()`): what instants worked out
+    /// in this zone and kept are valid for.
+    public var rulesKey: String {
+        identifier + " " + (rulesStamp() ?? []).map(String.init).joined(separator: ".")
+    }
+
     /// Makes the next conversion read its zone's file again. glibc reads a zone's file once per
     /// `TZ` value and keeps its rules, so a process that lives for days must ask for a changed
     /// file to be read (see `rulesStamp`).
@@ -252,16 +258,20 @@ public struct Zone: Hashable, Sendable {
             let wall = local(instant)
             return (wall.date.dayNumber, wall.hour * 3600 + wall.minute * 60 + wall.second) >= target
         }
-        // Both readings of the wall time (standard and daylight): those that round-trip exist.
-        let candidates = [Int32(0), 1].compactMap { isDaylight -> Instant? in
-            let instant = makeTime(date: date, time: time, isDaylight: isDaylight)
+        // The wall time read as UTC, less each offset the zone has within a day of it (one, or
+        // the two either side of a change): the readings that round-trip exist. Offsets come
+        // from `localtime_r`, not `mktime`: asked for a daylight reading a zone lacks, glibc's
+        // mktime searches hundreds of conversions, and every tick asks for a week of midnights.
+        let asUTC = target.0 * 86_400 + target.1
+        let offsets = Set([local(asUTC - 86_400).offset, local(asUTC + 86_400).offset])
+        let candidates = offsets.map { asUTC - $0 }.filter { instant in
             let wall = local(instant)
-            return wall.date == date && wall.time == time && wall.second == 0 ? instant : nil
+            return wall.date == date && wall.time == time && wall.second == 0
         }
         if let first = candidates.min() { return first }
         // In a gap: the wall clock passes the time without showing it. Search the hours
-        // before the standard-time reading (past the gap) for the first instant at or after it.
-        var high = makeTime(date: date, time: time, isDaylight: 0)
+        // before the latest reading (past the gap) for the first instant at or after it.
+        var high = asUTC - (offsets.min() ?? 0)
         var low = high - 4 * 3600
         while !reached(high) { high += 3600 }
         while reached(low) { low -= 3600 }
@@ -274,19 +284,6 @@ public struct Zone: Hashable, Sendable {
 
     /// The first instant of `date` (its midnight, or the instant after a skipped midnight).
     public func startOfDay(_ date: LocalDate) -> Instant { firstInstant(on: date, at: LocalTime(hour: 0, minute: 0)) }
-
-    private func makeTime(date: LocalDate, time: LocalTime, isDaylight: Int32) -> Instant {
-        withZone {
-            var parts = tm()
-            parts.tm_year = Int32(date.year - 1900)
-            parts.tm_mon = Int32(date.month - 1)
-            parts.tm_mday = Int32(date.day)
-            parts.tm_hour = Int32(time.hour)
-            parts.tm_min = Int32(time.minute)
-            parts.tm_isdst = isDaylight
-            return Instant(mktime(&parts))
-        }
-    }
 
     private func withZone<T>(_ body: () -> T) -> T {
         zoneLock.withLock {
