@@ -52,7 +52,7 @@ import TestSupport
             timeline_days = 7                   # default
             daily_source = curated              # default
             sync_silent_days = 90               # default
-            voices =                            # default
+            voices = none                       # default
 
             """)
         #expect(manna("config", "set", "notify_at", "07:15", environment: environment).status == 0)

@@ -98,7 +98,9 @@ import TestSupport
         let verses = listening.events.drop { $0["event"] as? String != "rate" }.filter { $0["event"] as? String == "verse" }
         #expect(verses.map { $0["id"] as? Int } == [43_003_002, 43_003_003, 43_003_004], "the verse heard goes on, then the next")
         let fast = (verses[2]["t"] as? Double ?? 0) - (verses[1]["t"] as? Double ?? 0)
-        #expect(fast < usual * 0.7, "John 3:3 took \(fast) s at 350 words a minute, \(usual) s at 175")
+        // Twice the speed is not half the time: pauses shrink less (the natural voice's verse
+        // takes some 0.72 of its time, espeak-ng's less); unchanged, it would take it all.
+        #expect(fast < usual * 0.8, "John 3:3 took \(fast) s at 350 words a minute, \(usual) s at 175")
         listening.stop()
         let again = try Listening(["listen", "--json"], home: home)
         let started = try again.waitFor { $0["event"] as? String == "started" }

@@ -153,7 +153,7 @@ import Testing
             timeline_days = 3                   # file \(config):3
             daily_source = curated              # default
             sync_silent_days = 90               # default
-            voices =                            # default
+            voices = none                       # default
 
             """)
         home.variables["MANNA_TRANSLATION"] = "web"
@@ -187,7 +187,7 @@ import Testing
             timeline_days = 3                   # file \(config):6
             daily_source = curated              # default
             sync_silent_days = 90               # default
-            voices =                            # default
+            voices = none                       # default
             colour = blue                       # ignored \(config):2: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days, voices
             notify_at = 25:00                   # ignored \(config):3: notify_at must be a time HH:MM (24-hour), like 07:00, or off, not '25:00'
             translation = NIV                   # ignored \(config):4: unknown translation 'NIV': choose one of KJV, ASV, WBS, WEB or RV1909
@@ -223,10 +223,12 @@ import Testing
         #expect(home.run("config", "set", "voices", "es:es-419, EN:en_US-joe-medium").status == 0)
         #expect(home.run("config", "get", "voices").stdout == "en:en_US-joe-medium, es:es-419\n")
         #expect(Config(parsing: "voices = en:en-gb", file: "c").voices == ["en": "en-gb"])
+        #expect(home.run("config", "set", "voices", "none").status == 0)
+        #expect(home.run("config", "get", "voices").stdout == "none\n")
         for bad in ["en", "en:", "english:joe", "en:a b", "en:x, en:y", ",", "en:x;es:y"] {
             let set = home.run("config", "set", "voices", bad)
             #expect(set.status == 64, "\(bad)")
-            #expect(set.stderr == "manna: voices must be language:voice pairs, like 'en:en_US-joe-medium, es:es-419' (the voices are 'manna listen --voices'), not '\(bad)'\n")
+            #expect(set.stderr == "manna: voices must be language:voice pairs, like 'en:en_US-joe-medium, es:es-419' (the voices are 'manna listen --voices'), or none, not '\(bad)'\n")
         }
     }
 

@@ -175,7 +175,7 @@ enum ManPage {
             // The translations are the text database's: the catalogue it was built from.
             let allowed = key.name == TranslationOption.name ? translations.map { "a translation's code: " + TranslationOption.codes($0) } : nil
             page += ".TP\n.B \(escape(key.name))\n" + text("Allowed: \(allowed ?? key.allowed).")
-            page += text("Default: " + (Config.defaultValue(of: key.name) ?? "none") + ".")
+            page += text("Default: " + (Config.defaultValue(of: key.name) ?? "") + ".")
         }
         page += """
             .PP

@@ -67,7 +67,7 @@ public struct Config: Equatable, Sendable {
         ("timeline_days", "a whole number of days from 1 to 31"),
         ("daily_source", "curated (the shipped list) or bookmarks (your bookmarked passages)"),
         ("sync_silent_days", "a whole number of days from 1 to 3650: a device silent that long is named"),
-        ("voices", "language:voice pairs, like 'en:en_US-joe-medium, es:es-419' (the voices are 'manna listen --voices')"),
+        ("voices", "language:voice pairs, like 'en:en_US-joe-medium, es:es-419' (the voices are 'manna listen --voices'), or none"),
     ]
 
     /// Reads `text` (the contents of `file`, for messages). A line that is not `key = value`,
@@ -174,6 +174,8 @@ public struct Config: Equatable, Sendable {
             syncSilentDays = days
         case "voices":
             voices = [:]
+            // none: each language read as if no voice were configured.
+            if value == "none" { return }
             for pair in value.split(separator: ",") {
                 let parts = pair.split(separator: ":", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
                 guard parts.count == 2, Config.isLanguage(parts[0]), Config.isVoiceName(parts[1]), voices[parts[0].lowercased()] == nil else { throw bad() }
@@ -221,7 +223,7 @@ public struct Config: Equatable, Sendable {
         case "timeline_days": return String(timelineDays)
         case "daily_source": return dailySource.rawValue
         case "sync_silent_days": return String(syncSilentDays)
-        case "voices": return voices.isEmpty ? nil : voices.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ", ")
+        case "voices": return voices.isEmpty ? "none" : voices.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ", ")
         default: return nil
         }
     }
