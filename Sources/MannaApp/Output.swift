@@ -34,7 +34,13 @@ public final class Output {
     /// Writes Manna's styled text as it is.
     public func write(_ text: TerminalText) { writeRendered(text.rendered) }
 
-    public func line(_ text: String) { write(text + "\n") }
+    public func line(_ text: String) {
+        // Neutralised, then the line break: no copy of the line to add it to. (A line ending
+        // in CR is the exception: CR LF is one break, which the neutraliser sees only together.)
+        guard text.utf8.last != UInt8(ascii: "\r") else { return write(text + "\n") }
+        writeRendered(text.neutralisedForTerminal)
+        writeRendered("\n")
+    }
 
     public func line(_ text: TerminalText) { writeRendered(text.rendered + "\n") }
 

@@ -125,6 +125,35 @@ import Testing
         #expect(lines[1].rendered == "     \u{1B}[1mloved\u{1B}[22m the")
     }
 
+    /// Replacing matches whole characters, whether or not the bytes said there was nothing to find.
+    @Test(arguments: [
+        ("no tab here", "\t", " ", "no tab here"), ("a\tb\tc", "\t", " ", "a b c"), ("", "\t", " ", ""),
+        ("e\u{301}e", "e", "x", "e\u{301}x"), ("🙏🏽 and 🙏🏽", "🙏🏽", "pray", "pray and pray"), ("aaa", "aa", "b", "ba"),
+        ("\r\n", "\n", " ", "\r\n"),
+    ])
+    func replacingAllMatchesCharacters(text: String, target: String, replacement: String, expected: String) {
+        #expect(text.replacingAll(target, with: replacement) == expected)
+    }
+
+    /// The columns of a listing count characters as Swift does, whatever the fast path skips.
+    @Test(arguments: ["", "k7m2", "John 3:16", "a\r\nb", "\r", "\r\n\r\n", "Señor", "e\u{301}", "主 🙏🏽", "tab\there\u{1B}[2J"])
+    func characterCountIsCount(text: String) {
+        #expect(text.characterCount == text.count)
+    }
+
+    /// With no width (a pipe) the pieces make the one line the wrapping path makes when the
+    /// width holds them all: runs of spaces one, the ends trimmed, a style's stretch styled once.
+    @Test(arguments: [
+        [("For God so ", nil), ("loved", .bold), (" the \u{1B}[2J world", nil)],
+        [("  leading  and  ", nil), ("  twice  ", .bold), ("", nil), ("  trailing  ", nil)],
+        [("one", .bold), ("two", .bold), (" ", nil), ("three ", .reverse)],
+        [("", nil)], [(" ", .bold)], [("e\u{301} \u{301}x  y", nil), ("\r\n", nil)],
+    ] as [[(String, TerminalStyle?)]])
+    func unwrappedPiecesAreTheWrappedLineThatFits(pieces: [(String, TerminalStyle?)]) {
+        let wide = PassageFormatter.wrap(pieces, firstPrefix: "3:16 ", prefix: "     ", width: 10_000)
+        #expect(PassageFormatter.wrap(pieces, firstPrefix: "3:16 ", prefix: "     ", width: nil) == wide)
+    }
+
     /// Each panel format escapes its own markup, in one place (`Widget.escaped`): text from the
     /// timeline shows as written, never as a tag, an entity or a click that runs a command.
     @Test(arguments: [

@@ -9,11 +9,20 @@ enum MarkListing {
     /// Rows of columns, each column but the last padded to its widest cell and two spaces apart.
     static func lines(_ rows: [[String]]) -> [String] {
         guard let columns = rows.first?.count else { return [] }
-        let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { index, cell in
-                index == columns - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count + 2)
-            }.joined()
+        // Each cell's width counted once, and each padding made once: a list can be a million rows.
+        let counts = rows.map { $0.map(\.characterCount) }
+        let widths = (0..<columns).map { column in counts.map { $0[column] }.max() ?? 0 }
+        var paddings: [Int: String] = [:]
+        return zip(rows, counts).map { row, count in
+            var line = ""
+            for (index, cell) in row.enumerated() {
+                line += cell
+                guard index < columns - 1 else { break }
+                let padding = widths[index] - count[index] + 2
+                if paddings[padding] == nil { paddings[padding] = String(repeating: " ", count: padding) }
+                line += paddings[padding]!
+            }
+            return line
         }
     }
 

@@ -90,7 +90,7 @@ extension Journal {
                     try find.reset()
                     try find.bind(id.rawValue, at: 1)
                     if try find.step() {
-                        let existing = try Journal.highlight(find)
+                        let existing = Journal.highlight(find)
                         if existing.color == color {
                             changes.append(.unchanged(existing))
                             continue
@@ -147,7 +147,7 @@ extension Journal {
                     """)
                 try find.bind(first.rawValue, at: 1)
                 if try find.step() {
-                    let existing = try Journal.bookmark(find)
+                    let existing = Journal.bookmark(find)
                     if existing.reference == reference { return .unchanged(existing) }
                     let update = try database.prepare("UPDATE bookmarks SET reference = ?2, updated_at = ?3 WHERE uuid = ?1")
                     try update.bind(existing.uuid, at: 1)
@@ -272,24 +272,23 @@ extension Journal {
     static let highlightColumns = "uuid, short_id, verse_id, color, created_at, updated_at"
     static let bookmarkColumns = "uuid, short_id, verse_id, reference, created_at, updated_at"
 
-    static func note(_ row: Statement) throws(SQLiteError) -> Note {
-        try Note(uuid: row.string("uuid"), shortID: row.string("short_id"),
-                 reference: passage(verseID: row.int("verse_id"), reference: row.optionalString("reference")),
-                 text: row.string("text"), createdAt: row.int("created_at"), updatedAt: row.int("updated_at"),
-                 deletedAt: row.optionalInt("deleted_at"))
+    // A row of `noteColumns`, `highlightColumns` or `bookmarkColumns`, which every query these
+    // read selects first: by position, in the lists' order (a list can be a million notes).
+
+    static func note(_ row: Statement) -> Note {
+        Note(uuid: row.string(0), shortID: row.string(1), reference: passage(verseID: row.int(2), reference: row.optionalString(3)),
+             text: row.string(4), createdAt: row.int(5), updatedAt: row.int(6), deletedAt: row.optionalInt(7))
     }
 
-    static func highlight(_ row: Statement) throws(SQLiteError) -> Highlight {
+    static func highlight(_ row: Statement) -> Highlight {
         // Colours are checked on the way in (command, import); an unknown one shows as the default.
-        try Highlight(uuid: row.string("uuid"), shortID: row.string("short_id"), verseID: VerseID(rawValue: row.int("verse_id")),
-                      color: HighlightColor(rawValue: row.string("color")) ?? .yellow, createdAt: row.int("created_at"),
-                      updatedAt: row.int("updated_at"))
+        Highlight(uuid: row.string(0), shortID: row.string(1), verseID: VerseID(rawValue: row.int(2)),
+                  color: HighlightColor(rawValue: row.string(3)) ?? .yellow, createdAt: row.int(4), updatedAt: row.int(5))
     }
 
-    static func bookmark(_ row: Statement) throws(SQLiteError) -> Bookmark {
-        try Bookmark(uuid: row.string("uuid"), shortID: row.string("short_id"),
-                     reference: passage(verseID: row.int("verse_id"), reference: row.optionalString("reference")),
-                     createdAt: row.int("created_at"), updatedAt: row.int("updated_at"))
+    static func bookmark(_ row: Statement) -> Bookmark {
+        Bookmark(uuid: row.string(0), shortID: row.string(1), reference: passage(verseID: row.int(2), reference: row.optionalString(3)),
+                 createdAt: row.int(4), updatedAt: row.int(5))
     }
 
     /// The passage a note or bookmark is on: its stored reference, or (schema 2 rows, or a

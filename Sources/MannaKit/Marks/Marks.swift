@@ -43,7 +43,9 @@ public struct Note: Equatable, Sendable {
     /// a break: most notes are one line, and splitting by Character was a third of what a verse
     /// with 16,000 notes cost to read, and of a list of 100,000 notes.
     public var paragraphs: [String] {
-        guard text.utf8.contains(UInt8(ascii: "\n")) else { return [text.singleLine] }
+        // One scan says most notes are one plain line.
+        guard !text.isSingleLine else { return [text] }
+        guard text.withUTF8Bytes({ $0.contains(UInt8(ascii: "\n")) }) else { return [text.singleLine] }
         return text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             String(Substring(line.last == UInt8(ascii: "\r") ? line.dropLast() : line)).singleLine
         }

@@ -30,6 +30,14 @@ public struct Book: Sendable, Hashable {
 
 /// The canon and its lookups.
 public enum Canon {
+    /// Each book by its English name, and Psalms by "Psalm" too (as one psalm is written): how
+    /// a stored reference names it (`Reference.canonical`).
+    static let bookNamed: [String: Book] = {
+        var named = Dictionary(uniqueKeysWithValues: books.map { ($0.name, $0) })
+        named["Psalm"] = books.first { $0.osis == "Ps" }
+        return named
+    }()
+
     /// The name of the book a mistyped name is nearest ("Jhon": John), by its name, OSIS id or
     /// an abbreviation; nil when none is within a couple of edits. Only for an error message.
     public static func closestBook(to name: String) -> String? {

@@ -65,9 +65,7 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
         guard let chapter = number(bytes[(space + 1)..<colon]), let first = number(bytes[(colon + 1)..<dash]),
               let last = dash == bytes.endIndex ? first : number(bytes[(dash + 1)...]), first <= last else { return nil }
         // One psalm is "Psalm 23:1" (`ReferenceFormatter.bookName`); the write-back below checks it.
-        let name = bytes[..<space]
-        guard let book = Canon.books.first(where: { $0.name.utf8.elementsEqual(name) })
-            ?? (name.elementsEqual("Psalm".utf8) ? Canon.books.first { $0.osis == "Ps" } : nil) else { return nil }
+        guard let book = Canon.bookNamed[String(decoding: bytes[..<space], as: UTF8.self)] else { return nil }
         let range = (VerseID(book: book.number, chapter: chapter, verse: first), VerseID(book: book.number, chapter: chapter, verse: last))
         guard range.0.isValid, range.1.isValid else { return nil }
         let reference = Reference(VerseRange(first: range.0, last: range.1))
@@ -777,25 +775,33 @@ enum ReferenceParser {
 
 /// Prints references in one canonical style.
 enum ReferenceFormatter {
+    // Written as UTF-8 bytes, numbers digit by digit: a list of a million notes names a million
+    // passages, and interpolating them was a third of what it cost.
     static func format(_ ranges: [VerseRange], language: String) -> String {
-        var text = ""
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
         var previous: VerseRange?
         for range in ranges {
             if let previous, previous.book == range.book {
                 let sameChapter = previous.last.chapter == range.first.chapter && range.first.chapter == range.last.chapter
                 if sameChapter && !previous.isWholeChapters && !range.isWholeChapters {
-                    text += ", " + versePart(range)
+                    text += ", ".utf8
+                    versePart(range, into: &text)
                 } else {
-                    text += "; " + chapterPart(range)
+                    text += "; ".utf8
+                    chapterPart(range, into: &text)
                 }
             } else {
-                if previous != nil { text += "; " }
-                text += bookName(for: range, language: language)
-                if !range.isWholeBook { text += " " + chapterPart(range) }
+                if previous != nil { text += "; ".utf8 }
+                text += bookName(for: range, language: language).utf8
+                if !range.isWholeBook {
+                    text.append(UInt8(ascii: " "))
+                    chapterPart(range, into: &text)
+                }
             }
             previous = range
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// "Psalm 23" for one psalm, "Psalms 23-25" for several ("Salmo", "Salmos" in Spanish).
@@ -804,17 +810,42 @@ enum ReferenceFormatter {
         return range.book.name(in: language)
     }
 
-    private static func chapterPart(_ range: VerseRange) -> String {
+    /// "3", "3-4", "3:16", "3:16-18", "3:16-4:2".
+    private static func chapterPart(_ range: VerseRange, into text: inout [UInt8]) {
         let (first, last) = (range.first, range.last)
+        digits(first.chapter, into: &text)
         if range.isWholeChapters {
-            return first.chapter == last.chapter ? "\(first.chapter)" : "\(first.chapter)-\(last.chapter)"
+            if first.chapter != last.chapter {
+                text.append(UInt8(ascii: "-"))
+                digits(last.chapter, into: &text)
+            }
+        } else if first.chapter == last.chapter {
+            text.append(UInt8(ascii: ":"))
+            versePart(range, into: &text)
+        } else {
+            text.append(UInt8(ascii: ":"))
+            digits(first.verse, into: &text)
+            text.append(UInt8(ascii: "-"))
+            digits(last.chapter, into: &text)
+            text.append(UInt8(ascii: ":"))
+            digits(last.verse, into: &text)
         }
-        if first.chapter == last.chapter { return "\(first.chapter):" + versePart(range) }
-        return "\(first.chapter):\(first.verse)-\(last.chapter):\(last.verse)"
     }
 
-    private static func versePart(_ range: VerseRange) -> String {
-        range.first == range.last ? "\(range.first.verse)" : "\(range.first.verse)-\(range.last.verse)"
+    /// "16", "16-18".
+    private static func versePart(_ range: VerseRange, into text: inout [UInt8]) {
+        digits(range.first.verse, into: &text)
+        if range.first != range.last {
+            text.append(UInt8(ascii: "-"))
+            digits(range.last.verse, into: &text)
+        }
+    }
+
+    /// A chapter or verse number (0 to 999) in decimal.
+    private static func digits(_ number: Int, into text: inout [UInt8]) {
+        if number >= 100 { text.append(UInt8(ascii: "0") + UInt8(number / 100 % 10)) }
+        if number >= 10 { text.append(UInt8(ascii: "0") + UInt8(number / 10 % 10)) }
+        text.append(UInt8(ascii: "0") + UInt8(number % 10))
     }
 }
 
@@ -824,10 +855,7 @@ extension String {
     /// sequence (C1 controls are one-character CSI and OSC) or turn the line around (bidi
     /// overrides and isolates).
     public var singleLine: String {
-        // Most text has none: check the bytes before rebuilding anything (C1 controls start
-        // with 0xC2 in UTF-8, line separators and bidi controls with 0xE2).
-        let suspect = withUTF8Bytes { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xE2 || $0 == 0xC2 } }
-        guard suspect else { return self }
+        guard !isSingleLine else { return self }
         var out = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         for scalar in unicodeScalars {
@@ -836,6 +864,15 @@ extension String {
             out.append(String.isTerminalControl(scalar) ? " " : scalar)
         }
         return String(out)
+    }
+
+    /// True when `singleLine` is the text itself, as most text is: no byte that can start a
+    /// control, a line break or a separator (C1 controls start with 0xC2 in UTF-8, line
+    /// separators and bidi controls with 0xE2). Checked over the bytes before anything is rebuilt.
+    public var isSingleLine: Bool {
+        withUTF8Bytes { bytes in
+            !bytes.contains { byte in byte &- 0x20 >= 0x5F && (byte < 0x20 || byte == 0x7F || byte == 0xE2 || byte == 0xC2) }
+        }
     }
 
     /// C0 and C1 controls, DEL, the line and paragraph separators, and the bidirectional
@@ -849,6 +886,16 @@ extension String {
 
     /// Every `target` replaced by `replacement` (FoundationEssentials has no `replacingOccurrences`).
     public func replacingAll(_ target: String, with replacement: String) -> String {
+        // Most text holds no `target`: its bytes nowhere means no match by characters either,
+        // said without making an array of characters (a tick renders a week of prompt lines).
+        let needle = Array(target.utf8)
+        let present = withUTF8Bytes { bytes in
+            guard let first = needle.first, bytes.count >= needle.count else { return false }
+            return (0...(bytes.count - needle.count)).contains { start in
+                bytes[start] == first && bytes[start..<(start + needle.count)].elementsEqual(needle)
+            }
+        }
+        guard present else { return self }
         let source = Array(self)
         let pattern = Array(target)
         guard !pattern.isEmpty, source.count >= pattern.count else { return self }

@@ -29,6 +29,11 @@ extension String {
     static func mayHoldTerminalControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var previous: UInt8 = 0
         for byte in bytes {
+            // Printable ASCII, most of any text, in one comparison.
+            if byte &- 0x20 < 0x5F {
+                previous = byte
+                continue
+            }
             if (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2
                 || (previous == 0xE2 && (byte == 0x80 || byte == 0x81)) {
                 return true
@@ -36,6 +41,12 @@ extension String {
             previous = byte
         }
         return false
+    }
+
+    /// `count`, without walking grapheme clusters where there are none to walk: in ASCII text
+    /// each byte is a character, but for CR LF, which is one.
+    public var characterCount: Int {
+        withUTF8Bytes { bytes in bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? bytes.count : nil } ?? count
     }
 
     /// `body` over the text's UTF-8 bytes: in place where the string holds them together (a

@@ -98,6 +98,7 @@ public enum PassageFormatter {
     /// line it reaches; the indents are plain.
     public static func wrap(_ pieces: [(text: String, style: TerminalStyle?)], firstPrefix: String, prefix: String,
                             width: Int?) -> [TerminalText] {
+        guard let width, width > prefix.count + 10 else { return [unwrapped(pieces, firstPrefix: firstPrefix)] }
         // Wrapping joins words with one space, so each line's body is the next stretch of the
         // pieces' text with its runs of spaces made one: that text, each character's style beside it.
         var characters: [Character] = []
@@ -131,6 +132,31 @@ public enum PassageFormatter {
             endRun()
             position += 1  // the space the line break stands for
             return text
+        }
+    }
+
+    /// The pieces as `wrap` gives them with no width (in a pipe): one line, runs of spaces made
+    /// one as between words, each stretch of one style styled once. Built piece by piece: the
+    /// wrapping path's character-by-character rebuild was a third of what a search printed.
+    static func unwrapped(_ pieces: [(text: String, style: TerminalStyle?)], firstPrefix: String) -> TerminalText {
+        var runs: [(text: String, style: TerminalStyle?)] = []
+        var lastIsSpace = true  // a leading space is dropped, as wrapping drops it
+        for piece in pieces {
+            var text = ""
+            for character in piece.text where character != " " || !lastIsSpace {
+                text.append(character)
+                lastIsSpace = character == " "
+            }
+            guard !text.isEmpty else { continue }
+            if let last = runs.last, last.style == piece.style {
+                runs[runs.count - 1].text += text
+            } else {
+                runs.append((text, piece.style))
+            }
+        }
+        if lastIsSpace, !runs.isEmpty { runs[runs.count - 1].text.removeLast() }
+        return runs.reduce(TerminalText(firstPrefix)) { line, run in
+            line + (run.style.map { TerminalText(run.text, style: $0) } ?? TerminalText(run.text))
         }
     }
 
