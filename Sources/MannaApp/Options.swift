@@ -219,6 +219,12 @@ enum Options {
     static let history = Flag(
         name: "history",
         help: "print the last \(Journal.searchHistoryLimit) searches made at a terminal, newest first (--json and scripted searches are not kept)")
+    static let continueReading = Flag(name: "continue", help: "after the passage, go on reading the next chapters and books")
+    static let repeatPassage = Flag(name: "repeat", help: "after the passage, start it again (until stopped, or --sleep)")
+    static let sleep = Option<Listening.Controls.Sleep>(
+        name: "sleep",
+        help: "stop by itself, fading out, after this much listening (90s, 20m, 1h; the s key adds as much again) or at the end of the chapter ('chapter')"
+    ) { text, _ in try Listening.Controls.sleep(text) }
     static let voices = Flag(name: "voices", help: "list the installed voices: espeak-ng's, and natural voices (tools/get-voice)")
     static let complete = Flag(name: "complete", help: "used by the scripts: print what may come after the words that follow '--', one per line")
 }

@@ -24,6 +24,8 @@ final class DesktopControls {
         var status = "Playing"
         var verse = 0
         var length: Double?
+        /// Speech's speed; nil for a recording, which plays at its own (Rate 1, fixed).
+        var wordsPerMinute: Int?
     }
 
     /// The name owned on the session bus: `org.mpris.MediaPlayer2.manna`, or, while another
@@ -34,6 +36,8 @@ final class DesktopControls {
     private let system: OpaquePointer?
     private let verses: [ListenRequest.Verse]
     private let title: String?
+    /// The passage starts again after its last verse: Next goes on from there.
+    private let repeats: Bool
     /// The MPRIS track: the passage, from its first verse to its last.
     let trackID: String
     /// Seconds from the passage's start to what is heard, when known (read under the player's lock).
@@ -46,9 +50,10 @@ final class DesktopControls {
     private static let playerInterface = "org.mpris.MediaPlayer2.Player"
 
     /// Connects to the buses there are (none is an error: a terminal over ssh has neither).
-    init(verses: [ListenRequest.Verse], title: String?, position: @escaping () -> Double?) {
+    init(verses: [ListenRequest.Verse], title: String?, repeats: Bool = false, position: @escaping () -> Double?) {
         self.verses = verses
         self.title = title
+        self.repeats = repeats
         self.position = position
         trackID = "/org/manna/passage/\(verses.first!.id)_\(verses.last!.id)"
         session = DesktopControls.connect(G_BUS_TYPE_SESSION, address: "DBUS_SESSION_BUS_ADDRESS", socket: getenv("XDG_RUNTIME_DIR").map { String(cString: $0) + "/bus" })
@@ -103,6 +108,11 @@ final class DesktopControls {
             let controls = Unmanaged<DesktopControls>.fromOpaque(controls!).takeUnretainedValue()
             return controls.property(String(cString: interface!), String(cString: property!))
         }
+        table.set_property = { _, _, _, _, property, value, _, controls in
+            let controls = Unmanaged<DesktopControls>.fromOpaque(controls!).takeUnretainedValue()
+            controls.set(String(cString: property!), to: value!)
+            return 1
+        }
         for interface in ["org.mpris.MediaPlayer2", playerInterface] {
             let id = g_dbus_connection_register_object(connection, objectPath, g_dbus_node_info_lookup_interface(node, interface),
                                                        &table, Unmanaged.passUnretained(controls).toOpaque(), nil, &error)
@@ -147,6 +157,10 @@ final class DesktopControls {
         var changed: [(String, OpaquePointer)] = []
         if state.status != old.status { changed.append(("PlaybackStatus", g_variant_new_string(state.status))) }
         if state.verse != old.verse || state.length != old.length { changed.append(("Metadata", metadata())) }
+        if state.wordsPerMinute != old.wordsPerMinute { changed.append(("Rate", g_variant_new_double(rate(state)))) }
+        for (property, can) in [("CanGoNext", canGoNext), ("CanGoPrevious", canGoPrevious)] where can(state) != can(old) {
+            changed.append((property, g_variant_new_boolean(can(state) ? 1 : 0)))
+        }
         guard !changed.isEmpty else { return }
         let signal = DesktopControls.tuple([g_variant_new_string(DesktopControls.playerInterface), DesktopControls.dictionary(changed),
                                             g_variant_new_array(DesktopControls.type("s"), nil, 0)])
@@ -207,28 +221,45 @@ final class DesktopControls {
         case "PlaybackStatus": g_variant_new_string(state.status)
         case "Metadata": metadata()
         case "Position": g_variant_new_int64(DesktopControls.microseconds(position() ?? 0))
-        case "Rate", "MinimumRate", "MaximumRate", "Volume": g_variant_new_double(1)
-        case "CanGoNext", "CanGoPrevious", "CanPlay", "CanPause", "CanSeek", "CanControl": g_variant_new_boolean(1)
+        case "Rate": g_variant_new_double(rate(state))
+        case "MinimumRate": g_variant_new_double(state.wordsPerMinute == nil ? 1 : DesktopControls.rate(ListenRequest.rates.lowerBound))
+        case "MaximumRate": g_variant_new_double(state.wordsPerMinute == nil ? 1 : DesktopControls.rate(ListenRequest.rates.upperBound))
+        case "Volume": g_variant_new_double(1)
+        case "CanGoNext": g_variant_new_boolean(canGoNext(state) ? 1 : 0)
+        case "CanGoPrevious": g_variant_new_boolean(canGoPrevious(state) ? 1 : 0)
+        case "CanPlay", "CanPause", "CanSeek", "CanControl": g_variant_new_boolean(1)
         default: nil
         }
     }
 
-    /// The track: the verse being heard as its title ("John 3:16 · For God so loved the world,
-    /// that he…"), the passage as its album, and its length once known.
+    /// MPRIS's Rate: speech's speed as a multiple of the usual one (175 words a minute).
+    private func rate(_ state: State) -> Double { state.wordsPerMinute.map(DesktopControls.rate) ?? 1 }
+    static func rate(_ wordsPerMinute: Int) -> Double { Double(wordsPerMinute) / Double(ListenRequest.defaultRate) }
+
+    /// A property set: Rate, speech's speed (within MinimumRate and MaximumRate; a recording's
+    /// stays 1).
+    private func set(_ property: String, to value: OpaquePointer) {
+        guard property == "Rate", state.wordsPerMinute != nil, g_variant_is_of_type(value, DesktopControls.type("d")) != 0 else { return }
+        let asked = Int((g_variant_get_double(value) * Double(ListenRequest.defaultRate)).rounded())
+        requests.append(.command(.rate(min(max(asked, ListenRequest.rates.lowerBound), ListenRequest.rates.upperBound))))
+    }
+
+    /// Next and Previous move by verse: there is a next verse (or the first again, repeating),
+    /// a previous one.
+    private func canGoNext(_ state: State) -> Bool { repeats || state.verse < verses.count - 1 }
+    private func canGoPrevious(_ state: State) -> Bool { state.verse > 0 }
+
+    /// The track: the reference of the verse being heard as its title ("John 3:16") and its
+    /// text as the track's text (`xesam:asText`, as lyrics players show the line sung), the
+    /// passage as its album, and its length once known.
     private func metadata() -> OpaquePointer {
         let verse = verses[min(state.verse, verses.count - 1)]
         var entries: [(String, OpaquePointer)] = [("mpris:trackid", g_variant_new_object_path(trackID)),
-                                                  ("xesam:title", g_variant_new_string(DesktopControls.title(of: verse)))]
+                                                  ("xesam:title", g_variant_new_string(Reference(VerseID(rawValue: verse.id)).description)),
+                                                  ("xesam:asText", g_variant_new_string(verse.text))]
         if let title { entries.append(("xesam:album", g_variant_new_string(title))) }
         if let length = state.length { entries.append(("mpris:length", g_variant_new_int64(DesktopControls.microseconds(length)))) }
         return DesktopControls.dictionary(entries)
-    }
-
-    /// "John 3:16 · For God so loved the world, that he…": the reference and the first words.
-    static func title(of verse: ListenRequest.Verse) -> String {
-        let words = verse.text.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        let first = words.prefix(8).joined(separator: " ") + (words.count > 8 ? "…" : "")
-        return Reference(VerseID(rawValue: verse.id)).description + " · " + first
     }
 
     private static func microseconds(_ seconds: Double) -> Int { Int((seconds * 1_000_000).rounded()) }
@@ -279,7 +310,7 @@ final class DesktopControls {
             <method name="OpenUri"><arg direction="in" name="Uri" type="s"/></method>
             <signal name="Seeked"><arg name="Position" type="x"/></signal>
             <property name="PlaybackStatus" type="s" access="read"/>
-            <property name="Rate" type="d" access="read"/>
+            <property name="Rate" type="d" access="readwrite"/>
             <property name="Metadata" type="a{sv}" access="read"/>
             <property name="Volume" type="d" access="read"/>
             <property name="Position" type="x" access="read"/>

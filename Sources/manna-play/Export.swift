@@ -13,10 +13,12 @@ enum Export {
     /// JSON: `{"engine", "voice", "sample_rate", "frames", "file_rate", "verses": [{"index", "start", "end"}]}`,
     /// starts and ends in samples at the speech's rate (`sample_rate`); `frames` is the file's
     /// length in its own rate (`file_rate`). The voice is looked for in `engines`, and `engine`
-    /// and `voice` name the one that spoke and its voice (a natural voice, or espeak-ng's).
+    /// and `voice` name the one that spoke and its voice (a natural voice, or espeak-ng's);
+    /// `natural_voice_unavailable`, when given, why a natural voice could not read.
     static func write(_ request: ListenRequest, format: FileOutput.Format, to path: String,
                       engines: [any SpeechEngine.Type] = SpeechEngines.all) throws(PlayError) -> JSON {
-        let (engine, rate) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, wordsPerMinute: request.rate,
+        let (engine, rate, passedOver) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, fallback: request.fallbackVoice,
+                                                                 wordsPerMinute: request.rate,
                                                      engines: engines)
         let loop = try EventLoop()
         let output = try FileOutput(path: path, format: format, sampleRate: rate, channels: 1)
@@ -39,8 +41,10 @@ enum Export {
                 let verses = zip(starts, ends).map { start, end in
                     JSON.object([("index", .int(start.index)), ("start", .int(start.clock)), ("end", .int(end))])
                 }
-                return .object([("engine", .string(type(of: engine).name)), ("voice", .string(engine.chosen)), ("sample_rate", .int(rate)), ("frames", .int(output.frames)), ("file_rate", .int(output.fileRate)),
-                                ("verses", .array(verses))])
+                var report: [(String, JSON)] = [("engine", .string(type(of: engine).name)), ("voice", .string(engine.chosen)), ("sample_rate", .int(rate)),
+                                                ("frames", .int(output.frames)), ("file_rate", .int(output.fileRate)), ("verses", .array(verses))]
+                if let passedOver { report.append(("natural_voice_unavailable", .string(passedOver.message))) }
+                return .object(report)
             }
             loop.wait(reading: [], milliseconds: nil)
         }

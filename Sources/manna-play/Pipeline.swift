@@ -43,13 +43,31 @@ final class Pipeline: @unchecked Sendable {
     private var pausedSince: Int?
     /// What went wrong where no caller could be told at once (resuming after an interruption).
     private var pendingFailure: PlayError?
-    /// Past the last verse: heard to the end, or skipped past it.
+    /// Past the last verse: heard to the end, or skipped past it; or asleep.
     private var ended = false
     private(set) var endReported = false
+    /// After the last verse, the first again (`--repeat`).
+    private let repeats: Bool
+    /// The sleep timer: where on the listening clock (frames) the sound ends, faded out over
+    /// the `fadeFrames` before it; nil while none is set.
+    private var sleepAt: Int?
+    private var fadeFrames = 1
+    /// Listening ends with this verse (`--sleep chapter`): `sleepAt` is set when it is written.
+    private let sleepAfterVerse: Int?
+    /// The sleep timer ended the sound before the passage's end.
+    private var asleep = false
+    /// After a speed change, where in the verse written next to start: the fraction of it
+    /// heard at the old speed, so the place heard does not jump.
+    private var resumeFraction: Double?
+    /// The longest fade: a sleep timer's last seconds.
+    static let fadeSeconds = 5.0
 
     /// Starts writing `source` from `verse` on to `output`; `wake` wakes the loop that waits
     /// for what falls due (`millisecondsUntilDue`).
+    /// `repeats` starts again after the last verse; `sleepAfterSeconds` and `sleepAfterVerse`
+    /// end listening, fading out, after that much is heard or with that verse.
     init(source: any AudioSource, output: any AudioOutput, startingAt verse: Int, releaseAfterSeconds: Double = 30,
+         repeats: Bool = false, sleepAfterSeconds: Double? = nil, sleepAfterVerse: Int? = nil,
          now: @escaping () -> Int = Clock.monotonicMilliseconds, wake: @escaping () -> Void) throws(PlayError) {
         self.source = source
         self.output = output
@@ -59,7 +77,10 @@ final class Pipeline: @unchecked Sendable {
         rate = source.sampleRate
         channels = source.channels
         writeVerse = verse
+        self.repeats = repeats
+        self.sleepAfterVerse = sleepAfterVerse
         lock()
+        if let sleepAfterSeconds { sleep(after: sleepAfterSeconds) }
         defer { unlock() }
         try openStream(corked: false)
     }
@@ -89,24 +110,39 @@ final class Pipeline: @unchecked Sendable {
         guard streamOpen, !allWritten else { return }
         var room = output.writableFrames()
         while room > 0 {
-            guard writeVerse < source.texts.count else {
-                allWritten = true
+            if writeVerse >= source.texts.count {
+                guard repeats else {
+                    allWritten = true
+                    break
+                }
+                (writeVerse, writeOffset) = (0, 0)
+            }
+            if let sleepAt, writtenClock >= sleepAt {
+                (allWritten, asleep) = (true, true)
                 break
             }
             guard let chunk = source.samples(writeVerse) else {
                 source.want(writeVerse)
                 return
             }
-            if starts.last?.verse != writeVerse {
+            let frames = chunk.count / channels
+            if let fraction = resumeFraction {
+                writeOffset = min(frames, Int(fraction * Double(frames)))
+                resumeFraction = nil
+            }
+            // A verse begins: another, or the same again (a passage of one verse repeated).
+            if starts.last?.verse != writeVerse || (writeOffset == 0 && starts.last!.sample < streamWritten) {
                 starts.append((streamWritten, writeVerse, writeOffset))
                 wake()
-            }
-            let frames = chunk.count / channels
-            let count = min(room, frames - writeOffset)
-            if count > 0 {
-                chunk.withUnsafeBufferPointer { samples in
-                    output.write(UnsafeBufferPointer(rebasing: samples[writeOffset * channels..<(writeOffset + count) * channels]))
+                if writeVerse == sleepAfterVerse {
+                    let end = writtenClock + frames - writeOffset
+                    if end < sleepAt ?? .max { (sleepAt, fadeFrames) = (end, max(1, min(Int(Pipeline.fadeSeconds) * rate, frames))) }
                 }
+            }
+            var count = min(room, frames - writeOffset)
+            if let sleepAt { count = min(count, max(0, sleepAt - writtenClock)) }
+            if count > 0 {
+                write(chunk, frames: writeOffset..<writeOffset + count)
                 streamWritten += count
                 writeOffset += count
                 room -= count
@@ -123,6 +159,32 @@ final class Pipeline: @unchecked Sendable {
             }
         }
         if allWritten { output.drain() }
+    }
+
+    /// The listening clock (frames) of the next frame written.
+    private var writtenClock: Int { heardBefore + streamWritten }
+
+    /// Writes `frames` of `chunk`, faded out as the sleep timer's end nears.
+    private func write(_ chunk: [Int16], frames: Range<Int>) {
+        let samples = frames.lowerBound * channels..<frames.upperBound * channels
+        guard let sleepAt, sleepAt - writtenClock - frames.count < fadeFrames else {
+            return chunk.withUnsafeBufferPointer { output.write(UnsafeBufferPointer(rebasing: $0[samples])) }
+        }
+        var faded = Array(chunk[samples])
+        for frame in 0..<frames.count {
+            // Linear down to silence at `sleepAt`.
+            let gain = min(1, Double(sleepAt - writtenClock - frame) / Double(fadeFrames))
+            for channel in 0..<channels { faded[frame * channels + channel] = Int16(Double(faded[frame * channels + channel]) * max(0, gain)) }
+        }
+        faded.withUnsafeBufferPointer { output.write($0) }
+    }
+
+    /// Sets the sleep timer: the sound ends `seconds` after what is heard now, its last
+    /// seconds (at most `fadeSeconds`, at most half of it) fading out.
+    func sleep(after seconds: Double) {
+        guard !allWritten else { return }
+        sleepAt = position().clock + Int(seconds * Double(rate))
+        fadeFrames = max(1, Int(min(Pipeline.fadeSeconds, seconds / 2) * Double(rate)))
     }
 
     /// Frames of the current stream heard so far (none before it plays).
@@ -178,7 +240,10 @@ final class Pipeline: @unchecked Sendable {
         if let event = followDevice() { events.append(event) }
         releaseIfPausedLong()
         events += versesHeard().map { .verse(index: $0.index, t: seconds($0.clock)) }
-        if let end = endHeard() { events.append(.ended(t: seconds(end))) }
+        if let end = endHeard() {
+            // Asleep, the place kept is where the sound stopped: the next verse, at a verse's end.
+            events.append(asleep ? .stopped(index: writeVerse, t: seconds(end)) : .ended(t: seconds(end)))
+        }
         return events
     }
 
@@ -245,6 +310,18 @@ final class Pipeline: @unchecked Sendable {
 
     func jump(to verse: Int) throws(PlayError) {
         try play(from: min(max(0, verse), source.texts.count - 1), offset: 0)
+    }
+
+    /// Speaks at `wordsPerMinute` from what is heard, without a jump: the verse heard is made
+    /// again at the new speed and goes on from the same fraction of it. False, changing
+    /// nothing, for a recording.
+    func setSpeed(_ wordsPerMinute: Int) throws(PlayError) -> Bool {
+        let now = position()
+        let fraction = source.frameCount(now.verse).map { Double(now.offset) / Double(max(1, $0)) } ?? 0
+        guard !ended, source.setSpeed(wordsPerMinute) else { return false }
+        knownLength = nil
+        try play(from: now.verse, offset: 0, fraction: fraction)
+        return true
     }
 
     /// Plays from `seconds` after (or before) what is heard.
@@ -326,17 +403,18 @@ final class Pipeline: @unchecked Sendable {
         streamOpen = false
     }
 
-    /// Replaces the stream with one playing from `verse` (past the last: the end), paused if paused.
-    private func play(from verse: Int, offset: Int) throws(PlayError) {
+    /// Replaces the stream with one playing from `verse` (past the last: the end), paused if
+    /// paused; at `offset`, or at `fraction` of the verse once its samples are made.
+    private func play(from verse: Int, offset: Int, fraction: Double? = nil) throws(PlayError) {
         guard !ended else { return }
         closeStream()
-        writeVerse = verse
-        writeOffset = offset
-        if verse >= source.texts.count {
+        resumeFraction = fraction
+        (writeVerse, writeOffset) = repeats && verse >= source.texts.count ? (0, 0) : (verse, offset)
+        if writeVerse >= source.texts.count {
             ended = true
             return
         }
-        source.want(verse)
+        source.want(writeVerse)
         try openStream(corked: paused)
     }
 }

@@ -13,10 +13,11 @@ enum PlayHelper {
                manna-play --voices
                manna-play --info AUDIO
 
-        REQUEST.json is one line: {"voice", "rate", "start", "verses": [{"id", "text"}]}.
+        REQUEST.json is one line: {"voice", "rate", "start", "verses": [{"id", "text"}]}, and
+        optionally "repeat": true, "sleep_after_seconds", "sleep_after_verse".
         Playing, each further line of stdin is a command: pause, resume, toggle, skip N,
-        seek SECONDS, verse INDEX, position SECONDS, quit; each line of stdout an event:
-        started, verse, paused, resumed, stopped, ended, failed. While playing, the player is
+        seek SECONDS, verse INDEX, position SECONDS, sleep SECONDS, rate WPM, quit; each line of stdout
+        an event: started, verse, paused, resumed, rate, stopped, ended, failed. While playing, the player is
         the MPRIS media player org.mpris.MediaPlayer2.manna on the session bus. --export writes FORMAT (wav, flac, ogg, opus) and prints where
         each verse starts and ends. --info decodes AUDIO and prints its sample rate, channels,
         frames and duration. Exit status: 0, or 64 usage, 65 unknown voice or audio that cannot
@@ -73,10 +74,13 @@ enum PlayHelper {
         let source: any AudioSource
         // Who reads: the voice the engine chose (a natural voice may read for the one asked).
         var voice = request.voice
+        var passedOver: PlayError?
         if let audio = request.audio {
             source = try Recording(path: audio, verses: request.verses, duration: request.audioDuration)
         } else {
-            let (engine, rate) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, wordsPerMinute: request.rate)
+            let (engine, rate, unavailable) = try SpeechEngines.start(voice: request.voice, naturalLanguage: request.naturalLanguage, fallback: request.fallbackVoice,
+                                                                      wordsPerMinute: request.rate)
+            passedOver = unavailable
             let rendition = Rendition(texts: request.verses.map(\.text), engine: engine, sampleRate: rate, startingAt: request.start,
                                       rendered: loop.wake)
             rendition.start()
@@ -85,15 +89,18 @@ enum PlayHelper {
         }
         let output = try PulseOutput(sampleRate: source.sampleRate, channels: source.channels, wake: loop.wake)
         let pipeline = try Pipeline(source: source, output: output, startingAt: request.start, releaseAfterSeconds: request.releaseAfter ?? 30,
+                                    repeats: request.repeats, sleepAfterSeconds: request.sleepAfterSeconds, sleepAfterVerse: request.sleepAfterVerse,
                                     wake: loop.wake)
         // The sound has started; the media controls come next, a few milliseconds later.
-        let controls = DesktopControls(verses: request.verses, title: request.title) {
+        // Speech's speed, in words a minute; a recording has its own.
+        var speed = request.audio == nil ? request.rate : nil
+        let controls = DesktopControls(verses: request.verses, title: request.title, repeats: request.repeats) {
             pipeline.lock()
             defer { pipeline.unlock() }
             return pipeline.passagePosition().seconds
         }
         defer { controls.flush() }
-        write(PlayerEvent.started(sampleRate: source.sampleRate, voice: voice, controls: controls.name).json.text + "\n")
+        write(PlayerEvent.started(sampleRate: source.sampleRate, voice: voice, controls: controls.name, naturalVoiceUnavailable: passedOver?.message).json.text + "\n")
         while true {
             var commands: [PlayerCommand] = []
             var inputEnded = false
@@ -126,6 +133,13 @@ enum PlayHelper {
                     case .seek(let seconds): try pipeline.seek(by: seconds)
                     case .verse(let index): try pipeline.jump(to: index)
                     case .position(let seconds): seeked = try pipeline.setPosition(seconds)
+                    case .sleep(let seconds): pipeline.sleep(after: seconds)
+                    case .rate(let wordsPerMinute) where speed != nil && wordsPerMinute != speed:
+                        if try pipeline.setSpeed(wordsPerMinute) {
+                            speed = wordsPerMinute
+                            events.append(.rate(wordsPerMinute: wordsPerMinute, index: pipeline.verseHeard(), t: pipeline.listeningClock()))
+                        }
+                    case .rate: break
                     case .quit: inputEnded = true
                     }
                     if case .skip = command { seeked = true }
@@ -143,7 +157,7 @@ enum PlayHelper {
             let heard = pipeline.verseHeard()
             if stop && !ended { events.append(.stopped(index: heard, t: pipeline.listeningClock())) }
             let state = DesktopControls.State(status: ended || stop ? "Stopped" : pipeline.paused ? "Paused" : "Playing", verse: heard,
-                                              length: pipeline.passageLength())
+                                              length: pipeline.passageLength(), wordsPerMinute: speed)
             let due = pipeline.millisecondsUntilDue()
             pipeline.unlock()
             for event in events { write(event.json.text + "\n") }

@@ -57,6 +57,9 @@ final class Recording: AudioSource, @unchecked Sendable {
 
     func frameCount(_ index: Int) -> Int? { spans[index].count }
 
+    /// A recording is heard at the speed it was read.
+    func setSpeed(_ wordsPerMinute: Int) -> Bool { false }
+
     func samples(_ index: Int) -> [Int16]? { read(index) }
 
     func waitForSamples(_ index: Int) -> [Int16] { read(index) }

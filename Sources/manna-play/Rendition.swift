@@ -21,6 +21,9 @@ protocol AudioSource: AnyObject, Sendable {
     func want(_ index: Int)
     /// Why the audio cannot go on (a recording cut short), once found.
     var failure: PlayError? { get }
+    /// Speaks at `wordsPerMinute` from now on, every verse's samples and length made again;
+    /// false, changing nothing, for audio that has its own speed (a recording).
+    func setSpeed(_ wordsPerMinute: Int) -> Bool
 }
 
 final class Rendition: AudioSource, @unchecked Sendable {
@@ -38,6 +41,10 @@ final class Rendition: AudioSource, @unchecked Sendable {
     private var frameCounts: [Int?]
     /// The verse playback needs first; rendering goes on from there.
     private var wanted: Int
+    /// A speed for the engine, to be set on the render thread before the next verse.
+    private var newSpeed: Int?
+    /// Counts speed changes: a verse rendered across one is of the old speed, and let go.
+    private var speedChanges = 0
     private var mutex = pthread_mutex_t()
     private var changed = pthread_cond_t()
     private var thread: pthread_t?
@@ -109,6 +116,17 @@ final class Rendition: AudioSource, @unchecked Sendable {
         pthread_cond_broadcast(&changed)
     }
 
+    func setSpeed(_ wordsPerMinute: Int) -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        newSpeed = wordsPerMinute
+        speedChanges += 1
+        chunks = Array(repeating: nil, count: texts.count)
+        frameCounts = Array(repeating: nil, count: texts.count)
+        pthread_cond_broadcast(&changed)
+        return true
+    }
+
     private func renderForever() {
         pthread_mutex_lock(&mutex)
         while true {
@@ -117,9 +135,14 @@ final class Rendition: AudioSource, @unchecked Sendable {
                 pthread_cond_wait(&changed, &mutex)
                 continue
             }
+            let (speed, changes) = (newSpeed, speedChanges)
+            newSpeed = nil
             pthread_mutex_unlock(&mutex)
+            // The engine is only ever touched here: its voice chosen again at the new speed.
+            if let speed { _ = try? engine.choose(voice: engine.chosen, wordsPerMinute: speed) }
             let samples = engine.synthesize(texts[next])
             pthread_mutex_lock(&mutex)
+            guard changes == speedChanges else { continue }
             if keep != nil { chunks[next] = samples }
             frameCounts[next] = samples.count
             pthread_cond_broadcast(&changed)

@@ -58,14 +58,29 @@ enum SpeechEngines {
     /// that cannot start is passed over; if none that started has the voice, the voices they
     /// have are named, or, when none started, why the last could not.
     /// With `naturalLanguage` (no voice was asked for), a natural voice of that language
-    /// speaks if one is installed and loads; else `voice` is looked for as above.
-    static func start(voice: String, naturalLanguage: String? = nil, wordsPerMinute: Int,
-                      engines: [any SpeechEngine.Type] = all) throws(PlayError) -> (engine: any SpeechEngine, sampleRate: Int) {
+    /// speaks if one is installed and loads; else `voice` is looked for as above, and
+    /// `passedOver` says why a natural voice could not read (its engine or voice would not
+    /// load; nil when there is simply none for the language).
+    /// With `fallback`, `voice` alone is looked for first (a voice the config chose), and if it
+    /// cannot read, `fallback` as above, `passedOver` saying why.
+    static func start(voice: String, naturalLanguage: String? = nil, fallback: String? = nil, wordsPerMinute: Int,
+                      engines: [any SpeechEngine.Type] = all) throws(PlayError) -> (engine: any SpeechEngine, sampleRate: Int, passedOver: PlayError?) {
+        if let fallback {
+            do throws(PlayError) { return try start(voice: voice, wordsPerMinute: wordsPerMinute, engines: engines) } catch {
+                let started = try start(voice: fallback, naturalLanguage: naturalLanguage, wordsPerMinute: wordsPerMinute, engines: engines)
+                return (started.engine, started.sampleRate, started.passedOver ?? error)
+            }
+        }
+        var passedOver: PlayError?
         if let naturalLanguage {
             for kind in engines where kind.isNatural {
                 // A natural voice that cannot start or load is passed over: espeak-ng reads.
-                guard let engine = try? kind.init(), let rate = try? engine.choose(voice: naturalLanguage, wordsPerMinute: wordsPerMinute) else { continue }
-                return (engine, rate)
+                do throws(PlayError) {
+                    let engine = try kind.init()
+                    if let rate = try engine.choose(voice: naturalLanguage, wordsPerMinute: wordsPerMinute) { return (engine, rate, nil) }
+                } catch {
+                    passedOver = error
+                }
             }
         }
         var installed: [String] = []
@@ -76,7 +91,7 @@ enum SpeechEngines {
                 failure = error
                 continue
             }
-            if let rate = try engine.choose(voice: voice, wordsPerMinute: wordsPerMinute) { return (engine, rate) }
+            if let rate = try engine.choose(voice: voice, wordsPerMinute: wordsPerMinute) { return (engine, rate, passedOver) }
             installed += engine.voices().map(\.language)
         }
         if installed.isEmpty, let failure { throw failure }

@@ -30,7 +30,7 @@ import TestSupport
         (["init", "tcsh"], "manna: init needs one shell: bash, zsh or fish\n"),
         (["prompt", "--format", "{verse}"], "manna: unknown prompt token '{verse}'; tokens are {reference}, {translation}, {text}, {text:N}, {plan}, {date}\n"),
         (["config", "set", "notify_at", "7am"], "manna: notify_at must be a time HH:MM (24-hour), like 07:00, or off, not '7am'\n"),
-        (["config", "set", "colour", "blue"], "manna: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days\n"),
+        (["config", "set", "colour", "blue"], "manna: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days, voices\n"),
         (["config", "set", "translation", "NIV"], "manna: unknown translation 'NIV': choose one of KJV, ASV, WBS, WEB or RV1909\n"),
     ])
     func badInputGetsOneLine(arguments: [String], message: String) {
@@ -52,6 +52,7 @@ import TestSupport
             timeline_days = 7                   # default
             daily_source = curated              # default
             sync_silent_days = 90               # default
+            voices = none                       # default
 
             """)
         #expect(manna("config", "set", "notify_at", "07:15", environment: environment).status == 0)
@@ -75,7 +76,7 @@ import TestSupport
         let unknown = try TemporaryHome(config: "colour = blue\n")
         let read = manna("read", "John 3:16", environment: ["HOME": unknown.path])
         #expect(read.status == 0 && read.stdout.hasPrefix("John 3:16 (KJV)"))
-        #expect(read.stderr.hasSuffix("/.config/manna/config:1: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days (ignored: the default stands)\n"))
+        #expect(read.stderr.hasSuffix("/.config/manna/config:1: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days, voices (ignored: the default stands)\n"))
     }
 
     @Test func promptReadsTheTimelineAndComputesWithoutOne() throws {

@@ -62,10 +62,69 @@ import TestSupport
         #expect(process.terminationStatus == 130)
         #expect(output.first == "The New Testament in 90 Days, Day 1 of 90: Matthew 1-4")
         #expect(output.dropFirst().first?.hasPrefix("0.00  Matthew 1:1  The book of the generation of Jesus Christ") == true)
-        let (resumed, events) = try listen(["listen", "--json"], home: home, verses: 1)
-        kill(resumed.processIdentifier, SIGKILL)
-        resumed.waitUntilExit()
-        #expect(events.first?["passage"] as? String == "Matthew 1-4")
+        #expect(try resumed(home: home).first?["passage"] as? String == "Matthew 1-4")
+    }
+
+    /// A day of several readings is read in the plan's order, not the Bible's: Three Streams'
+    /// day 1 is Genesis 1-2, Matthew 1, then Psalm 1, so Matthew 1:25 is followed by Psalm 1:1.
+    @Test func aPlansReadingsAreReadInTheirOrder() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        #expect(home.run("plan", "start", "three-streams", "--now", "2026-12-01T08:00").status == 0)
+        let (process, events) = try listen(["plan", "today", "--listen", "--json", "--now", "2026-12-01T08:00"], home: home, verses: 1)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(events.first?["passage"] as? String == "Genesis 1-2; Matthew 1; Psalm 1")
+        #expect(events.last?["id"] as? Int == 1_001_001)
+        let (_, verses) = try interrupted(["listen", "--from", "Matthew 1:25", "--json", "--rate", "450"], home: home, verses: 2)
+        #expect(verses == [40_001_025, 19_001_001])
+    }
+
+    /// `--continue` reads on from the passage's end into the next chapter (John 3:36 into
+    /// John 4:1), and the place kept is in the chapter being heard.
+    @Test func continuingGoesOnIntoTheNextChapter() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let (events, verses) = try interrupted(["listen", "John", "3:36", "--continue", "--json", "--rate", "450"], home: home, verses: 2)
+        #expect(verses == [43_003_036, 43_004_001])
+        #expect(events.filter { $0["event"] as? String == "started" }.map { $0["passage"] as? String } == ["John 3:36", "John 4"])
+        #expect(try resumed(home: home).first?["passage"] as? String == "John 4")
+    }
+
+    /// `--repeat` starts the passage again after its last verse, until stopped.
+    @Test func repeatingStartsThePassageAgain() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let (events, verses) = try interrupted(["listen", "Ps", "117", "--repeat", "--json", "--rate", "450"], home: home, verses: 3)
+        #expect(verses == [19_117_001, 19_117_002, 19_117_001])
+        #expect(!events.contains { $0["event"] as? String == "ended" })
+    }
+
+    /// `--sleep 4s` ends a long reading by itself: the sound fades over its last seconds and
+    /// stops at 4 s, and listening goes on later from where it fell asleep.
+    @Test func theSleepTimerEndsAReadingByItselfFadingOut() throws {
+        let sound = try TestSound()
+        let home = try TemporaryHome(environment: sound.environment)
+        let recording = try sound.record()
+        let run = home.run("listen", "Ps", "119", "--sleep", "4s", "--json")
+        usleep(500_000)
+        let samples = recording.stop()
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let stopped = try #require(events.last)
+        #expect(stopped["event"] as? String == "stopped", "\(events)")
+        let t = try #require(stopped["t"] as? Double)
+        #expect(abs(t - 4) < 0.1, "stopped at \(t) s")
+        // What the sink played: loud at first, faded in the last second, then silence.
+        let rate = 22050
+        let first = try #require(samples.firstIndex { abs(Int($0)) > 500 })
+        #expect(samples.count > first + 5 * rate / 2, "recorded \(samples.count) samples")
+        let loud = TestSound.rms(samples[first..<first + 3 * rate / 2])
+        let fading = TestSound.rms(samples[first + 33 * rate / 10..<first + 39 * rate / 10])
+        let after = TestSound.rms(samples[min(samples.count, first + 43 * rate / 10)...])
+        #expect(fading < loud / 2, "loud \(loud), fading \(fading)")
+        #expect(after < loud / 50, "loud \(loud), after the end \(after)")
+        #expect(try resumed(home: home).last?["id"] as? Int == stopped["id"] as? Int)
     }
 
     @Test func withoutASoundServerItSaysWhatItTriedWithinASecond() throws {
@@ -379,6 +438,23 @@ import TestSupport
         return (process, lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
     }
 
+    /// Listens with `arguments` until `count` verses are heard, then stops it as Ctrl-C does:
+    /// its events, and the ids of the verses heard.
+    func interrupted(_ arguments: [String], home: TemporaryHome, verses count: Int) throws -> (events: [[String: Any]], verses: [Int?]) {
+        let (process, events) = try listen(arguments, home: home, verses: count)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        return (events, events.filter { $0["event"] as? String == "verse" }.map { $0["id"] as? Int })
+    }
+
+    /// `manna listen --json` resuming in `home`: its events until the first verse is heard.
+    func resumed(home: TemporaryHome) throws -> [[String: Any]] {
+        let (process, events) = try listen(["listen", "--json"], home: home, verses: 1)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return events
+    }
+
     /// The same, reading `count` lines of plain output.
     func listen(_ arguments: [String], home: TemporaryHome, lines count: Int) throws -> (Process, [String]) {
         try listen(arguments, home: home) { $0.count >= count }
@@ -415,19 +491,16 @@ import TestSupport
         killed.waitUntilExit()
         #expect(heard.last?["id"] as? Int == 19_023_003)
 
-        let (interrupted, resumed) = try listen(["listen", "--json"], home: home, verses: 2)
-        #expect(resumed.first?["passage"] as? String == "Psalm 23")
-        #expect(resumed.first?["rate"] as? Int == 400)
-        #expect(resumed.dropFirst().first?["id"] as? Int == 19_023_003)
-        #expect(resumed.last?["id"] as? Int == 19_023_004)
+        let (interrupted, again) = try listen(["listen", "--json"], home: home, verses: 2)
+        #expect(again.first?["passage"] as? String == "Psalm 23")
+        #expect(again.first?["rate"] as? Int == 400)
+        #expect(again.dropFirst().first?["id"] as? Int == 19_023_003)
+        #expect(again.last?["id"] as? Int == 19_023_004)
         kill(interrupted.processIdentifier, SIGINT)
         interrupted.waitUntilExit()
         #expect(interrupted.terminationStatus == 130)
 
-        let (last, again) = try listen(["listen", "--json"], home: home, verses: 1)
-        kill(last.processIdentifier, SIGKILL)
-        last.waitUntilExit()
-        #expect(again.last?["id"] as? Int == 19_023_004)
+        #expect(try resumed(home: home).last?["id"] as? Int == 19_023_004)
     }
 
     // MARK: - The terminal

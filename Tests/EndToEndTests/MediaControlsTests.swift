@@ -21,8 +21,13 @@ import TestSupport
 
         #expect(bus.playerctl("-l").stdout == "manna\n")
         #expect(bus.playerctl("metadata", "--format", "{{xesam:title}}|{{xesam:album}}|{{mpris:trackid}}").stdout
-            == "John 3:1 · There was a man of the Pharisees, named…|John 3 (KJV)|'/org/manna/passage/43003001_43003036'\n")
+            == "John 3:1|John 3 (KJV)|'/org/manna/passage/43003001_43003036'\n")
+        #expect(bus.playerctl("metadata", "xesam:asText").stdout
+            == "There was a man of the Pharisees, named Nicodemus, a ruler of the Jews:\n")
         #expect(bus.playerctl("status").stdout == "Playing\n")
+        // Next and Previous move by verse: at the first, there is no previous one.
+        #expect(try bus.playerProperty("CanGoPrevious") == "(<false>,)\n")
+        #expect(try bus.playerProperty("CanGoNext") == "(<true>,)\n")
 
         #expect(bus.playerctl("pause").status == 0)
         try listening.waitFor { $0["event"] as? String == "paused" && $0["reason"] == nil }
@@ -31,7 +36,10 @@ import TestSupport
         try listening.waitFor { $0["event"] as? String == "resumed" }
         #expect(bus.playerctl("next").status == 0)
         try listening.waitFor { $0["event"] as? String == "verse" && $0["id"] as? Int == 43_003_002 }
-        #expect(bus.playerctl("metadata", "xesam:title").stdout.hasPrefix("John 3:2 · The same came to Jesus by night"))
+        // The verse being heard is the track's text, changed as each verse starts.
+        #expect(bus.playerctl("metadata", "xesam:title").stdout == "John 3:2\n")
+        #expect(bus.playerctl("metadata", "xesam:asText").stdout.hasPrefix("The same came to Jesus by night"))
+        #expect(try bus.playerProperty("CanGoPrevious") == "(<true>,)\n")
 
         // The position counts from the passage's start: 30 s in is a few verses on.
         #expect(bus.playerctl("position", "30").status == 0)
@@ -59,6 +67,45 @@ import TestSupport
         #expect(signals.contains("PropertiesChanged"))
         #expect(signals.contains(#"string "Paused""#))
         #expect(signals.contains("member=Seeked"))
+    }
+
+    /// The speed changes while playing (MPRIS Rate, as the + and - keys do) without the verse
+    /// heard jumping: it goes on from where it was, faster, then the next; and listening goes
+    /// on later at that speed. For espeak-ng and for the natural voice.
+    @Test(arguments: [false, true]) func theRateChangesWhilePlayingWithoutTheVerseJumping(natural: Bool) throws {
+        let sound = try TestSound()
+        let bus = try TestBus()
+        var environment = sound.environment.merging(bus.environment) { $1 }
+        if natural {
+            try Prerequisite.naturalVoice.require()
+            environment.merge(["MANNA_ENGINE_DIR": NaturalVoice.engine, "MANNA_VOICES_DIR": NaturalVoice.voices]) { $1 }
+        }
+        let home = try TemporaryHome(environment: environment)
+        let path = home.path + "/verse3.wav"
+        #expect(home.run("listen", "John", "3:3", "--export", path).status == 0)
+        let cues = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: CueSheet.path(forAudio: path)))) as? [String: Any]
+        let verse = try #require((cues?["verses"] as? [[String: Any]])?.first)
+        let usual = try #require(verse["end"] as? Double) - (verse["start"] as? Double ?? 0)
+
+        let listening = try Listening(["listen", "John", "3", "--json"], home: home)
+        try listening.waitFor { $0["event"] as? String == "verse" && $0["id"] as? Int == 43_003_002 }
+        #expect(try bus.playerProperties("Set", "Rate", "<2.0>").status == 0)
+        #expect(try listening.waitFor { $0["event"] as? String == "started" }["voice"] as? String == (natural ? "en_US-joe-medium" : "en-gb"))
+        let changed = try listening.waitFor { $0["event"] as? String == "rate" }
+        #expect(changed["rate"] as? Int == 350 && changed["id"] as? Int == 43_003_002)
+        #expect(try bus.playerProperties("Get", "Rate").stdout == "(<2.0>,)\n")
+        try listening.waitFor { $0["event"] as? String == "verse" && $0["id"] as? Int == 43_003_004 }
+        let verses = listening.events.drop { $0["event"] as? String != "rate" }.filter { $0["event"] as? String == "verse" }
+        #expect(verses.map { $0["id"] as? Int } == [43_003_002, 43_003_003, 43_003_004], "the verse heard goes on, then the next")
+        let fast = (verses[2]["t"] as? Double ?? 0) - (verses[1]["t"] as? Double ?? 0)
+        // Twice the speed is not half the time: pauses shrink less (the natural voice's verse
+        // takes some 0.72 of its time, espeak-ng's less); unchanged, it would take it all.
+        #expect(fast < usual * 0.8, "John 3:3 took \(fast) s at 350 words a minute, \(usual) s at 175")
+        listening.stop()
+        let again = try Listening(["listen", "--json"], home: home)
+        let started = try again.waitFor { $0["event"] as? String == "started" }
+        again.stop()
+        #expect(started["rate"] as? Int == 350)
     }
 
     /// Another program already called manna: this one takes the MPRIS spec's instance name.
@@ -168,6 +215,18 @@ extension TestBus {
     func playerctl(_ arguments: String...) -> Run {
         guard let path = TestEnvironment.path(of: "playerctl") else { return Run(status: -1, stdout: "", stderr: "no playerctl") }
         return spawn(path, arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
+    }
+
+    /// A property of Manna's MPRIS player, as gdbus prints it: `(<true>,)`.
+    func playerProperty(_ name: String) throws -> String { try playerProperties("Get", name).stdout }
+
+    /// Gets or sets (`value`, like `<2.0>`) a property of Manna's MPRIS player with gdbus.
+    func playerProperties(_ method: String, _ arguments: String...) throws -> Run {
+        try Prerequisite.gdbus.require()
+        let gdbus = try #require(TestEnvironment.path(of: "gdbus"))
+        return spawn(gdbus, ["call", "--session", "-d", "org.mpris.MediaPlayer2.manna", "-o", "/org/mpris/MediaPlayer2", "-m",
+                             "org.freedesktop.DBus.Properties." + method, "org.mpris.MediaPlayer2.Player"] + arguments,
+                     environment: environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
     }
 
     /// dbus-monitor on this bus, printing what `rule` matches until `stop()`.

@@ -47,7 +47,7 @@ import TestSupport
         let setup = try Setup(config: "colour = blue\nnotify_at = 25:00\ntranslation = WEB\n")
         let config = setup.home.path + "/.config/manna/config"
         let warning = """
-            manna: \(config):1: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days (ignored: the default stands)
+            manna: \(config):1: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days, voices (ignored: the default stands)
             manna: \(config):2: notify_at must be a time HH:MM (24-hour), like 07:00, or off, not '25:00' (ignored: the default stands)
 
             """

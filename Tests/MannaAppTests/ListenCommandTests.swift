@@ -11,6 +11,8 @@ import TestSupport
         #expect(ListenKey.keys(in: [3]) == [.quit], "Ctrl-C, a key in raw mode")
         #expect(ListenKey.keys(in: Array("qx".utf8)) == [.quit])
         #expect(ListenKey.keys(in: [0x1B]) == [], "a lone escape is no key")
+        #expect(ListenKey.keys(in: Array("s".utf8)) == [.sleepLonger])
+        #expect(ListenKey.keys(in: Array("+=-".utf8)) == [.faster, .faster, .slower])
     }
 
     /// What is refused before any sound: the command line, the passage, the place to start.
@@ -21,6 +23,11 @@ import TestSupport
         (["listen"], 64, "manna: nothing to resume: give a passage, like 'manna listen John 3'\n"),
         (["listen", "John", "3", "--export", "reading.mp3"], 64, "manna: --export 'reading.mp3': the name must end in .wav, .flac, .ogg, .opus (the kind of audio to write)\n"),
         (["listen", "--voices", "John"], 64, "manna: --voices takes no passage\n"),
+        (["listen", "John", "3", "--sleep", "20x"], 64, "manna: --sleep must be a time like 90s, 20m or 1h (at most 24h), or 'chapter', not '20x'\n"),
+        (["listen", "John", "3", "--sleep", "0m"], 64, "manna: --sleep must be a time like 90s, 20m or 1h (at most 24h), or 'chapter', not '0m'\n"),
+        (["listen", "John", "3", "--sleep", "25h"], 64, "manna: --sleep must be a time like 90s, 20m or 1h (at most 24h), or 'chapter', not '25h'\n"),
+        (["listen", "John", "3", "--continue", "--repeat"], 64, "manna: --continue reads on after the passage and --repeat starts it again: give one of them\n"),
+        (["listen", "John", "3", "--export", "reading.wav", "--repeat"], 64, "manna: --export writes the passage once, to a file: --repeat is for listening\n"),
     ])
     func badInputIsRefusedInOneLine(arguments: [String], status: Int32, message: String) throws {
         let home = try TestHome()
@@ -28,6 +35,30 @@ import TestSupport
         #expect(outcome.status == status)
         #expect(outcome.stderr.hasPrefix(message), "\(outcome.stderr)")
         #expect(outcome.stdout == "")
+    }
+
+    /// `--sleep` as people write it: seconds, minutes or hours, or the chapter's end.
+    @Test func sleepTakesATimeOrTheChapter() throws {
+        #expect(try Listening.Controls.sleep("90s") == .after(90))
+        #expect(try Listening.Controls.sleep("20m") == .after(1200))
+        #expect(try Listening.Controls.sleep("1h") == .after(3600))
+        #expect(try Listening.Controls.sleep("chapter") == .endOfChapter)
+        for bad in ["20", "m", "-5m", "+5m", "1.5h", "1h30m", "", "٣m"] {
+            #expect(throws: Failure.self, "\(bad)") { try Listening.Controls.sleep(bad) }
+        }
+    }
+
+    /// `--continue` reads on a chapter at a time: the rest of the chapter, the next, the next
+    /// book, and nothing after Revelation 22:21; `--sleep chapter` stops with the chapter's last verse.
+    @Test func readingOnGoesChapterByChapterAcrossBooks() throws {
+        #expect(Listening.chapter(after: try Reference(parsing: "John 3:36"))?.description == "John 4")
+        #expect(Listening.chapter(after: try Reference(parsing: "John 3:16"))?.description == "John 3:17-36")
+        #expect(Listening.chapter(after: try Reference(parsing: "John 21"))?.description == "Acts 1")
+        #expect(Listening.chapter(after: try Reference(parsing: "Ps 23; Malachi 4"))?.description == "Matthew 1")
+        #expect(Listening.chapter(after: try Reference(parsing: "Revelation 22:21")) == nil)
+        let spoken = [43_003_035, 43_003_036, 43_004_001, 43_004_002].map { ListenRequest.Verse(id: $0, text: "") }
+        #expect(Listening.chapterEnd(in: spoken, from: 0) == 1)
+        #expect(Listening.chapterEnd(in: spoken, from: 2) == 3)
     }
 
     /// `--from` as people write it: a verse of the passage's chapter, chapter:verse, a reference.

@@ -154,6 +154,7 @@ import Testing
             timeline_days = 3                   # file \(config):3
             daily_source = curated              # default
             sync_silent_days = 90               # default
+            voices = none                       # default
 
             """)
         home.variables["MANNA_TRANSLATION"] = "web"
@@ -187,14 +188,15 @@ import Testing
             timeline_days = 3                   # file \(config):6
             daily_source = curated              # default
             sync_silent_days = 90               # default
-            colour = blue                       # ignored \(config):2: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days
+            voices = none                       # default
+            colour = blue                       # ignored \(config):2: unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days, voices
             notify_at = 25:00                   # ignored \(config):3: notify_at must be a time HH:MM (24-hour), like 07:00, or off, not '25:00'
             translation = NIV                   # ignored \(config):4: unknown translation 'NIV': choose one of KJV, ASV, WBS, WEB or RV1909
             not a setting                       # ignored \(config):5: expected 'key = value', found 'not a setting'
 
             """)
         #expect(home.run("config", "list", "--json").stdout.contains(
-            #"{"key":"colour","value":"blue","source":"ignored","from":"\#(config):2","problem":"unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days"}"#))
+            #"{"key":"colour","value":"blue","source":"ignored","from":"\#(config):2","problem":"unknown key 'colour'; keys are translation, notify_at, prompt_format, timeline_days, daily_source, sync_silent_days, voices"}"#))
         // Reading goes on, in the default translation, saying once what it ignored.
         let read = home.run("read", "John 3:16")
         #expect(read.status == 0 && read.stdout.hasPrefix("John 3:16 (KJV)"))
@@ -215,6 +217,22 @@ import Testing
 
     /// README's list of translations, the man pages and the help that name them are the
     /// catalogue's: its count and every code (issue 32, point 7; issue 26, point 1).
+    /// `voices` chooses the voice of each language: read, spelt back in order, and refused in
+    /// one line naming what is allowed.
+    @Test func voicesChoosesAVoicePerLanguage() throws {
+        let home = try TestHome()
+        #expect(home.run("config", "set", "voices", "es:es-419, EN:en_US-joe-medium").status == 0)
+        #expect(home.run("config", "get", "voices").stdout == "en:en_US-joe-medium, es:es-419\n")
+        #expect(Config(parsing: "voices = en:en-gb", file: "c").voices == ["en": "en-gb"])
+        #expect(home.run("config", "set", "voices", "none").status == 0)
+        #expect(home.run("config", "get", "voices").stdout == "none\n")
+        for bad in ["en", "en:", "english:joe", "en:a b", "en:x, en:y", ",", "en:x;es:y"] {
+            let set = home.run("config", "set", "voices", bad)
+            #expect(set.status == 64, "\(bad)")
+            #expect(set.stderr == "manna: voices must be language:voice pairs, like 'en:en_US-joe-medium, es:es-419' (the voices are 'manna listen --voices'), or none, not '\(bad)'\n")
+        }
+    }
+
     @Test func theTranslationsNamedAreTheCatalogues() throws {
         let translations = BuiltTexts.database.translations
         let codes = translations.map(\.code)

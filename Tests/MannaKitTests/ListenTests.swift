@@ -32,15 +32,17 @@ import TestSupport
 
 @Suite struct PlayerProtocolTests {
     @Test func commandsAndEventsReadBackAsWritten() throws {
-        for command in [PlayerCommand.pause, .resume, .toggle, .skip(-1), .skip(1), .seek(-10), .seek(10.5), .verse(3), .position(30), .quit] {
+        for command in [PlayerCommand.pause, .resume, .toggle, .skip(-1), .skip(1), .seek(-10), .seek(10.5), .verse(3), .position(30), .sleep(1200), .rate(350), .quit] {
             #expect(PlayerCommand(line: command.line) == command)
         }
         #expect(PlayerCommand(line: "seek nan") == nil)
         #expect(PlayerCommand(line: "skip") == nil)
         #expect(PlayerCommand(line: "position -1") == nil)
-        let events: [PlayerEvent] = [.started(sampleRate: 22050, voice: "en-gb"), .verse(index: 2, t: 7.913), .paused(index: 2, t: 9.5),
+        #expect(PlayerCommand(line: "sleep -5") == nil)
+        #expect(PlayerCommand(line: "rate 500") == nil, "espeak-ng's speeds: 80 to 450")
+        let events: [PlayerEvent] = [.started(sampleRate: 22050, voice: "en-gb"), .started(sampleRate: 22050, voice: "en-gb", naturalVoiceUnavailable: "no engine"), .verse(index: 2, t: 7.913), .paused(index: 2, t: 9.5),
                                      .paused(index: 2, t: 9.6, reason: .call), .paused(index: 3, t: 9.7, reason: .device),
-                                     .paused(index: 3, t: 9.8, reason: .sleep), .stopped(index: 3, t: 9.9),
+                                     .paused(index: 3, t: 9.8, reason: .sleep), .stopped(index: 3, t: 9.9), .rate(wordsPerMinute: 350, index: 3, t: 10),
                                      .resumed(index: 2, t: 9.5), .ended(t: 13.65), .failed(status: 69, message: "no sound server")]
         for event in events {
             #expect(try PlayerEvent(line: event.json.text) == event)
@@ -52,6 +54,10 @@ import TestSupport
     @Test func aRequestReadsBackAndMustStartAtOneOfItsVerses() throws {
         let request = ListenRequest(verses: [.init(id: 43_011_035, text: "Jesus wept.")], voice: "en-gb", rate: 175, start: 0)
         #expect(try ListenRequest(json: request.json) == request)
+        // Repeating and asleep after a time or a verse: the player is told so.
+        var controlled = request
+        (controlled.repeats, controlled.sleepAfterSeconds, controlled.sleepAfterVerse) = (true, 240, 0)
+        #expect(try ListenRequest(json: controlled.json) == controlled)
         let beyond = ListenRequest(verses: request.verses, voice: "en-gb", rate: 175, start: 1)
         #expect(throws: PlayerProtocolError.self) { try ListenRequest(json: beyond.json) }
     }

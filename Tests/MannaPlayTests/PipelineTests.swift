@@ -115,6 +115,86 @@ import TestSupport
         #expect(pipeline.paused)
     }
 
+    /// `--repeat`: after the last verse the first is heard again, on the same clock, and the
+    /// next verse after the last is the first; a passage of one verse starts again too.
+    @Test func aRepeatedPassageStartsAgainAfterItsLastVerse() throws {
+        let server = StandInOutput()
+        let pipeline = try Pipeline(source: MemorySource(Self.verses, rate: 1000), output: server, startingAt: 0, repeats: true, wake: {})
+        server.hear(1100, through: pipeline)
+        #expect(pipeline.events() == [.verse(index: 0, t: 0), .verse(index: 1, t: 0.3), .verse(index: 2, t: 0.8), .verse(index: 0, t: 1)])
+        #expect(Array(server.streams[0][1000..<1200]) == Array(Self.verses[0][0..<200]), "the first verse follows the last in the same stream")
+        try pipeline.skip(3)
+        server.hear(10, through: pipeline)
+        #expect(pipeline.events() == [.verse(index: 0, t: 1.1)])
+        #expect(pipeline.endHeard() == nil)
+
+        let one = StandInOutput()
+        let single = try Pipeline(source: MemorySource([Self.verses[0]], rate: 1000), output: one, startingAt: 0, repeats: true, wake: {})
+        one.hear(650, through: single)
+        #expect(single.events() == [.verse(index: 0, t: 0), .verse(index: 0, t: 0.3), .verse(index: 0, t: 0.6)])
+    }
+
+    /// A new speed while playing: the verse heard is made again at that speed and goes on from
+    /// the same fraction of it (no jump, the listening clock going on), and the verses after
+    /// it are as much shorter.
+    @Test func aNewSpeedGoesOnFromTheSameFractionOfTheVerseHeard() throws {
+        // A hundred characters a verse, each its own tone: where a stream starts says where in the verse.
+        let texts = [String(String.UnicodeScalarView((0..<100).map { Unicode.Scalar(0x100 + $0)! })), "the next verse"]
+        let engine = try ToneEngine()
+        let rendition = Rendition(texts: texts, engine: engine, sampleRate: ToneEngine.sampleRate, startingAt: 0, rendered: {})
+        rendition.start()
+        _ = rendition.waitForSamples(0)
+        let server = StandInOutput()
+        let pipeline = try Pipeline(source: rendition, output: server, startingAt: 0, wake: {})
+        server.hear(2000, through: pipeline)
+        #expect(pipeline.events() == [.verse(index: 0, t: 0)])
+        #expect(try pipeline.setSpeed(350))
+        _ = rendition.waitForSamples(0)
+        server.hear(10, through: pipeline)
+        #expect(server.streams.count == 2)
+        #expect(server.streams[1].first.map(Int.init) == 0x100 + 50, "half of the verse was heard: the new stream starts at its 51st character")
+        #expect(pipeline.events() == [.verse(index: 0, t: 0.125)])
+        #expect(rendition.waitForSamples(0).count == 100 * 20 && rendition.waitForSamples(1).count == "the next verse".count * 20)
+        // A recording has its own speed.
+        let memory = try Pipeline(source: MemorySource(Self.verses, rate: 1000), output: StandInOutput(), startingAt: 0, wake: {})
+        #expect(try memory.setSpeed(350) == false)
+    }
+
+    /// The sleep timer: full loudness, then its last seconds (half of it, at most 5 s) fade
+    /// down to silence, and the sound ends where it said, the place kept being the verse it
+    /// stopped in. Set again while it runs, it counts from what is heard.
+    @Test func theSleepTimerFadesOutAndEndsWhereItSaid() throws {
+        let loud = Array(repeating: Array(repeating: Int16(1000), count: 3000), count: 3)
+        let server = StandInOutput()
+        let pipeline = try Pipeline(source: MemorySource(loud, rate: 1000), output: server, startingAt: 0, sleepAfterSeconds: 4, wake: {})
+        server.hear(5000, through: pipeline)
+        let played = server.streams[0]
+        #expect(played.count == 4000, "4 s at 1000 frames a second, and no more")
+        #expect(played[..<2000].allSatisfy { $0 == 1000 })
+        #expect(played[2500] == 750 && played[3000] == 500 && played[3999] == 0)
+        #expect(pipeline.events() == [.verse(index: 0, t: 0), .verse(index: 1, t: 3), .stopped(index: 1, t: 4)])
+
+        let again = StandInOutput()
+        let longer = try Pipeline(source: MemorySource(loud, rate: 1000), output: again, startingAt: 0, sleepAfterSeconds: 4, wake: {})
+        again.hear(1000, through: longer)
+        longer.sleep(after: 4)
+        again.hear(6000, through: longer)
+        #expect(again.streams[0].count == 5000)
+        #expect(again.streams[0][2000] == 1000 && again.streams[0][4000] == 500)
+    }
+
+    /// `--sleep chapter`: the sound ends with the chapter's last verse, its last seconds faded,
+    /// and the place kept is the verse after it.
+    @Test func sleepingAfterAVerseEndsWithIt() throws {
+        let loud = Array(repeating: Array(repeating: Int16(1000), count: 3000), count: 3)
+        let server = StandInOutput()
+        let pipeline = try Pipeline(source: MemorySource(loud, rate: 1000), output: server, startingAt: 0, sleepAfterVerse: 1, wake: {})
+        server.hear(7000, through: pipeline)
+        #expect(server.streams[0].count == 6000)
+        #expect(server.streams[0][3000] == 1000 && server.streams[0][4500] == 500)
+        #expect(pipeline.events().last == .stopped(index: 2, t: 6))
+    }
+
     @Test func aWakeFromAnotherThreadEndsTheLoopsSleepAndNoneIsLost() throws {
         let loop = try EventLoop()
         // Made while the loop was busy: the next wait returns at once.
@@ -157,6 +237,7 @@ final class MemorySource: AudioSource, @unchecked Sendable {
     func samples(_ index: Int) -> [Int16]? { verses[index] }
     func waitForSamples(_ index: Int) -> [Int16] { verses[index] }
     func want(_ index: Int) {}
+    func setSpeed(_ wordsPerMinute: Int) -> Bool { false }
 }
 
 /// A sound server whose clock the test sets: what it was given, stream by stream.

@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct SpeechEngineTests {
     @Test func aVoiceIsSpokenByTheFirstEngineThatHasItPassingOverOneThatCannotStart() throws {
-        let (engine, rate) = try SpeechEngines.start(voice: "xx", wordsPerMinute: 200, engines: [MissingEngine.self, ToneEngine.self])
+        let (engine, rate, _) = try SpeechEngines.start(voice: "xx", wordsPerMinute: 200, engines: [MissingEngine.self, ToneEngine.self])
         let tone = try #require(engine as? ToneEngine)
         #expect(rate == ToneEngine.sampleRate)
         #expect(tone.wordsPerMinute == 200)
@@ -20,6 +20,21 @@ import Testing
         #expect(try SpeechEngines.start(voice: "xx", naturalLanguage: "zz", wordsPerMinute: 175, engines: engines).engine is ToneEngine)
         #expect(try SpeechEngines.start(voice: "xx", wordsPerMinute: 175, engines: engines).engine is ToneEngine)
         #expect(try SpeechEngines.start(voice: "xx", naturalLanguage: "nn", wordsPerMinute: 175, engines: [ToneEngine.self]).engine is ToneEngine)
+    }
+
+    /// A natural voice whose engine cannot start is passed over, and why is given, so that
+    /// `manna` can say it; no natural voice for the language, or a voice asked for, is nothing to say.
+    @Test func aNaturalVoiceThatCannotStartIsPassedOverSayingWhy() throws {
+        let started = try SpeechEngines.start(voice: "xx", naturalLanguage: "nn", wordsPerMinute: 175, engines: [MissingNaturalEngine.self, ToneEngine.self])
+        #expect(started.engine is ToneEngine && started.passedOver?.message == MissingEngine.problem)
+        #expect(try SpeechEngines.start(voice: "xx", naturalLanguage: "zz", wordsPerMinute: 175, engines: [NaturalEngine.self, ToneEngine.self]).passedOver == nil)
+        #expect(try SpeechEngines.start(voice: "xx", wordsPerMinute: 175, engines: [MissingNaturalEngine.self, ToneEngine.self]).passedOver == nil)
+        // A configured voice (`fallback` given) reads if it can; else the fallback, as without one, saying why.
+        let engines: [any SpeechEngine.Type] = [NaturalEngine.self, ToneEngine.self]
+        let configured = try SpeechEngines.start(voice: "tone", naturalLanguage: "nn", fallback: "xx", wordsPerMinute: 175, engines: engines)
+        #expect(configured.engine is ToneEngine && configured.passedOver == nil)
+        let missing = try SpeechEngines.start(voice: "yy", naturalLanguage: "nn", fallback: "xx", wordsPerMinute: 175, engines: engines)
+        #expect(missing.engine is NaturalEngine && missing.passedOver?.message.hasPrefix("no voice 'yy' is installed") == true)
     }
 
     @Test func anUnknownVoiceNamesTheVoicesOfTheEnginesThatStarted() {
@@ -38,7 +53,7 @@ import Testing
     /// is about 0.77 s at 22,050 Hz (the end-to-end tests find verse 36 starting at 16,868
     /// samples; espeak-ng's count moves by a few samples from one call to the next).
     @Test func espeakIsTheEngineOfItsVoices() throws {
-        let (engine, rate) = try SpeechEngines.start(voice: "en-gb", wordsPerMinute: 175)
+        let (engine, rate, _) = try SpeechEngines.start(voice: "en-gb", wordsPerMinute: 175)
         #expect(engine is Espeak)
         #expect(rate == 22050)
         #expect(abs(engine.synthesize("Jesus wept.").count - 16868) < 50)
@@ -66,12 +81,13 @@ import Testing
 }
 
 /// A stand-in engine with one voice, "tone" (also called "xx"), whose speech is each character's
-/// code point held for `samplesPerCharacter` samples: known lengths, no library.
+/// code point held for `samplesPerCharacter` samples at 175 words a minute (half as long at
+/// 350): known lengths, no library.
 final class ToneEngine: SpeechEngine {
     static let name = "tone"
     static let sampleRate = 16000
     static let samplesPerCharacter = 40
-    private(set) var wordsPerMinute = 0
+    private(set) var wordsPerMinute = ListenRequest.defaultRate
     var chosen: String { "tone" }
 
     init() throws(PlayError) {}
@@ -85,7 +101,8 @@ final class ToneEngine: SpeechEngine {
     }
 
     func synthesize(_ text: String) -> [Int16] {
-        text.unicodeScalars.flatMap { Array(repeating: Int16(truncatingIfNeeded: $0.value), count: ToneEngine.samplesPerCharacter) }
+        let count = ToneEngine.samplesPerCharacter * ListenRequest.defaultRate / wordsPerMinute
+        return text.unicodeScalars.flatMap { Array(repeating: Int16(truncatingIfNeeded: $0.value), count: count) }
     }
 }
 
@@ -101,12 +118,18 @@ final class NaturalEngine: SpeechEngine {
 }
 
 /// An engine whose library is not installed: it cannot start.
-final class MissingEngine: SpeechEngine {
+class MissingEngine: SpeechEngine {
     static let name = "missing"
+    class var isNatural: Bool { false }
     var chosen: String { preconditionFailure("an engine that did not start was asked for its voice") }
     static let problem = "the test engine's library is not installed"
-    init() throws(PlayError) { throw .unavailable(MissingEngine.problem) }
+    required init() throws(PlayError) { throw .unavailable(MissingEngine.problem) }
     func voices() -> [SpeechVoice] { preconditionFailure("an engine that did not start was asked for its voices") }
     func choose(voice: String, wordsPerMinute: Int) throws(PlayError) -> Int? { preconditionFailure("an engine that did not start was asked for a voice") }
     func synthesize(_ text: String) -> [Int16] { preconditionFailure("an engine that did not start was asked to speak") }
+}
+
+/// A natural voice's engine whose library is not installed.
+final class MissingNaturalEngine: MissingEngine {
+    override class var isNatural: Bool { true }
 }

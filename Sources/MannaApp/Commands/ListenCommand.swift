@@ -1,4 +1,5 @@
-// manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--export FILE] [--json]
+// manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--continue | --repeat] [--sleep TIME]
+//              [--export FILE] [--json]
 // manna listen --voices
 // Reads a passage aloud through `manna-play`, following along on the terminal (or one line per
 // verse elsewhere), keeping the place in the journal; or renders it to a file with a cue sheet.
@@ -10,11 +11,12 @@ import MannaKit
 enum ListenCommand {
     static let spec = CommandSpec(
         name: "listen",
-        usage: "manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--export FILE | --audio FILE [--cues CUES]] [--json] | --voices",
+        usage: "manna listen [REF...] [--translation T] [--voice V] [--rate WPM] [--from VERSE] [--continue | --repeat] [--sleep TIME|chapter] [--export FILE | --audio FILE [--cues CUES]] [--json] | --voices",
         abstract: "Read a passage aloud, the verse being heard highlighted; with no passage, go on where listening stopped",
         options: [
-            Options.translation, Options.voice, Options.rate, Options.startVerse, Options.export, Options.audio, Options.cues,
-            Options.json.help("one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, ended, stopped"),
+            Options.translation, Options.voice, Options.rate, Options.startVerse, Options.continueReading, Options.repeatPassage,
+            Options.sleep, Options.export, Options.audio, Options.cues,
+            Options.json.help("one JSON line per event: {\"event\":\"verse\",\"id\",\"reference\",\"t\"} and started, paused, resumed, rate, ended, stopped"),
             Options.voices,
         ],
         operand: .reference,
@@ -27,6 +29,7 @@ enum ListenCommand {
         }
         // Bad options are refused before anything is opened.
         _ = try arguments.value(Options.rate, context)
+        _ = try Listening.Controls(arguments, context)
         // A listening already playing stops (keeping its place) before this one reads where to resume.
         if !arguments.gave(Options.export) { try ListenLock.takeOver(context) }
         var resume: ListeningPosition?

@@ -3,6 +3,11 @@ import MannaKit
 
 enum ListenKey: Equatable {
     case command(PlayerCommand)
+    /// The sleep timer set again (s): as much listening again as `--sleep` gave.
+    case sleepLonger
+    /// Speech faster (+ or =) or slower (-), by `speedStep` words a minute.
+    case faster
+    case slower
     case quit
 
     /// The keys in `bytes`, in order; anything else is ignored. Arrows come as `ESC [ C` and
@@ -17,6 +22,9 @@ enum ListenKey: Equatable {
             case UInt8(ascii: " "): keys.append(.command(.toggle))
             case UInt8(ascii: "n"): keys.append(.command(.skip(1)))
             case UInt8(ascii: "p"): keys.append(.command(.skip(-1)))
+            case UInt8(ascii: "s"): keys.append(.sleepLonger)
+            case UInt8(ascii: "+"), UInt8(ascii: "="): keys.append(.faster)
+            case UInt8(ascii: "-"): keys.append(.slower)
             // q, Q, Ctrl-C (raw mode turns it into a byte), Ctrl-D.
             case UInt8(ascii: "q"), UInt8(ascii: "Q"), 3, 4: keys.append(.quit)
             case 0x1B where index + 1 < bytes.count && (bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "O")):
@@ -31,4 +39,6 @@ enum ListenKey: Equatable {
         }
         return keys
     }
+
+    static let speedStep = 25
 }

@@ -15,6 +15,8 @@ struct ListenSession {
     /// The whole passage as `read` shows it, verses the translation lacks included.
     let passage: [PassageVerse]
     let json: Bool
+    /// The sleep timer's length (`--sleep 20m`): the s key sets it again from what is heard.
+    let sleepLonger: Double?
     let context: Context
 
     /// The verse being heard (an index of `request.verses`), and the listening clock.
@@ -28,17 +30,28 @@ struct ListenSession {
     private var terminal: RawTerminal?
     private var screen: FollowAlong?
     private var screenWidth = 0
+    /// Where on the listening clock the sleep timer ends, as last set.
+    private var sleepEndsAt: Double?
+    /// Speech's speed, words a minute: the request's, then as the keys or the media controls set it.
+    private(set) var rate: Int
 
-    init(request: ListenRequest, cues: String?, reference: Reference, translation: Translation, passage: [PassageVerse], json: Bool, context: Context) {
+    init(request: ListenRequest, cues: String?, reference: Reference, translation: Translation, passage: [PassageVerse], json: Bool,
+         sleepLonger: Double? = nil, context: Context) {
         self.request = request
         self.cues = cues
         self.reference = reference
         self.translation = translation
         self.passage = passage
         self.json = json
+        self.sleepLonger = sleepLonger
         self.context = context
         current = request.start
+        sleepEndsAt = request.sleepAfterSeconds
+        rate = request.rate
     }
+
+    /// Seconds of the sleep timer left when listening ended (nil: none was set).
+    var sleepLeft: Double? { sleepEndsAt.map { $0 - t } }
 
     private var interactive: Bool { context.stdinIsTerminal && context.stdoutIsTerminal && !json }
     private var currentID: VerseID { VerseID(rawValue: request.verses[current].id) }
@@ -52,7 +65,9 @@ struct ListenSession {
         case playerFailed(PlayerFailure)
     }
 
-    mutating func run() throws {
+    /// Listens until the end (true), or until stopped, keeping the place (false).
+    @discardableResult
+    mutating func run() throws -> Bool {
         let journal = try context.journal()
         SignalPipe.install()
         let player = try PlayerProcess.start(request, context: context)
@@ -69,7 +84,7 @@ struct ListenSession {
         switch ending {
         case .heardToTheEnd:
             try ListeningStore(journal).clear()
-            return
+            return true
         case .playerFailed(let failure) where !started:
             // Before a sound (no server, no such voice): nothing was heard, no place to keep.
             throw failure
@@ -89,6 +104,7 @@ struct ListenSession {
         default:
             if interactive { context.stdout.line("stopped; \(place)") }
         }
+        return false
     }
 
     /// Reads the player's events, the keys and the signals until listening ends.
@@ -108,6 +124,16 @@ struct ListenSession {
                     switch key {
                     case .quit: return .quit
                     case .command(let command): player.send(command)
+                    case .sleepLonger:
+                        guard let sleepLonger else { continue }
+                        player.send(.sleep(sleepLonger))
+                        sleepEndsAt = t + sleepLonger
+                        redraw()
+                    case .faster, .slower:
+                        // A recording plays at its own speed.
+                        guard request.audio == nil else { continue }
+                        let asked = rate + (key == .faster ? ListenKey.speedStep : -ListenKey.speedStep)
+                        player.send(.rate(min(max(asked, ListenRequest.rates.lowerBound), ListenRequest.rates.upperBound)))
                     }
                 }
             }
@@ -115,8 +141,9 @@ struct ListenSession {
             guard let events = try player.readEvents() else { return .playerGone }
             for event in events {
                 switch event {
-                case .started(_, let voice, let controls):
+                case .started(_, let voice, let controls, let unavailable):
                     started = true
+                    if let unavailable { Listening.sayOnce(reads: voice, because: unavailable, context) }
                     if interactive {
                         terminal = try RawTerminal()
                         redraw()
@@ -144,6 +171,10 @@ struct ListenSession {
                 case .resumed(let index, let time):
                     (current, t, paused) = (min(max(index, 0), request.verses.count - 1), time, false)
                     report("resumed")
+                case .rate(let wordsPerMinute, let index, let time):
+                    (rate, current, t) = (wordsPerMinute, min(max(index, 0), request.verses.count - 1), time)
+                    try save(journal)
+                    report("rate")
                 case .stopped(let index, let time):
                     // The media controls' Stop: as if the listener pressed q.
                     (current, t) = (min(max(index, 0), request.verses.count - 1), time)
@@ -166,6 +197,7 @@ struct ListenSession {
             var fields: [(String, JSON)] = [("event", .string(event)), ("id", .int(currentID.rawValue)),
                                             ("reference", .string(Reference(currentID).description)), ("t", seconds(t))]
             if let reason { fields.append(("reason", .string(reason.rawValue))) }
+            if event == "rate" { fields.append(("rate", .int(rate))) }
             return emit(fields)
         }
         guard event == "verse" else { return }
@@ -190,7 +222,7 @@ struct ListenSession {
     private func save(_ journal: Journal) throws {
         try ListeningStore(journal).save(ListeningPosition(
             passage: reference.description, translation: translation.code, verse: currentID,
-            voice: request.audio == nil ? request.voice : nil, rate: request.audio == nil ? request.rate : nil,
+            voice: request.audio == nil ? request.voice : nil, rate: request.audio == nil ? rate : nil,
             audio: request.audio, cues: cues, updatedAt: context.clock.now()))
     }
 
@@ -210,8 +242,10 @@ struct ListenSession {
         screen!.follow(currentID, height: height)
         var lines = screen!.screen(current: currentID, height: height, width: columns)
         let state = paused ? "paused" + (pauseReason.map { " (\($0.description))" } ?? "") + "  " : "playing "
-        let status = state + Reference(currentID).description + "  " + Formatting.clock(t)
-            + "   space pause · n/p verse · ←/→ 10 s · q quit"
+        let sleep = sleepEndsAt.map { "  sleep in " + Formatting.clock(max(0, $0 - t)) } ?? ""
+        let status = state + Reference(currentID).description + "  " + Formatting.clock(t) + sleep
+            + "   space pause · n/p verse · ←/→ 10 s" + (request.audio == nil ? " · +/- \(rate) wpm" : "")
+            + (sleepLonger == nil ? "" : " · s sleep later") + " · q quit"
         lines.append(TerminalText(status, style: .dim).cut(to: columns))
         terminal.draw(lines)
     }

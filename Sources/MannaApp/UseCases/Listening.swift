@@ -11,6 +11,7 @@ enum Listening {
     /// with the options in `arguments` (`plan today --listen` has only `--translation`).
     static func speak(_ reference: Reference, resume: ListeningPosition?, _ arguments: ParsedArguments, _ context: Context) throws {
         try PassageInput.checkSize(reference)
+        let controls = try Controls(arguments, context)
         let database = try context.openTextDatabase()
         let rate = try arguments.value(Options.rate, context)
         var recording = try arguments.value(Options.audio, context).map { path in
@@ -25,14 +26,16 @@ enum Listening {
                 context.stderr.flush()
             }
         }
+        if controls.continues && recording != nil {
+            throw Failure.usage("--continue reads on in the Bible's text, not in a recording (--audio, or the recording resumed)")
+        }
         let translation = try context.translation(arguments.value(Options.translation, context) ?? resume?.translation ?? recording?.sheet.translation, in: database)
         let passage = try database.passage(reference, in: translation)
-        // Verses the translation lacks are not spoken (nor shown as brackets read aloud).
-        var spoken = passage.compactMap { verse in verse.text.map { ListenRequest.Verse(id: verse.id.rawValue, text: $0) } }
+        var spoken = spokenVerses(passage)
         guard !spoken.isEmpty else { throw Failure.data("the \(translation.code) has no verse of \(reference)") }
         // A registered recording that covers the passage is played rather than speech (not
-        // when a voice, a speed or an export was asked for), and it is said which.
-        if recording == nil && !arguments.gave(Options.export) && !arguments.gave(Options.voice) && !arguments.gave(Options.rate),
+        // when a voice, a speed, an export or reading on was asked for), and it is said which.
+        if recording == nil && !arguments.gave(Options.export) && !arguments.gave(Options.voice) && !arguments.gave(Options.rate) && !controls.continues,
            let registered = try Listening.registeredRecording(covering: spoken, translation: translation.code, context) {
             recording = registered
             context.stderr.line("playing the recording \(registered.path), read by \(registered.sheet.voice) ('manna audio list')")
@@ -53,18 +56,112 @@ enum Listening {
         var request = ListenRequest(verses: spoken, voice: voice(recording: recording, asked: try arguments.value(Options.voice, context), resume: resume, translation: translation),
                                     rate: rate ?? resume?.rate ?? ListenRequest.defaultRate, start: start, audio: recording?.path)
         request.title = "\(reference) (\(translation.code))"
-        // No voice asked for (nor one resumed other than the translation's): a natural voice of
-        // its language reads if one is installed, else the translation's espeak-ng voice.
-        if recording == nil && !arguments.gave(Options.voice) && (resume?.voice ?? translation.voice) == translation.voice {
+        // No voice asked for (nor one resumed other than the translation's or the configured):
+        // the voice the config chose for its language reads, else a natural voice of it if one
+        // is installed, else the translation's espeak-ng voice.
+        let configured = context.config().voices[translation.language]
+        if recording == nil && !arguments.gave(Options.voice) && [translation.voice, configured].contains(resume?.voice ?? translation.voice) {
             request.naturalLanguage = translation.language
+            if let configured { (request.voice, request.fallbackVoice) = (configured, translation.voice) }
         }
         request.audioDuration = recording?.sheet.duration
         if let path = try arguments.value(Options.export, context) {
             return try export(request, reference: reference, translation: translation.code, to: path, context)
         }
-        var session = ListenSession(request: request, cues: recording?.cuesPath, reference: reference, translation: translation, passage: passage,
-                                    json: arguments.has(Options.json), context: context)
-        try session.run()
+        try listen(request, cues: recording?.cuesPath, reference: reference, translation: translation, passage: passage, controls: controls,
+                   json: arguments.has(Options.json), database: database, context)
+    }
+
+    /// The verses of `passage` to speak: those the translation has (a verse it lacks is not
+    /// read aloud as its brackets).
+    static func spokenVerses(_ passage: [PassageVerse]) -> [ListenRequest.Verse] {
+        passage.compactMap { verse in verse.text.map { ListenRequest.Verse(id: verse.id.rawValue, text: $0) } }
+    }
+
+    /// Listens to `request`, and as `controls` say: starting it again after its end (in the
+    /// player), going on chapter by chapter, and falling asleep (the timer goes on across
+    /// chapters).
+    static func listen(_ request: ListenRequest, cues: String?, reference: Reference, translation: Translation, passage: [PassageVerse],
+                       controls: Controls, json: Bool, database: TextDatabase, _ context: Context) throws {
+        var (request, reference, passage) = (request, reference, passage)
+        request.repeats = controls.repeats
+        if case .after(let seconds) = controls.sleep { request.sleepAfterSeconds = seconds }
+        while true {
+            if controls.sleep == .endOfChapter { request.sleepAfterVerse = chapterEnd(in: request.verses, from: request.start) }
+            var longer: Double?
+            if case .after(let seconds) = controls.sleep { longer = seconds }
+            var session = ListenSession(request: request, cues: cues, reference: reference, translation: translation, passage: passage,
+                                        json: json, sleepLonger: longer, context: context)
+            guard try session.run(), controls.continues, controls.sleep != .endOfChapter else { return }
+            // Asleep at the chapter's end: the timer ran out with it.
+            if let left = session.sleepLeft, left <= 0 { return }
+            var spoken: [ListenRequest.Verse] = []
+            repeat {
+                guard let next = chapter(after: reference) else { return }
+                (reference, passage) = (next, try database.passage(next, in: translation))
+                spoken = spokenVerses(passage)
+            } while spoken.isEmpty
+            var following = ListenRequest(verses: spoken, voice: request.voice, rate: session.rate, start: 0)
+            following.title = "\(reference) (\(translation.code))"
+            following.naturalLanguage = request.naturalLanguage
+            following.sleepAfterSeconds = session.sleepLeft
+            request = following
+        }
+    }
+
+    /// The chapter after `reference`'s last verse (its rest, when it ends mid-chapter), across
+    /// books; nil after Revelation 22:21.
+    static func chapter(after reference: Reference) -> Reference? {
+        guard let next = reference.ranges.last?.last.next, let count = Canon.book(number: next.book)?.verseCount(chapter: next.chapter) else { return nil }
+        return Reference(VerseRange(first: next, last: VerseID(book: next.book, chapter: next.chapter, verse: count)))
+    }
+
+    /// The index of the last of `verses` in the chapter of the one at `start`.
+    static func chapterEnd(in verses: [ListenRequest.Verse], from start: Int) -> Int {
+        let chapter = verses[start].id / 1000
+        return verses.lastIndex { $0.id / 1000 == chapter } ?? start
+    }
+
+    /// How a listening goes on and ends: `--continue`, `--repeat`, `--sleep`.
+    struct Controls: Equatable {
+        enum Sleep: Equatable {
+            /// After this many seconds heard.
+            case after(Double)
+            /// At the end of the chapter being heard.
+            case endOfChapter
+        }
+
+        var continues = false
+        var repeats = false
+        var sleep: Sleep?
+
+        init(continues: Bool = false, repeats: Bool = false, sleep: Sleep? = nil) {
+            (self.continues, self.repeats, self.sleep) = (continues, repeats, sleep)
+        }
+
+        /// From the command line, refusing what cannot go together (`plan today --listen` has none).
+        init(_ arguments: ParsedArguments, _ context: Context) throws {
+            self.init(continues: arguments.has(Options.continueReading), repeats: arguments.has(Options.repeatPassage),
+                      sleep: try arguments.value(Options.sleep, context))
+            if continues && repeats { throw Failure.usage("--continue reads on after the passage and --repeat starts it again: give one of them") }
+            let asked = [("continue", continues), ("repeat", repeats), ("sleep", sleep != nil)].first { $0.1 }
+            if arguments.gave(Options.export), let (option, _) = asked {
+                throw Failure.usage("--export writes the passage once, to a file: --\(option) is for listening")
+            }
+        }
+
+        /// `--sleep`'s value: a whole number of seconds, minutes or hours (`90s`, `20m`, `1h`),
+        /// at most a day, or `chapter`.
+        static func sleep(_ text: String) throws -> Sleep {
+            if text == "chapter" { return .endOfChapter }
+            let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+            let digits = text.dropLast()
+            guard let unit = text.last.flatMap({ units[$0] }), !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let count = Double(digits), count > 0, let seconds = Seconds.checked(count * unit) else {
+                throw Failure.usage("--sleep must be a time like 90s, 20m or 1h (at most 24h), or 'chapter', not '\(text)'")
+            }
+            return .after(seconds)
+        }
     }
 
     /// Who reads: a recording's reader, else `--voice`, else the voice of the listening resumed,
@@ -158,6 +255,7 @@ enum Listening {
             cues.append(CueSheet.Cue(id: VerseID(rawValue: request.verses[index].id),
                                      start: Double(start) / Double(speechRate), end: Double(end) / Double(speechRate)))
         }
+        if let unavailable = report["natural_voice_unavailable"]?.stringValue { sayOnce(reads: report["voice"]?.stringValue ?? request.voice, because: unavailable, context) }
         let sha256 = try SHA256.hexDigest(ofFile: temporary)
         // Who read: the voice the player chose (a natural voice, when one read), else the one asked.
         let sheet = CueSheet(passage: reference.description, translation: translation, voice: report["voice"]?.stringValue ?? request.voice, audio: name,
@@ -169,6 +267,18 @@ enum Listening {
             throw Failure.io("--export: cannot write \(error.message)")
         }
         context.stdout.line("wrote \(path) (\(Formatting.clock(sheet.duration)), \(cues.count) verses) and \(CueSheet.path(forAudio: path))")
+    }
+
+    /// Says on stderr that `voice` reads because the natural voice, or the one configured,
+    /// cannot, and why: once, not at every listening (the reason said is kept in the cache;
+    /// another is said again).
+    static func sayOnce(reads voice: String, because reason: String, _ context: Context) {
+        let said = context.paths.cacheDirectory + "/natural-voice-unavailable"
+        guard (try? Files.readText(said)) != reason + "\n" else { return }
+        context.stderr.line("\(voice) reads instead: \(reason)")
+        context.stderr.flush()
+        try? Files.makeDirectories(context.paths.cacheDirectory)
+        try? Files.writeAtomically(reason + "\n", to: said)
     }
 
     /// The first registered recording in `translation` whose cues cover every verse of

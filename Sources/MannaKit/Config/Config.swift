@@ -27,6 +27,8 @@ public struct Config: Equatable, Sendable {
     /// and suggest `sync forget` (the folder keeps what it has not read until then).
     public var syncSilentDays = 90
     public var dailySource = DailySourceSetting.curated
+    /// The voice that reads each language (`en` to `en_US-joe-medium`), when no `--voice` is given.
+    public var voices: [String: String] = [:]
     /// The line of the file each key was set on (the last, where a key is set twice).
     public private(set) var lines: [String: Int] = [:]
     /// The lines of the file that were not used, in file order: the default stands in for each.
@@ -65,6 +67,7 @@ public struct Config: Equatable, Sendable {
         ("timeline_days", "a whole number of days from 1 to 31"),
         ("daily_source", "curated (the shipped list) or bookmarks (your bookmarked passages)"),
         ("sync_silent_days", "a whole number of days from 1 to 3650: a device silent that long is named"),
+        ("voices", "language:voice pairs, like 'en:en_US-joe-medium, es:es-419' (the voices are 'manna listen --voices'), or none"),
     ]
 
     /// Reads `text` (the contents of `file`, for messages). A line that is not `key = value`,
@@ -121,6 +124,7 @@ public struct Config: Equatable, Sendable {
         case "timeline_days": timelineDays = defaults.timelineDays
         case "daily_source": dailySource = defaults.dailySource
         case "sync_silent_days": syncSilentDays = defaults.syncSilentDays
+        case "voices": voices = defaults.voices
         default: return
         }
         lines[key] = nil
@@ -168,11 +172,33 @@ public struct Config: Equatable, Sendable {
         case "sync_silent_days":
             guard let days = Int(value), (1...3650).contains(days) else { throw bad() }
             syncSilentDays = days
+        case "voices":
+            voices = [:]
+            // none: each language read as if no voice were configured.
+            if value == "none" { return }
+            for pair in value.split(separator: ",") {
+                let parts = pair.split(separator: ":", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+                guard parts.count == 2, Config.isLanguage(parts[0]), Config.isVoiceName(parts[1]), voices[parts[0].lowercased()] == nil else { throw bad() }
+                voices[parts[0].lowercased()] = parts[1]
+            }
+            guard !voices.isEmpty else { throw bad() }
         default:
             let names = Config.keys.map(\.name)
             throw ConfigError(file: "", line: 0, problem: "unknown key '\(key)'"
                 + Suggestion.hint(for: key, in: names, otherwise: "; keys are \(names.joined(separator: ", "))"))
         }
+    }
+
+    /// A language as the catalogue names one: `en`, `es`, `pt-br`.
+    static func isLanguage(_ text: String) -> Bool {
+        let parts = text.lowercased().split(separator: "-", omittingEmptySubsequences: false)
+        return (2...3).contains(parts[0].count) && parts[0].utf8.allSatisfy { (0x61...0x7A).contains($0) } && parts.count <= 2
+            && parts.dropFirst().allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) } }
+    }
+
+    /// A voice's name as `--voice` takes it: letters, digits and `_ - . +`, like en_US-joe-medium or es-419.
+    static func isVoiceName(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 100 && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.+".unicodeScalars.contains($0)) }
     }
 
     /// The translation when neither the command line, the environment nor the file names one.
@@ -197,6 +223,7 @@ public struct Config: Equatable, Sendable {
         case "timeline_days": return String(timelineDays)
         case "daily_source": return dailySource.rawValue
         case "sync_silent_days": return String(syncSilentDays)
+        case "voices": return voices.isEmpty ? "none" : voices.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ", ")
         default: return nil
         }
     }

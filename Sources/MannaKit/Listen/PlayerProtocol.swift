@@ -31,14 +31,24 @@ public struct ListenRequest: Equatable, Sendable {
     /// Seconds a pause may hold the sound device before the player closes its stream (30 if nil).
     public var releaseAfter: Double?
     /// An espeak-ng voice: a language like `en-us`, or a voice's name.
-    public let voice: String
+    public var voice: String
     /// A language (`en`) whose natural voice, when one is installed, reads instead of `voice`:
     /// set when no voice was asked for, so the translation's espeak-ng voice is the fallback.
     public var naturalLanguage: String?
+    /// Who reads when `voice` (the config's for the language) cannot: the translation's voice,
+    /// or a natural voice of `naturalLanguage` first.
+    public var fallbackVoice: String?
     /// Words a minute (espeak-ng's rate).
     public let rate: Int
     /// The index in `verses` to start at.
     public let start: Int
+    /// After the last verse, the first again (`--repeat`), until stopped or asleep.
+    public var repeats = false
+    /// The sleep timer: listening ends, fading out, after this many seconds heard (`--sleep 20m`).
+    public var sleepAfterSeconds: Double?
+    /// Listening ends, fading out, with the verse at this index (`--sleep chapter`: the
+    /// chapter's last).
+    public var sleepAfterVerse: Int?
 
     public init(verses: [Verse], voice: String, rate: Int, start: Int, audio: String? = nil) {
         self.verses = verses
@@ -59,6 +69,10 @@ public struct ListenRequest: Equatable, Sendable {
         if let audioDuration { fields.append(("audio_duration", .number(audioDuration))) }
         if let releaseAfter { fields.append(("release_after", .number(releaseAfter))) }
         if let naturalLanguage { fields.append(("natural_language", .string(naturalLanguage))) }
+        if let fallbackVoice { fields.append(("fallback_voice", .string(fallbackVoice))) }
+        if repeats { fields.append(("repeat", .bool(true))) }
+        if let sleepAfterSeconds { fields.append(("sleep_after_seconds", .number(sleepAfterSeconds))) }
+        if let sleepAfterVerse { fields.append(("sleep_after_verse", .int(sleepAfterVerse))) }
         fields.append(("verses", .array(verses.map { verse in
             var fields: [(String, JSON)] = [("id", .int(verse.id)), ("text", .string(verse.text))]
             if let start = verse.start, let end = verse.end { fields += [("start", .number(start)), ("end", .number(end))] }
@@ -90,6 +104,10 @@ public struct ListenRequest: Equatable, Sendable {
         if case .number(let seconds)? = json["audio_duration"], seconds.isFinite, seconds > 0 { audioDuration = seconds }
         if case .number(let seconds)? = json["release_after"], seconds.isFinite, seconds >= 0 { releaseAfter = seconds }
         naturalLanguage = json["natural_language"]?.stringValue
+        fallbackVoice = json["fallback_voice"]?.stringValue
+        repeats = json["repeat"] == .bool(true)
+        if case .number(let seconds)? = json["sleep_after_seconds"], Seconds.checked(seconds) != nil { sleepAfterSeconds = seconds }
+        sleepAfterVerse = json["sleep_after_verse"]?.intValue.flatMap { verses.indices.contains($0) ? $0 : nil }
     }
 }
 
@@ -106,6 +124,10 @@ public enum PlayerCommand: Equatable, Sendable {
     case verse(Int)
     /// This many seconds from the start of the passage (the media controls' position).
     case position(Double)
+    /// The sleep timer (re)set: listening ends, fading out, this many seconds from what is heard.
+    case sleep(Double)
+    /// Speak at this many words a minute from what is heard on (`rates`; a recording keeps its own).
+    case rate(Int)
     case quit
 
     public var line: String {
@@ -117,6 +139,8 @@ public enum PlayerCommand: Equatable, Sendable {
         case .seek(let seconds): "seek \(seconds)"
         case .verse(let index): "verse \(index)"
         case .position(let seconds): "position \(seconds)"
+        case .sleep(let seconds): "sleep \(seconds)"
+        case .rate(let wordsPerMinute): "rate \(wordsPerMinute)"
         case .quit: "quit"
         }
     }
@@ -139,6 +163,10 @@ public enum PlayerCommand: Equatable, Sendable {
             self = .verse(index)
         case ("position", 2): guard let seconds = Seconds.parse(words[1]) else { return nil }
             self = .position(seconds)
+        case ("sleep", 2): guard let seconds = Seconds.parse(words[1]) else { return nil }
+            self = .sleep(seconds)
+        case ("rate", 2): guard let wordsPerMinute = Int(words[1]), ListenRequest.rates.contains(wordsPerMinute) else { return nil }
+            self = .rate(wordsPerMinute)
         default: return nil
         }
     }
@@ -148,15 +176,19 @@ public enum PlayerCommand: Equatable, Sendable {
 /// seconds of speech heard since playback began (paused time not counted), read from the
 /// sound server's playback clock.
 public enum PlayerEvent: Equatable, Sendable {
-    /// Connected and speaking: the sample rate, the voice in use, and the MPRIS name the media
-    /// controls reach the player at (nil without a session bus).
-    case started(sampleRate: Int, voice: String, controls: String? = nil)
+    /// Connected and speaking: the sample rate, the voice in use, the MPRIS name the media
+    /// controls reach the player at (nil without a session bus), and why a natural voice could
+    /// not read when one would have (its engine's library missing, say).
+    case started(sampleRate: Int, voice: String, controls: String? = nil, naturalVoiceUnavailable: String? = nil)
     /// The verse at `index` of the request became audible at `t`.
     case verse(index: Int, t: Double)
     /// Paused: by the listener (`reason` nil), or by what the player watches for.
     case paused(index: Int, t: Double, reason: PauseReason? = nil)
     case resumed(index: Int, t: Double)
-    /// The media controls (MPRIS) stopped playback at verse `index`: the player then exits.
+    /// Speaking at a new speed (words a minute) from the verse at `index`, heard at `t`.
+    case rate(wordsPerMinute: Int, index: Int, t: Double)
+    /// Stopped before the end at verse `index` (the next to hear): by the media controls'
+    /// (MPRIS) Stop, or by the sleep timer. The player then exits.
     case stopped(index: Int, t: Double)
     /// The last verse has been heard to its end.
     case ended(t: Double)
@@ -166,9 +198,10 @@ public enum PlayerEvent: Equatable, Sendable {
     public var json: JSON {
         func time(_ t: Double) -> JSON { .number((t * 1000).rounded() / 1000) }
         switch self {
-        case .started(let rate, let voice, let controls):
+        case .started(let rate, let voice, let controls, let unavailable):
             var fields: [(String, JSON)] = [("event", .string("started")), ("sample_rate", .int(rate)), ("voice", .string(voice))]
             if let controls { fields.append(("controls", .string(controls))) }
+            if let unavailable { fields.append(("natural_voice_unavailable", .string(unavailable))) }
             return .object(fields)
         case .verse(let index, let t): return .object([("event", .string("verse")), ("index", .int(index)), ("t", time(t))])
         case .paused(let index, let t, let reason):
@@ -177,6 +210,8 @@ public enum PlayerEvent: Equatable, Sendable {
             return .object(fields)
         case .stopped(let index, let t): return .object([("event", .string("stopped")), ("index", .int(index)), ("t", time(t))])
         case .resumed(let index, let t): return .object([("event", .string("resumed")), ("index", .int(index)), ("t", time(t))])
+        case .rate(let wordsPerMinute, let index, let t):
+            return .object([("event", .string("rate")), ("rate", .int(wordsPerMinute)), ("index", .int(index)), ("t", time(t))])
         case .ended(let t): return .object([("event", .string("ended")), ("t", time(t))])
         case .failed(let status, let message):
             return .object([("event", .string("failed")), ("status", .int(Int(status))), ("message", .string(message))])
@@ -191,7 +226,8 @@ public enum PlayerEvent: Equatable, Sendable {
         switch json["event"]?.stringValue {
         case "started":
             guard let rate = json["sample_rate"]?.intValue, let voice = json["voice"]?.stringValue else { break }
-            self = .started(sampleRate: rate, voice: voice, controls: json["controls"]?.stringValue)
+            self = .started(sampleRate: rate, voice: voice, controls: json["controls"]?.stringValue,
+                            naturalVoiceUnavailable: json["natural_voice_unavailable"]?.stringValue)
             return
         case "verse": if let index, let t { self = .verse(index: index, t: t); return }
         case "paused":
@@ -199,6 +235,7 @@ public enum PlayerEvent: Equatable, Sendable {
             if let index, let t, reason != nil || json["reason"] == nil { self = .paused(index: index, t: t, reason: reason); return }
         case "stopped": if let index, let t { self = .stopped(index: index, t: t); return }
         case "resumed": if let index, let t { self = .resumed(index: index, t: t); return }
+        case "rate": if let rate = json["rate"]?.intValue, let index, let t { self = .rate(wordsPerMinute: rate, index: index, t: t); return }
         case "ended": if let t { self = .ended(t: t); return }
         case "failed":
             if let status = json["status"]?.intValue, let message = json["message"]?.stringValue {
