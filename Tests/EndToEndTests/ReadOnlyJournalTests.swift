@@ -82,6 +82,20 @@ import TestSupport
     }
 }
 
+extension ReadOnlyJournalTests {
+    /// A tick with nothing due on a journal it cannot write goes on as on any other, whether or
+    /// not a tick could keep the reminders' forecast (issue 31): it is kept only where it can be.
+    @Test(.needs(.readOnlyJournal)) func aTickWithNothingDueWorksOnAReadOnlyJournal() throws {
+        let home = try TemporaryHome(config: "notify_at = 23:59\n", environment: ["TZ": "UTC"])
+        #expect(home.run("pray", "add", "For the harvest", "--remind", "07:00").status == 0)
+        #expect(home.run("tick", "--now", "2026-12-05T00:30").status == 0)
+        // A new reminder drops the forecast the tick kept: the next tick must read them all.
+        #expect(home.run("pray", "add", "For rain", "--remind", "09:00").status == 0)
+        let tick = try Self.runReadOnly(home, ["tick", "--now", "2026-12-05T00:31"])
+        #expect(tick.status == 0 && tick.stderr.isEmpty, "\(tick.stderr)")
+    }
+}
+
 /// A command that only reads the journal leaves its files as they were (issue 31): it opens
 /// journal.sqlite read-only and nothing beside it (no log or index file made and removed, no
 /// checkpoint), as `strace` sees every call that names the journal's files.

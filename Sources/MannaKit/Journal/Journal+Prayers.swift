@@ -329,7 +329,9 @@ extension Journal {
     /// transaction: a change another process makes meanwhile comes before the read (and is in
     /// it) or after the record (and drops it again), never between.
     public func activeReminders(recordingForecast make: ([ActiveReminder]) -> ReminderForecast) throws(JournalError) -> [ActiveReminder] {
-        try writing {
+        // A journal this user cannot write is read as before, every tick: no forecast is kept.
+        guard !isReadOnly else { return try activeReminders() }
+        return try writing {
             let reminders = try activeReminders()
             let forecast = make(reminders)
             try database.execute("DELETE FROM reminder_forecast")
