@@ -219,9 +219,18 @@ public final class Context {
         return (try? openTextDatabase())?.translations
     }
 
-    /// The translation to use: the option, else `MANNA_TRANSLATION`, else the config, else KJV.
-    /// A configured translation this text database lacks is an ignored line like any other.
-    func translation(_ option: String?, in database: TextDatabase) throws -> Translation {
+    /// The translation to use: the option, else `MANNA_TRANSLATION`, else the config, else the
+    /// first of the database in `language` (that of a reference written in Spanish, "Juan 3:16"),
+    /// else KJV. A configured translation this text database lacks is an ignored line like any other.
+    func translation(_ option: String?, in database: TextDatabase, language: String? = nil) throws -> Translation {
+        if let chosen = try chosenTranslation(option, in: database) { return chosen }
+        if let language, let first = database.translations.first(where: { $0.language == language }) { return first }
+        return try database.translation(code: Config.defaultTranslation)
+    }
+
+    /// The translation the user chose: the option, else `MANNA_TRANSLATION`, else the config;
+    /// nil when none is chosen.
+    func chosenTranslation(_ option: String?, in database: TextDatabase) throws -> Translation? {
         if let code = option ?? environment.nonEmpty("MANNA_TRANSLATION") { return try database.translation(code: code) }
         var config = config()
         if let configured = config.translation {
@@ -231,7 +240,7 @@ public final class Context {
                 if let line = config.ignored.last(where: { $0.key == "translation" }) { sayIgnoredConfig([line]) }
             }
         }
-        return try database.translation(code: Config.defaultTranslation)
+        return nil
     }
 
     /// The local date to act for: `--date` when given (then `TZ` is not consulted), else the

@@ -9,11 +9,11 @@ import TestSupport
     @Test func everyVerseOfTheDayIsReadByTheFastPathAsTheParserReadsIt() throws {
         let file = try String(contentsOfFile: BuiltTexts.root + "/curated/daily-verses.tsv", encoding: .utf8)
         // As the text database stores them (`TextDatabaseBuilder`): canonical, "Psalm 23:1".
-        let references = try file.split(separator: "\n").dropFirst().map { try ReferenceParser.parse(String($0.split(separator: "\t")[2])).description }
+        let references = try file.split(separator: "\n").dropFirst().map { try ReferenceParser.parse(String($0.split(separator: "\t")[2]), language: nil).reference.description }
         #expect(references.count == 366)
         var slow: [String] = []
         for text in references {
-            let parsed = try ReferenceParser.parse(text)
+            let parsed = try ReferenceParser.parse(text, language: nil).reference
             if let fast = Reference.canonical(text) { #expect(fast == parsed, "\(text)") } else { slow.append(text) }
         }
         // The forms it does not take (a whole psalm, verses across chapters) are few.
@@ -22,7 +22,7 @@ import TestSupport
 
     @Test(arguments: ["Genesis 1:1", "John 3:16-18", "1 John 4:8", "Song of Solomon 2:4", "Revelation 22:21", "Psalm 23:1", "Psalm 119:176"])
     func aCanonicalReferenceReadsAsTheParserReadsIt(_ text: String) throws {
-        let parsed = try ReferenceParser.parse(text)
+        let parsed = try ReferenceParser.parse(text, language: nil).reference
         if let fast = Reference.canonical(text) { #expect(fast == parsed) }
         #expect(try Reference(parsing: text) == parsed)
     }

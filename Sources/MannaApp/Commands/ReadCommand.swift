@@ -24,9 +24,12 @@ enum ReadCommand {
         if let written, let option = try arguments.value(Options.translation, context), option.uppercased() != written {
             throw Failure.usage("two translations: --translation \(option) and \(written) after the reference; give one")
         }
-        let reference = try PassageInput.parse(text, in: database)
+        // The translation chosen, if any, says how the reference is read ("Mc 1:1" is Marcos in
+        // Spanish); with none, a reference written in Spanish ("Juan 3:16") reads in Spanish.
+        let chosen = try context.chosenTranslation(arguments.value(Options.translation, context) ?? written, in: database)
+        let (reference, language) = try PassageInput.parse(text, in: database, language: chosen?.language)
         try PassageInput.checkSize(reference)
-        let translation = try context.translation(arguments.value(Options.translation, context) ?? written, in: database)
+        let translation = try chosen ?? context.translation(nil, in: database, language: language)
         let verses = try database.passage(reference, in: translation, titles: true)
         // No journal yet means no marks: reading never creates one. A damaged journal does not
         // keep the passage from being read: it is printed without marks, then the failure.

@@ -40,11 +40,12 @@ enum PassageInput {
         return try Reference(parsing: words.joined(separator: " "))
     }
 
-    /// The reference in `text`. A verse number that is not in KJV numbering but that other
-    /// editions use is still refused, with where its text is here: "Romans 14 has only 23
-    /// verses; the WEB's Romans 14:24 is Romans 16:25 here".
-    static func parse(_ text: String, in database: TextDatabase) throws -> Reference {
-        let parsed = Result { () throws(ReferenceError) in try Reference(parsing: text) }
+    /// The reference in `text`, read for a translation in `language` (nil when none is chosen),
+    /// and the language it is in (`Reference.reading`). A verse number that is not in KJV
+    /// numbering but that other editions use is still refused, with where its text is here:
+    /// "Romans 14 has only 23 verses; the WEB's Romans 14:24 is Romans 16:25 here".
+    static func parse(_ text: String, in database: TextDatabase, language: String? = nil) throws -> (reference: Reference, language: String?) {
+        let parsed = Result { () throws(ReferenceError) in try Reference.reading(text, language: language) }
         guard case .failure(let error) = parsed else { return try parsed.get() }
         if let hint = try elsewhere(error, in: database) { throw Failure.data(error.message + hint) }
         throw error

@@ -40,9 +40,17 @@ public enum Canon {
 
     /// The name of the book a mistyped name is nearest ("Jhon": John), by its name, OSIS id or
     /// an abbreviation; nil when none is within a couple of edits. Only for an error message.
-    public static func closestBook(to name: String) -> String? {
+    /// In Spanish (`language` "es") the Spanish names and forms are asked first, and the name
+    /// suggested is the Spanish one ("Stgoo": Santiago).
+    public static func closestBook(to name: String, language: String? = nil) -> String? {
         // Full names first: at the same distance a name wins over an abbreviation ("Jhon" is John, not Jon).
-        let spellings = books.map { ($0.name, $0.name) } + books.flatMap { book in ([book.osis] + book.abbreviations).map { ($0, book.name) } }
+        let english = books.map { ($0.name, $0.name) } + books.flatMap { book in ([book.osis] + book.abbreviations).map { ($0, book.name) } }
+        guard language == "es" else { return closest(to: name, in: english) }
+        let spanishForms = Canon.spanish.map { ($0.name, $0.name) } + Canon.spanish.flatMap { book in book.abbreviations.map { ($0, book.name) } }
+        return closest(to: name, in: spanishForms) ?? closest(to: name, in: english)
+    }
+
+    private static func closest(to name: String, in spellings: [(String, String)]) -> String? {
         guard let closest = Suggestion.closest(to: name, in: spellings.map(\.0)) else { return nil }
         return spellings.first { $0.0 == closest }?.1
     }
@@ -63,47 +71,80 @@ public enum Canon {
     }
 
     /// Finds the book a user means: "Jn", "1 Jn", "I John", "1st John", "First John",
-    /// "Song of Songs", "rev." — case, spaces and full stops do not matter.
-    public static func lookup(_ typed: String) -> Lookup {
+    /// "Song of Songs", "rev." — case, spaces and full stops do not matter. `language` is the
+    /// language the reference is read in (the chosen translation's), nil when none is chosen.
+    public static func lookup(_ typed: String, language: String? = nil) -> Lookup { find(typed, language: language).lookup }
+
+    /// The book a user means and the language of the table that named it ("es" for "Juan", "en"
+    /// for "Jn"). Each table is asked for a whole form, then for a prefix of a name only one
+    /// book's starts with ("Gene", "Phile"); the other table only when the first has no book
+    /// starting that way. Without a language English is asked first, so an English reference
+    /// never pays for Spanish; in Spanish ("es") Spanish is ("Mc" is Marcos, "Ez" Ezequiel).
+    static func find(_ typed: String, language: String?) -> (lookup: Lookup, language: String) {
         let key = normalizedKey(typed)
-        guard !key.isEmpty else { return .unknown }
+        guard !key.isEmpty else { return (.unknown, "en") }
+        let english = { () -> Lookup in englishForm(key).map { .found($0) } ?? englishPrefix(key) }
+        let spanish = { () -> Lookup in
+            let folded = withoutAccents(key)
+            return spanishForm(folded).map { .found($0) } ?? spanishPrefix(folded)
+        }
+        let tables = language == "es" ? [("es", spanish), ("en", english)] : [("en", english), ("es", spanish)]
+        for (table, lookup) in tables {
+            let found = lookup()
+            if found != .unknown { return (found, table) }
+        }
+        return (.unknown, "en")
+    }
+
+    /// Whether `typed` is a form the Spanish table lists ("Jn", "Mt", "Juan") other than an
+    /// English name or OSIS id ("Gen", "Rom", "Job"): a reference that names its book so may be
+    /// written the Spanish way, one that names it as English writes it is read as English.
+    static func isSpanishSpelling(_ typed: String) -> Bool {
+        let key = normalizedKey(typed)
+        guard spanishForm(withoutAccents(key)) != nil else { return false }
         let keyBytes = Array(key.utf8)
-        // A full name, OSIS id or abbreviation: compared byte by byte, with no table built,
-        // because this runs once per `manna read` and start-up time is the budget.
-        for book in books where compactEquals(book.name, keyBytes) || compactEquals(book.osis, keyBytes)
-            || book.abbreviations.contains(where: { compactEquals($0, keyBytes) }) {
-            return .found(book)
-        }
-        // A prefix of a full name, when only one book's name starts that way: "Gene", "Phile".
-        let matches = books.filter { book in
-            let name = compactKey(book.name)
-            return name.hasPrefix(key) && sameNumberPrefix(key, name)
-        }
-        switch matches.count {
-        case 0: return spanishLookup(key)
-        case 1: return .found(matches[0])
-        default: return .ambiguous(matches)
+        return !books.contains { compactEquals($0.name, keyBytes) || compactEquals($0.osis, keyBytes) }
+    }
+
+    /// A full name, OSIS id or abbreviation: compared byte by byte, with no table built,
+    /// because this runs once per `manna read` and start-up time is the budget.
+    private static func englishForm(_ key: String) -> Book? {
+        let keyBytes = Array(key.utf8)
+        return books.first { book in
+            compactEquals(book.name, keyBytes) || compactEquals(book.osis, keyBytes) || book.abbreviations.contains { compactEquals($0, keyBytes) }
         }
     }
 
+    /// A prefix of a full name, when only one book's name starts that way: "Gene", "Phile".
+    private static func englishPrefix(_ key: String) -> Lookup {
+        found(books.filter { book in
+            let name = compactKey(book.name)
+            return name.hasPrefix(key) && sameNumberPrefix(key, name)
+        })
+    }
+
     /// A Spanish name or abbreviation ("Juan", "Sal", "1 Corintios", "Apocalipsis"), with or
-    /// without its accents ("Genesis", "Exodo"), or a prefix of one name: asked only when no
-    /// English name matched, so an English reference never pays for it.
-    /// `tools/check-book-names` checks that no Spanish form names another book in English.
-    private static func spanishLookup(_ key: String) -> Lookup {
-        let folded = withoutAccents(key)
-        for (index, spanish) in Canon.spanish.enumerated()
-        where ([spanish.name] + spanish.abbreviations).contains(where: { withoutAccents(compactKey($0)) == folded }) {
-            return .found(books[index])
-        }
-        let matches = Canon.spanish.indices.filter { index in
+    /// without its accents ("Genesis", "Exodo"). `tools/check-book-names` checks that no
+    /// Spanish form names two books, and lists those that name another book in English.
+    private static func spanishForm(_ folded: String) -> Book? {
+        Canon.spanish.indices.first { index in
+            ([Canon.spanish[index].name] + Canon.spanish[index].abbreviations).contains { withoutAccents(compactKey($0)) == folded }
+        }.map { books[$0] }
+    }
+
+    /// A prefix of one Spanish name ("Mate", "Apoc"), accents aside.
+    private static func spanishPrefix(_ folded: String) -> Lookup {
+        found(Canon.spanish.indices.filter { index in
             let name = withoutAccents(compactKey(Canon.spanish[index].name))
             return name.hasPrefix(folded) && sameNumberPrefix(folded, name)
-        }.map { books[$0] }
+        }.map { books[$0] })
+    }
+
+    private static func found(_ matches: [Book]) -> Lookup {
         switch matches.count {
-        case 0: return .unknown
-        case 1: return .found(matches[0])
-        default: return .ambiguous(matches)
+        case 0: .unknown
+        case 1: .found(matches[0])
+        default: .ambiguous(matches)
         }
     }
 

@@ -46,7 +46,22 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses what a user typed. Throws a `ReferenceError` whose message says what is wrong.
     public init(parsing text: String) throws(ReferenceError) {
-        if let canonical = Reference.canonical(text) { self = canonical } else { self = try ReferenceParser.parse(text) }
+        self = try Reference.reading(text, language: nil).reference
+    }
+
+    /// Parses what a user typed for a translation in `language` (BCP 47, nil when none is
+    /// chosen): in Spanish "Mc 1:1" is Marcos and "Jn 3, 16" is John 3:16.
+    public init(parsing text: String, language: String?) throws(ReferenceError) {
+        self = try Reference.reading(text, language: language).reference
+    }
+
+    /// What a user typed, read for a translation in `language` (nil when none is chosen), and
+    /// the language the reference is in: `language` when one is given, else "es" when it names
+    /// a book as only Spanish does ("Juan 3:16", "Sal 23"), else nil ("Jn 3:16" is English as
+    /// much as Spanish). A Spanish reference with no translation chosen reads in a Spanish one.
+    public static func reading(_ text: String, language: String?) throws(ReferenceError) -> (reference: Reference, language: String?) {
+        if let canonical = Reference.canonical(text) { return (canonical, language) }
+        return try ReferenceParser.parse(text, language: language)
     }
 
     /// The reference `description` writes for one verse or a run of verses in one chapter
@@ -122,7 +137,9 @@ public enum ReferenceError: Error, Equatable, Sendable {
     case empty
     case malformed(String)
     case missingBook(String)
-    case unknownBook(String)
+    /// A name no book has; `language` is the one the reference was read in, whose names
+    /// the message suggests.
+    case unknownBook(String, language: String? = nil)
     case ambiguousBook(String, candidates: [String])
     case noSuchChapter(book: String, chapter: Int, chapters: Int)
     case noSuchVerse(book: String, chapter: Int, verse: Int, verses: Int)
@@ -144,8 +161,8 @@ public enum ReferenceError: Error, Equatable, Sendable {
             return "cannot read '\(text)' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"
         case .missingBook(let text):
             return "'\(text)' needs a book name first, like 'John \(text)'"
-        case .unknownBook(let name):
-            return "no book called '\(name)'" + (Canon.closestBook(to: name).map { "; did you mean '\($0)'?" } ?? "")
+        case .unknownBook(let name, let language):
+            return "no book called '\(name)'" + (Canon.closestBook(to: name, language: language).map { "; did you mean '\($0)'?" } ?? "")
         case .ambiguousBook(let name, let candidates):
             return "'\(name)' could be \(listed(candidates, conjunction: "or")): type more of the name"
         case .noSuchChapter(let book, let chapter, let chapters):
@@ -181,16 +198,23 @@ public func listed(_ items: [String], conjunction: String) -> String {
 /// A segment after `;` without a book continues the previous book ("Matthew 28:5,6; 24:44").
 /// After a verse, a bare number after `,` is another verse of that chapter ("John 3:16,18");
 /// otherwise it is a chapter ("Ps 23, 24"). In a one-chapter book a bare number is a verse
-/// ("Jude 3"), except a lone "1", which is the chapter ("Jude 1").
+/// ("Jude 3"), except a lone "1", which is the chapter ("Jude 1"). In Spanish "3, 16" is
+/// chapter and verse (`continental`).
 enum ReferenceParser {
     /// More digits than any chapter or verse number can have; stops overflow on hostile input.
     private static let maxDigits = 4
 
-    static func parse(_ text: String) throws(ReferenceError) -> Reference {
+    /// The reference in `text`, read for a translation in `language` (nil when none is chosen),
+    /// and its language (`Reference.reading`).
+    static func parse(_ text: String, language: String?) throws(ReferenceError) -> (reference: Reference, language: String?) {
         let trimmed = cleaned(text)
         guard !trimmed.isEmpty else { throw .empty }
         var ranges: [VerseRange] = []
         var book: Book?
+        // Whether the current book's numbers are written the Spanish way, and whether any book
+        // was named as only Spanish names it.
+        var spanishNumbers = language == "es"
+        var namedInSpanish = false
         for segment in parts(trimmed) {
             let segmentText = withoutLeadingWords(segment.trimmingSpaces)
             guard !segmentText.isEmpty else { throw .malformed(trimmed) }
@@ -198,27 +222,31 @@ enum ReferenceParser {
             // before ("i." would otherwise be found as the start of "Isaiah"); with none before
             // it has no book.
             if book == nil && startsWithRomanChapter(segmentText) { throw .missingBook(segmentText) }
-            let (named, spec) = book != nil && startsWithRomanChapter(segmentText)
-                ? (nil, segmentText) : try bookName(withWords(segmentText), original: trimmed)
-            if let named { book = named }
+            let (named, spec, spelling) = book != nil && startsWithRomanChapter(segmentText)
+                ? (nil, segmentText, Spelling()) : try bookName(withWords(segmentText), original: trimmed, language: language)
+            if let named {
+                book = named
+                spanishNumbers = language == "es" || spelling.listedInSpanish
+                namedInSpanish = namedInSpanish || spelling.onlySpanish
+            }
             guard let current = book else {
                 throw segmentText.first?.isNumber == true ? .missingBook(segmentText) : .malformed(trimmed)
             }
-            if let (start, other, end) = try rangeIntoBook(spec, original: segmentText) {
+            if let (start, other, end) = try rangeIntoBook(spec, original: segmentText, language: language) {
                 // "Ps 23; - Rom 1": a range from a whole book names that book in its own part.
                 guard named != nil || !start.trimmingSpaces.isEmpty else { throw .malformed(trimmed) }
                 if other == current {
                     // An OSIS range repeats the book: "Gen.1.1-Gen.1.3", "1Cor.13.4-1Cor.13.7".
-                    ranges += try parseSpec(start + "-" + end, in: current, original: segmentText)
+                    ranges += try parseSpec(start + "-" + end, in: current, spanish: spanishNumbers, original: segmentText)
                 } else {
-                    ranges += try acrossBooks(from: start, in: current, to: end, in: other, original: segmentText)
+                    ranges += try acrossBooks(from: start, in: current, to: end, in: other, spanish: spanishNumbers, original: segmentText)
                     book = other
                 }
             } else {
-                ranges += try parseSpec(spec, in: current, original: segmentText)
+                ranges += try parseSpec(spec, in: current, spanish: spanishNumbers, original: segmentText)
             }
         }
-        return Reference(ranges: ranges)
+        return (Reference(ranges: ranges), language ?? (namedInSpanish ? "es" : nil))
     }
 
     // MARK: The text around the reference
@@ -355,7 +383,7 @@ enum ReferenceParser {
     private static func namesBook(_ text: String) -> Bool {
         let (name, _) = splitBookName(text)
         guard let first = name.first, !startsWithRomanChapter(text) else { return false }
-        if (try? bookName(text, original: text).0) != nil { return true }
+        if (try? bookName(text, original: text, language: nil).book) != nil { return true }
         guard first.isLetter else { return false }
         let word = String(name.prefix { $0.isLetter || $0 == "." })
         return !isVerseWord(word) && !chapterWords.contains(word.lowercased()) && !looksRoman(word)
@@ -373,10 +401,10 @@ enum ReferenceParser {
     /// name in older or spoken styles ("John chapter 3", "Jude v. 3", "John iii. 16") are not
     /// part of it; they are taken off only when what is left is a book, so "1 Ch" (1 Chronicles)
     /// keeps its "Ch", and before trying the whole, so "Phil. i. 3" is Philippians 1:3, never
-    /// "Phil. i." read as a prefix of "Philippians".
-    private static func bookName(_ text: String, original: String) throws(ReferenceError) -> (Book?, String) {
+    /// "Phil. i." read as a prefix of "Philippians". `language` is the one the reference is read in.
+    private static func bookName(_ text: String, original: String, language: String?) throws(ReferenceError) -> (book: Book?, rest: String, spelling: Spelling) {
         let (name, rest) = splitBookName(text)
-        guard !name.isEmpty else { return (nil, rest) }
+        guard !name.isEmpty else { return (nil, rest, Spelling()) }
         // Where each word of the name starts.
         var starts: [String.Index] = []
         var index = name.startIndex
@@ -392,15 +420,26 @@ enum ReferenceParser {
             let candidate = String(name[..<end]).trimmingSpaces
             // "3 v. 3" is no book: a number alone would be found as the start of "3 John".
             guard candidate.contains(where: \.isLetter) else { continue }
-            switch Canon.lookup(candidate) {
-            case .found(let book): return (book, String(name[end...]) + rest)
+            let (lookup, table) = Canon.find(candidate, language: language)
+            switch lookup {
+            case .found(let book):
+                let spelling = Spelling(listedInSpanish: table == "es" || Canon.isSpanishSpelling(candidate), onlySpanish: table == "es")
+                return (book, String(name[end...]) + rest, spelling)
             case .ambiguous(let books): if ambiguous == nil { ambiguous = (candidate, books) }
             case .unknown: break
             }
         }
-        if let (candidate, books) = ambiguous { throw .ambiguousBook(candidate, candidates: books.map(\.name)) }
-        if name.contains(where: { $0.isLetter }) { throw .unknownBook(name) }
+        if let (candidate, books) = ambiguous { throw .ambiguousBook(candidate, candidates: books.map { $0.name(in: language ?? "en") }) }
+        if name.contains(where: { $0.isLetter }) { throw .unknownBook(name, language: language) }
         throw .malformed(original)
+    }
+
+    /// How a part wrote its book's name: in a form the Spanish table lists ("Jn", "Mt",
+    /// "Juan"; `Canon.isSpanishSpelling`), so that its numbers may be written the Spanish way,
+    /// and whether only Spanish names the book so ("Juan", not "Jn").
+    private struct Spelling {
+        var listedInSpanish = false
+        var onlySpanish = false
     }
 
     /// A word that may follow a book's name without being part of it: "chapter", "ch.", "v.",
@@ -444,14 +483,14 @@ enum ReferenceParser {
 
     /// A range whose end names a book ("50 - Exod 2", "1.1-Exod.1.3", "-John"): the start's
     /// numbers, the book named and the end's numbers; nil when no dash is followed by a book.
-    private static func rangeIntoBook(_ spec: String, original: String) throws(ReferenceError) -> (String, Book, String)? {
+    private static func rangeIntoBook(_ spec: String, original: String, language: String?) throws(ReferenceError) -> (String, Book, String)? {
         var index = spec.startIndex
         while index < spec.endIndex {
             defer { index = spec.index(after: index) }
             guard spec[index] == "-" || spec[index] == "–" || spec[index] == "—" else { continue }
             let after = String(spec[spec.index(after: index)...]).trimmingSpaces
             guard namesBook(after) else { continue }
-            let (book, end) = try bookName(withoutLeadingWords(after), original: original)
+            let (book, end, _) = try bookName(withoutLeadingWords(after), original: original, language: language)
             guard let book else { continue }
             return (String(spec[..<index]), book, end)
         }
@@ -462,10 +501,10 @@ enum ReferenceParser {
     /// the start to the end of its book, every book between whole, then the last book from its
     /// start. Each end is one point, a chapter or a verse, or nothing for the book's edge.
     private static func acrossBooks(from startSpec: String, in startBook: Book, to endSpec: String, in endBook: Book,
-                                    original: String) throws(ReferenceError) -> [VerseRange] {
+                                    spanish: Bool, original: String) throws(ReferenceError) -> [VerseRange] {
         guard startBook.number < endBook.number else { throw .booksBackwards(original) }
         func single(_ spec: String, in book: Book) throws(ReferenceError) -> Point? {
-            let text = try readable(spec, in: book, original: original).filter { !$0.isWhitespace }.replacingAll(".", with: ":")
+            let text = try readable(spec, in: book, spanish: spanish, original: original).filter { !$0.isWhitespace }.replacingAll(".", with: ":")
             if text.isEmpty { return nil }
             guard !text.contains(","), !text.contains("-") else { throw .malformed(original) }
             return try point(text, verseContext: nil, book: book, alone: true, original: original)
@@ -560,11 +599,11 @@ enum ReferenceParser {
     /// the verse, "16ff" runs to the end of the chapter ("16-$"), "16f" takes the next verse too
     /// ("16-+1"), a full stop at the end is dropped, and "3,16" is "3:16" in the continental way.
     /// Two numbers with only a space between, anywhere else, are refused: "Gen 1:1 3" could be
-    /// 1:13 or 1:1-3.
-    private static func readable(_ spec: String, in book: Book, original: String) throws(ReferenceError) -> String {
+    /// 1:13 or 1:1-3. In Spanish "3, 16" is "3:16" too (`continental`).
+    private static func readable(_ spec: String, in book: Book, spanish: Bool, original: String) throws(ReferenceError) -> String {
         var text = try romanChapters(spec.trimmingSpaces, in: book, original: original).trimmingSpaces
         if text.hasSuffix("."), text.dropLast().last.map({ $0.isNumber || $0.isLetter }) == true { text.removeLast() }
-        text = try continental(text, in: book, original: original)
+        text = try continental(text, in: book, spanish: spanish, original: original)
         // Words: "v."/"vv." (verse), "chapter", a part letter, "f"/"ff".
         var out = ""
         var index = text.startIndex
@@ -646,8 +685,13 @@ enum ReferenceParser {
     /// in a part with no colon, in a book of several chapters, is the continental way of writing
     /// chapter and verse. With a space after it ("Ps 23, 91") a comma lists chapters, and in a
     /// one-chapter book verses ("Jude 1,3"); both kinds in one part are refused as unclear.
-    private static func continental(_ text: String, in book: Book, original: String) throws(ReferenceError) -> String {
-        guard book.chapterCount > 1, !text.contains(":") else { return text }
+    /// Spanish Bibles and Catholic lectionaries write chapter and verse so with the space too
+    /// ("Mt 5, 3-12", "Jds 1, 3"): in Spanish (`spanish`) a comma between numbers is always
+    /// chapter and verse, in a book of one chapter too, and two chapters take a ";".
+    private static func continental(_ text: String, in book: Book, spanish: Bool, original: String) throws(ReferenceError) -> String {
+        guard !text.contains(":") else { return text }
+        let text = spanish ? withoutSpacesAfterCommas(text) : text
+        guard spanish || book.chapterCount > 1 else { return text }
         let characters = Array(text)
         guard let first = characters.firstIndex(of: ","), first > 0, characters[first - 1].isNumber,
               first + 1 < characters.count, characters[first + 1].isNumber else { return text }
@@ -664,8 +708,21 @@ enum ReferenceParser {
         return out
     }
 
-    private static func parseSpec(_ spec: String, in book: Book, original: String) throws(ReferenceError) -> [VerseRange] {
-        let spec = try readable(spec, in: book, original: original)
+    /// "5, 3": the spaces after a comma that has a number on both sides taken out.
+    private static func withoutSpacesAfterCommas(_ text: String) -> String {
+        var out = ""
+        var afterComma = false
+        for character in text {
+            if afterComma && character == " " { continue }
+            if afterComma && !character.isNumber && out.last == "," { out.append(" ") }
+            afterComma = character == "," && out.last?.isNumber == true
+            out.append(character)
+        }
+        return out
+    }
+
+    private static func parseSpec(_ spec: String, in book: Book, spanish: Bool, original: String) throws(ReferenceError) -> [VerseRange] {
+        let spec = try readable(spec, in: book, spanish: spanish, original: original)
         // Dashes of every kind mean a range; "3.16" means "3:16".
         var cleaned = ""
         for character in spec where !character.isWhitespace {
