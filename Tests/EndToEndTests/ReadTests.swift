@@ -49,6 +49,28 @@ import Testing
         #expect(option.stdout == "John 11:35 (KJV)\n35 Jesus wept.\n")
     }
 
+    /// A reference written with a Spanish name reads in the Spanish translation when none is
+    /// chosen (issue 29); a translation chosen any way wins, and one that is Spanish makes
+    /// Spanish forms win ("Mc" is Marcos, not Micah).
+    @Test func aSpanishReferenceReadsInSpanishUnlessATranslationIsChosen() throws {
+        let spanish = manna("read", "Juan 3:16")
+        #expect(spanish.status == 0)
+        #expect(spanish.stderr == "")
+        #expect(spanish.stdout == """
+            Juan 3:16 (RV1909)
+            16 Porque de tal manera amó Dios al mundo, que ha dado á su Hijo unigénito, para que todo aquel que en él cree, no se pierda, mas tenga vida eterna.
+
+            """)
+        #expect(manna("read", "Jn 3:16").stdout.hasPrefix("John 3:16 (KJV)\n"))
+        #expect(manna("read", "Juan 3:16", "-t", "WEB").stdout.hasPrefix("John 3:16 (WEB)\n"))
+        #expect(manna("read", "Juan 3:16 KJV").stdout.hasPrefix("John 3:16 (KJV)\n"))
+        #expect(manna("read", "Juan 3:16", environment: ["MANNA_TRANSLATION": "ASV"]).stdout.hasPrefix("John 3:16 (ASV)\n"))
+        let home = try TemporaryHome(config: "translation = WBS\n")
+        #expect(home.run("read", "Juan 3:16").stdout.hasPrefix("John 3:16 (WBS)\n"))
+        #expect(manna("read", "Mc 1:1", "-t", "RV1909").stdout.hasPrefix("Marcos 1:1 (RV1909)\n"))
+        #expect(manna("read", "Mt 5, 3-4", "--json").stdout.contains("\"reference\":\"Matthew 5:3-4\""))
+    }
+
     @Test func compareShowsEveryTranslation() {
         let run = manna("compare", "John 11:35")
         #expect(run.status == 0)
