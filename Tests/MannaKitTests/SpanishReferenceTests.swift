@@ -90,6 +90,9 @@ import Testing
         ("Jaun 3:16", "es", "no book called 'Jaun'; did you mean 'Juan'?"),
         ("Jhon 3:16", nil, "no book called 'Jhon'; did you mean 'John'?"),
         ("Stgoo 1:5", nil, "no book called 'Stgoo'"),
+        // Micah's abbreviation in English, Marcos's in Spanish, written the Spanish way.
+        ("Mc 1, 1-8", nil, "'Mc' could be Micah or Marcos: type more of the name"),
+        ("Hb 11, 1", nil, "'Hb' could be Habakkuk or Hebreos: type more of the name"),
     ] as [(String, String?, String)])
     func refusesWhatIsUnclear(typed: String, language: String?, message: String) {
         #expect(throws: ReferenceError.self) { try Reference.reading(typed, language: language) }
@@ -108,7 +111,8 @@ import Testing
         #expect(Canon.lookup("Marcos") == .found(mark))
         #expect(Canon.find("Marcos", language: nil).language == "es")
         #expect(Canon.find("Mk", language: "es").language == "en")
-        #expect(Canon.isSpanishSpelling("Jn") && Canon.isSpanishSpelling("Génesis"))
-        #expect(!Canon.isSpanishSpelling("Gen") && !Canon.isSpanishSpelling("Rom") && !Canon.isSpanishSpelling("John"))
+        #expect(Canon.spanishSpelling("Jn") == Canon.books[42] && Canon.spanishSpelling("Génesis") == Canon.books[0])
+        #expect(Canon.spanishSpelling("Mc") == mark)
+        #expect(Canon.spanishSpelling("Gen") == nil && Canon.spanishSpelling("Rom") == nil && Canon.spanishSpelling("John") == nil)
     }
 }

@@ -96,14 +96,14 @@ public enum Canon {
         return (.unknown, "en")
     }
 
-    /// Whether `typed` is a form the Spanish table lists ("Jn", "Mt", "Juan") other than an
-    /// English name or OSIS id ("Gen", "Rom", "Job"): a reference that names its book so may be
-    /// written the Spanish way, one that names it as English writes it is read as English.
-    static func isSpanishSpelling(_ typed: String) -> Bool {
+    /// The book whose Spanish form `typed` is ("Jn", "Mt", "Juan", "Mc" Marcos), unless it is
+    /// an English name or OSIS id ("Gen", "Rom", "Job"): a reference that names its book so may
+    /// be written the Spanish way, one that names it as English writes it is read as English.
+    static func spanishSpelling(_ typed: String) -> Book? {
         let key = normalizedKey(typed)
-        guard spanishForm(withoutAccents(key)) != nil else { return false }
+        guard let book = spanishForm(withoutAccents(key)) else { return nil }
         let keyBytes = Array(key.utf8)
-        return !books.contains { compactEquals($0.name, keyBytes) || compactEquals($0.osis, keyBytes) }
+        return books.contains { compactEquals($0.name, keyBytes) || compactEquals($0.osis, keyBytes) } ? nil : book
     }
 
     /// A full name, OSIS id or abbreviation: compared byte by byte, with no table built,
@@ -173,11 +173,12 @@ public enum Canon {
     }
 
     /// Lowercases, drops spaces and full stops, and turns a leading "I", "II", "III",
-    /// "1st", "First", … into a digit: "I John" and "1 Jn." both become "1jn…".
+    /// "1st", "First", "1ª", "Primera", … into a digit: "I John" and "1 Jn." both become "1jn…".
     static func normalizedKey(_ typed: String) -> String {
         let words = typed.split(whereSeparator: { $0 == " " || $0 == "." || $0 == "\t" })
         let ordinals = ["i": "1", "ii": "2", "iii": "3", "1st": "1", "2nd": "2", "3rd": "3",
-                        "first": "1", "second": "2", "third": "3"]
+                        "first": "1", "second": "2", "third": "3",
+                        "1ª": "1", "2ª": "2", "3ª": "3", "primera": "1", "segunda": "2", "tercera": "3"]
         if words.count > 1, let digit = ordinals[words[0].lowercased()] {
             return digit + compactKey(words.dropFirst().joined())
         }

@@ -225,8 +225,13 @@ enum ReferenceParser {
             let (named, spec, spelling) = book != nil && startsWithRomanChapter(segmentText)
                 ? (nil, segmentText, Spelling()) : try bookName(withWords(segmentText), original: trimmed, language: language)
             if let named {
+                // "Mc 1, 1-8": Micah's abbreviation in English, Marcos's in Spanish, with the
+                // numbers written the Spanish way and no translation chosen to say which is meant.
+                if let other = spelling.spanishBook, other != named, !spec.contains(":"), spec.contains(",") {
+                    throw .ambiguousBook(spelling.name, candidates: [named.name, other.name(in: "es")])
+                }
                 book = named
-                spanishNumbers = language == "es" || spelling.listedInSpanish
+                spanishNumbers = language == "es" || spelling.spanishBook == named
                 namedInSpanish = namedInSpanish || spelling.onlySpanish
             }
             guard let current = book else {
@@ -423,7 +428,7 @@ enum ReferenceParser {
             let (lookup, table) = Canon.find(candidate, language: language)
             switch lookup {
             case .found(let book):
-                let spelling = Spelling(listedInSpanish: table == "es" || Canon.isSpanishSpelling(candidate), onlySpanish: table == "es")
+                let spelling = Spelling(name: candidate, spanishBook: table == "es" ? book : Canon.spanishSpelling(candidate), onlySpanish: table == "es")
                 return (book, String(name[end...]) + rest, spelling)
             case .ambiguous(let books): if ambiguous == nil { ambiguous = (candidate, books) }
             case .unknown: break
@@ -434,11 +439,12 @@ enum ReferenceParser {
         throw .malformed(original)
     }
 
-    /// How a part wrote its book's name: in a form the Spanish table lists ("Jn", "Mt",
-    /// "Juan"; `Canon.isSpanishSpelling`), so that its numbers may be written the Spanish way,
-    /// and whether only Spanish names the book so ("Juan", not "Jn").
+    /// How a part wrote its book's name: the name, the book it is a Spanish form of ("Jn",
+    /// "Mt", "Juan", "Mc" Marcos; `Canon.spanishSpelling`), so that the numbers of that book may
+    /// be written the Spanish way, and whether only Spanish names the book so ("Juan", not "Jn").
     private struct Spelling {
-        var listedInSpanish = false
+        var name = ""
+        var spanishBook: Book?
         var onlySpanish = false
     }
 
@@ -687,7 +693,8 @@ enum ReferenceParser {
     /// one-chapter book verses ("Jude 1,3"); both kinds in one part are refused as unclear.
     /// Spanish Bibles and Catholic lectionaries write chapter and verse so with the space too
     /// ("Mt 5, 3-12", "Jds 1, 3"): in Spanish (`spanish`) a comma between numbers is always
-    /// chapter and verse, in a book of one chapter too, and two chapters take a ";".
+    /// chapter and verse, in a book of one chapter too, two chapters take a ";", and verses
+    /// are listed with a full stop.
     private static func continental(_ text: String, in book: Book, spanish: Bool, original: String) throws(ReferenceError) -> String {
         guard !text.contains(":") else { return text }
         let text = spanish ? withoutSpacesAfterCommas(text) : text
@@ -696,7 +703,17 @@ enum ReferenceParser {
         guard let first = characters.firstIndex(of: ","), first > 0, characters[first - 1].isNumber,
               first + 1 < characters.count, characters[first + 1].isNumber else { return text }
         var out = ""
+        var afterListStop = false
         for (index, character) in characters.enumerated() {
+            if afterListStop && character == " " { continue }
+            afterListStop = false
+            // "Hch 2, 14. 22-33", "Sal 22, 1-3a. 3b-4": in Spanish a full stop after the verse
+            // lists another verse of the chapter, as lectionaries write it.
+            if spanish, character == ".", out.contains(":"), characters[(index + 1)...].first(where: { $0 != " " })?.isNumber == true {
+                out.append(",")
+                afterListStop = true
+                continue
+            }
             guard character == "," else {
                 out.append(character)
                 continue
