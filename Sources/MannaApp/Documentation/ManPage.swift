@@ -177,7 +177,7 @@ enum ManPage {
         }
         page += """
             .PP
-            The translation is chosen from \\fB\\-\\-translation\\fR, then \\fBMANNA_TRANSLATION\\fR, then this file, then KJV.
+            The translation is chosen from \\fB\\-\\-translation\\fR, then \\fBMANNA_TRANSLATION\\fR, then this file, then KJV; \\fBmanna read\\fR of a reference with a Spanish book name (\\fBJuan 3:16\\fR) takes the Spanish translation before KJV.
             .SH EXAMPLE
             .nf
             translation = WEB
