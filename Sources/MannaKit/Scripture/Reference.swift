@@ -211,9 +211,8 @@ enum ReferenceParser {
         guard !trimmed.isEmpty else { throw .empty }
         var ranges: [VerseRange] = []
         var book: Book?
-        // Whether the current book's numbers are written the Spanish way, and whether any book
-        // was named as only Spanish names it.
-        var spanishNumbers = language == "es"
+        // How the current book was named, and whether any book was named as only Spanish names it.
+        var spelling = Spelling()
         var namedInSpanish = false
         for segment in parts(trimmed) {
             let segmentText = withoutLeadingWords(segment.trimmingSpaces)
@@ -222,20 +221,27 @@ enum ReferenceParser {
             // before ("i." would otherwise be found as the start of "Isaiah"); with none before
             // it has no book.
             if book == nil && startsWithRomanChapter(segmentText) { throw .missingBook(segmentText) }
-            let (named, spec, spelling) = book != nil && startsWithRomanChapter(segmentText)
+            let (named, spec, namedSpelling) = book != nil && startsWithRomanChapter(segmentText)
                 ? (nil, segmentText, Spelling()) : try bookName(withWords(segmentText), original: trimmed, language: language)
             if let named {
-                // "Mc 1, 1-8": Micah's abbreviation in English, Marcos's in Spanish, with the
-                // numbers written the Spanish way and no translation chosen to say which is meant.
-                if let other = spelling.spanishBook, other != named, !spec.contains(":"), spec.contains(",") {
-                    throw .ambiguousBook(spelling.name, candidates: [named.name, other.name(in: "es")])
-                }
                 book = named
-                spanishNumbers = language == "es" || spelling.spanishBook == named
+                spelling = namedSpelling
                 namedInSpanish = namedInSpanish || spelling.onlySpanish
             }
             guard let current = book else {
                 throw segmentText.first?.isNumber == true ? .missingBook(segmentText) : .malformed(trimmed)
+            }
+            // Whether the numbers are written the Spanish way ("Mt 5, 3-12") matters only where a
+            // comma is, and only there is the Spanish table asked.
+            var spanishNumbers = language == "es"
+            if !spanishNumbers && spec.contains(",") {
+                let spanishBook = spelling.onlySpanish ? current : Canon.spanishSpelling(spelling.name)
+                // "Mc 1, 1-8": Micah's abbreviation in English, Marcos's in Spanish, with the
+                // numbers written the Spanish way and no translation chosen to say which is meant.
+                if named != nil, let other = spanishBook, other != current, !spec.contains(":") {
+                    throw .ambiguousBook(spelling.name, candidates: [current.name, other.name(in: "es")])
+                }
+                spanishNumbers = spanishBook == current
             }
             if let (start, other, end) = try rangeIntoBook(spec, original: segmentText, language: language) {
                 // "Ps 23; - Rom 1": a range from a whole book names that book in its own part.
@@ -428,8 +434,7 @@ enum ReferenceParser {
             let (lookup, table) = Canon.find(candidate, language: language)
             switch lookup {
             case .found(let book):
-                let spelling = Spelling(name: candidate, spanishBook: table == "es" ? book : Canon.spanishSpelling(candidate), onlySpanish: table == "es")
-                return (book, String(name[end...]) + rest, spelling)
+                return (book, String(name[end...]) + rest, Spelling(name: candidate, onlySpanish: table == "es"))
             case .ambiguous(let books): if ambiguous == nil { ambiguous = (candidate, books) }
             case .unknown: break
             }
@@ -439,12 +444,11 @@ enum ReferenceParser {
         throw .malformed(original)
     }
 
-    /// How a part wrote its book's name: the name, the book it is a Spanish form of ("Jn",
-    /// "Mt", "Juan", "Mc" Marcos; `Canon.spanishSpelling`), so that the numbers of that book may
-    /// be written the Spanish way, and whether only Spanish names the book so ("Juan", not "Jn").
+    /// How a part wrote its book's name: the name, whose Spanish book (`Canon.spanishSpelling`:
+    /// "Jn", "Mt", "Juan", "Mc" Marcos) may have its numbers written the Spanish way, and
+    /// whether only Spanish names the book so ("Juan", not "Jn").
     private struct Spelling {
         var name = ""
-        var spanishBook: Book?
         var onlySpanish = false
     }
 
