@@ -485,9 +485,24 @@ import Testing
         #expect(home.run("read", "Juan 11:35", "--translation", "KJV").stdout == "John 11:35 (KJV)\n35 Jesus wept.\n")
         #expect(home.run("read", "Apocalipsis 22", "-t", "KJV").stdout.hasPrefix("Revelation 22 (KJV)\n"))
         #expect(home.run("read", "Juan 11:35").stdout == "Juan 11:35 (RV1909)\n35 Y lloró Jesús.\n")
-        // The whole chapter in Spanish, the verses mapped onto the KJV's numbers.
+        // The whole chapter in Spanish, the verses mapped onto the KJV's numbers; a verse the
+        // source holds inside the verse before has its own text (issue 29).
         let moved = home.run("read", "Números 13:33", "--translation", "RV1909")
-        #expect(moved.stdout == "Números 13:33 (RV1909)\n33 [its text is in Números 13:32]\n")
+        #expect(moved.stdout == "Números 13:33 (RV1909)\n33 También vimos allí gigantes, hijos de Anac, raza de los gigantes: y éramos nosotros, á nuestro parecer, como langostas; y así les parecíamos á ellos.\n")
+        let job = home.run("read", "Job 39:27-40:5", "--translation", "RV1909")
+        #expect(job.stdout == """
+            Job 39:27-40:5 (RV1909)
+            39:27 ¿Se remonta el águila por tu mandamiento, y pone en alto su nido?
+            39:28 Ella habita y está en la piedra, en la cumbre del peñasco y de la roca.
+            39:29 Desde allí acecha la comida: sus ojos observan de muy lejos.
+            39:30 Sus pollos chupan la sangre: y donde hubiere cadáveres, allí está.
+             40:1 A más de eso respondió Jehová á Job, y dijo:
+             40:2 ¿Es sabiduría contender con el Omnipotente? El que disputa con Dios, responda á esto.
+             40:3 Y respondió Job á Jehová, y dijo:
+             40:4 He aquí que yo soy vil, ¿qué te responderé? Mi mano pongo sobre mi boca.
+             40:5 Una vez hablé, y no responderé: aun dos veces, mas no tornaré á hablar.
+
+            """)
     }
 
     @Test func searchFoldsAccents() throws {

@@ -4,7 +4,7 @@ import Testing
 @testable import MannaKit
 
 @Suite struct TextDatabaseTests {
-    @Test(arguments: [("KJV", 31_102), ("ASV", 31_086), ("WBS", 31_098), ("WEB", 31_098), ("RV1909", 31_080)])
+    @Test(arguments: [("KJV", 31_102), ("ASV", 31_086), ("WBS", 31_098), ("WEB", 31_098), ("RV1909", 31_102)])
     func everyTranslationHasItsVerses(code: String, verses: Int) throws {
         let database = BuiltTexts.database
         let translation = try database.translation(code: code)

