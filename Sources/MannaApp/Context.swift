@@ -219,11 +219,15 @@ public final class Context {
         return (try? openTextDatabase())?.translations
     }
 
-    /// The translation to use: the option, else `MANNA_TRANSLATION`, else the config, else the
-    /// first of the database in `language` (that of a reference written in Spanish, "Juan 3:16"),
-    /// else KJV. A configured translation this text database lacks is an ignored line like any other.
-    func translation(_ option: String?, in database: TextDatabase, language: String? = nil) throws -> Translation {
-        if let chosen = try chosenTranslation(option, in: database) { return chosen }
+    /// The translation to use: the option, else `MANNA_TRANSLATION`, else the config, else KJV.
+    /// A configured translation this text database lacks is an ignored line like any other.
+    func translation(_ option: String?, in database: TextDatabase) throws -> Translation {
+        try chosenTranslation(option, in: database) ?? defaultTranslation(in: database, language: nil)
+    }
+
+    /// The translation when the user chose none: the first of the database in `language` (that
+    /// of a reference written in Spanish, "Juan 3:16"), else KJV.
+    func defaultTranslation(in database: TextDatabase, language: String?) throws -> Translation {
         if let language, let first = database.translations.first(where: { $0.language == language }) { return first }
         return try database.translation(code: Config.defaultTranslation)
     }

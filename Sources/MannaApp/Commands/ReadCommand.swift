@@ -29,7 +29,7 @@ enum ReadCommand {
         let chosen = try context.chosenTranslation(arguments.value(Options.translation, context) ?? written, in: database)
         let (reference, language) = try PassageInput.parse(text, in: database, language: chosen?.language)
         try PassageInput.checkSize(reference)
-        let translation = try chosen ?? context.translation(nil, in: database, language: language)
+        let translation = try chosen ?? context.defaultTranslation(in: database, language: language)
         let verses = try database.passage(reference, in: translation, titles: true)
         // No journal yet means no marks: reading never creates one. A damaged journal does not
         // keep the passage from being read: it is printed without marks, then the failure.
