@@ -119,7 +119,7 @@ import TestSupport
     /// Ten verses of two lines each after a heading line: verse n takes lines 2n-1 and 2n.
     static func screen() -> FollowAlong {
         var lines = ["John 3 (KJV)"]
-        var ranges: [VerseID: Range<Int>] = [:]
+        var ranges = VerseLines()
         for verse in 1...10 {
             ranges[VerseID(book: 43, chapter: 3, verse: verse)] = lines.count..<(lines.count + 2)
             lines += ["\(verse) first", "  second"]
