@@ -56,7 +56,7 @@ import TestSupport
         #expect(try ListenRequest(json: request.json) == request)
         // Repeating and asleep after a time or a verse: the player is told so.
         var controlled = request
-        (controlled.repeats, controlled.sleepAfterSeconds, controlled.sleepAfterVerse) = (true, 240, 0)
+        (controlled.repeats, controlled.goesOn, controlled.sleepAfterSeconds, controlled.sleepAfterVerse) = (true, true, 240, 0)
         #expect(try ListenRequest(json: controlled.json) == controlled)
         let beyond = ListenRequest(verses: request.verses, voice: "en-gb", rate: 175, start: 1)
         #expect(throws: PlayerProtocolError.self) { try ListenRequest(json: beyond.json) }

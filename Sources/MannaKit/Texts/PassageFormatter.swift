@@ -188,23 +188,25 @@ public enum PassageFormatter {
     }
 }
 
-/// The lines each verse of a laid-out passage takes, in the passage's order. A list, not a
-/// dictionary: a passage has a few verses, and a command's first dictionary of a new type costs
-/// the Swift runtime a search of the program's conformances (a tenth of a `manna read`).
+/// The lines each verse of a laid-out passage takes, in the passage's order. A list of plain
+/// numbers, not a dictionary nor a list of ranges: a passage has a few verses, and a command's
+/// first collection of a type whose parameters must conform to a protocol (`Range`'s bound is
+/// `Comparable`) costs the Swift runtime a search of the program's conformances (a tenth of a
+/// `manna read`).
 public struct VerseLines: Sendable, Equatable {
-    private var entries: [(id: VerseID, lines: Range<Int>)] = []
+    private var entries: [(id: Int, first: Int, end: Int)] = []
 
     public init() {}
 
     public subscript(verse: VerseID) -> Range<Int>? {
-        get { entries.first { $0.id == verse }?.lines }
+        get { entries.first { $0.id == verse.rawValue }.map { $0.first..<$0.end } }
         set {
-            entries.removeAll { $0.id == verse }
-            if let newValue { entries.append((verse, newValue)) }
+            entries.removeAll { $0.id == verse.rawValue }
+            if let newValue { entries.append((verse.rawValue, newValue.lowerBound, newValue.upperBound)) }
         }
     }
 
     public static func == (left: VerseLines, right: VerseLines) -> Bool {
-        left.entries.elementsEqual(right.entries) { $0.id == $1.id && $0.lines == $1.lines }
+        left.entries.elementsEqual(right.entries) { $0 == $1 }
     }
 }
