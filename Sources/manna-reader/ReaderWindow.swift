@@ -286,7 +286,7 @@ func iconButton(_ icon: String, label name: String, action: String) -> UnsafeMut
 /// Calls `body` with `strings` as a NULL-terminated C array, valid for the call.
 func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
     let copies = strings.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
+    defer { for copy in copies { free(copy) } }
     let array: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
     return array.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

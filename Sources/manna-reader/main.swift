@@ -31,7 +31,7 @@ final class ReaderApplication {
 
     func run() -> Int32 {
         var arguments = CommandLine.arguments.map { strdup($0) }
-        defer { arguments.forEach { free($0) } }
+        defer { for argument in arguments { free(argument) } }
         return g_application_run(application.cast(), Int32(arguments.count), &arguments)
     }
 

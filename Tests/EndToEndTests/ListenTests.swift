@@ -642,9 +642,7 @@ final class TestTerminal {
 /// server and pulseaudio outlive or close what Foundation watches to learn a child exited, and
 /// then it waits for ever. At most 20 s.
 func spawn(_ path: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"]) -> Run {
-    var values: Environment = [:]
-    for (name, value) in environment { values[name] = value }
-    guard let outcome = try? Subprocess.run(path, arguments: arguments, environment: values, input: "", timeoutMilliseconds: 20_000),
+    guard let outcome = try? Subprocess.run(path, arguments: arguments, environment: Environment(environment), input: "", timeoutMilliseconds: 20_000),
           case .exited(let status, let stdout, let stderr) = outcome else {
         return Run(status: -1, stdout: "", stderr: "\(path) did not finish")
     }

@@ -2,6 +2,7 @@
 // folders (one per test, removed after it), the machine's tools and what each test needs of them.
 // The private session bus with its notification servers is its own fixture, in TestBus.swift.
 import Foundation
+import MannaKit
 import TestSupport
 import Testing
 
@@ -112,6 +113,14 @@ enum Manna {
 func manna(_ arguments: String..., environment: [String: String] = [:]) -> Run {
     precondition(Manna.textDatabaseReady)
     return Manna.run(arguments, environment: environment)
+}
+
+extension Environment {
+    /// Exactly these variables, for MannaKit's Subprocess.
+    init(_ variables: [String: String]) {
+        self = [:]
+        for (name, value) in variables { self[name] = value }
+    }
 }
 
 // MARK: - Temporary folders and homes

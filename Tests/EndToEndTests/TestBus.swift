@@ -29,21 +29,7 @@ final class TestBus {
         try Prerequisite.testBus.require()
         scratch = try Scratch("bus")
         let directory = scratch.path
-        let config = """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>\(system ? "system" : "session")</type>
-              <listen>unix:path=\(directory)/bus</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-            </busconfig>
-            """
-        try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
+        try TestBus.configuration(socket: directory + "/bus", system: system).write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
         let printed = Pipe()
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: try #require(TestEnvironment.path(of: "dbus-daemon")))
@@ -60,6 +46,25 @@ final class TestBus {
             output.append(chunk)
         }
         address = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A bus that listens at `socket`, lets anyone own any name and send anything, and has no
+    /// service folders: no server installed on the machine can be activated behind a test's back.
+    static func configuration(socket: String, system: Bool) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>\(system ? "system" : "session")</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
     }
 
     deinit {

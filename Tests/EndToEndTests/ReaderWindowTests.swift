@@ -1,0 +1,281 @@
+// manna-reader, the GNOME window, driven as a screen reader user's tools drive it: on an X
+// server of its own (Xvfb) with a private session bus and the accessibility bus, read and
+// operated through AT-SPI by a python3 script (pyatspi) that types and presses keys as a
+// person would. Every process is started with MannaKit's Subprocess and stopped by its PID.
+import Foundation
+import MannaKit
+import Testing
+import TestSupport
+
+extension Prerequisite {
+    static let xvfb = command("Xvfb", package: "xvfb")
+    static let atSpiBusLauncher = Prerequisite("/usr/libexec/at-spi-bus-launcher (Debian: apt-get install at-spi2-core)") {
+        FileManager.default.isExecutableFile(atPath: ReaderSession.busLauncher)
+    }
+    static let pyatspi = Prerequisite("python3 with pyatspi (Debian: apt-get install python3-pyatspi)") { ReaderSession.python != nil }
+    static let imagemagick = Prerequisite(group: "ImageMagick", [command("import", package: "imagemagick"), command("identify", package: "imagemagick")])
+    /// An X server, a session bus and the accessibility bus for a window, and the tools that read it.
+    static let windowSession = Prerequisite(group: "a window session", [xvfb, dbusDaemon, atSpiBusLauncher, pyatspi, imagemagick])
+}
+
+@Suite(.needs(.windowSession)) struct ReaderWindowTests {
+    /// Where the screenshots are kept: $MANNA_TEST_ARTIFACTS/reader, else
+    /// .build/test-artifacts/reader in the checkout.
+    static let artifacts = (ProcessInfo.processInfo.environment["MANNA_TEST_ARTIFACTS"] ?? Manna.root + "/.build/test-artifacts") + "/reader"
+
+    @Test func goesToAPassageSwitchesTranslationAndTakesASecondLaunchsReference() throws {
+        let session = try ReaderSession()
+
+        let john = try session.drive("go", "John 3")
+        #expect(john.title == "John 3 (KJV) – Manna", "\(john)")
+        #expect(john.text.contains("\n16 For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him"), "\(john)")
+
+        let web = try session.drive("translation", "WEB")
+        #expect(web.title == "John 3 (WEB) – Manna", "\(web)")
+        #expect(web.text.contains("\n16 For God so loved the world, that he gave his only born Son, that whoever believes in him"), "\(web)")
+        #expect(web.text != john.text)
+
+        // A second launch hands its reference to the running window and exits at once.
+        let second = try session.launch("Romans 8")
+        #expect(second.status == 0, "\(second.stderr)")
+        let romans = try session.drive("state")
+        #expect(romans.title == "Romans 8 (WEB) – Manna", "\(romans)")
+        #expect(romans.text.hasPrefix("1 There is therefore now no condemnation to those who are in Christ Jesus"), "\(romans)")
+        // One that is no passage is refused there, with the command line's words and status.
+        let refused = try session.launch("Hezekiah 3")
+        #expect(refused.status == 65)
+        #expect(refused.stderr == "manna-reader: no book called 'Hezekiah'\n")
+        #expect(try session.drive("state").title == "Romans 8 (WEB) – Manna")
+
+        // Back returns to John 3 in the WEB (Alt+Left), as the history has it.
+        #expect(try session.drive("key", "alt+Left").title == "John 3 (WEB) – Manna")
+        // Where the reader is is kept for the next start.
+        #expect(try String(contentsOfFile: session.home.path + "/.cache/manna/reader-place", encoding: .utf8) == "WEB 43003001\n")
+
+        let screenshot = try session.screenshot(Self.artifacts + "/john-3-web.png")
+        // A window drawn has text, a header bar and a sidebar: many colours, where a blank
+        // or black screen has one or two.
+        #expect(screenshot.colours > 100, "\(screenshot)")
+    }
+}
+
+/// An X server (Xvfb), a private session bus, the accessibility bus and manna-reader in a
+/// temporary home; stopped, each by its PID, when the test lets go of it.
+final class ReaderSession {
+    static let busLauncher = "/usr/libexec/at-spi-bus-launcher"
+    static let python = TestEnvironment.python(running: "import pyatspi")
+    static let reader = URL(fileURLWithPath: Manna.binary).deletingLastPathComponent().appendingPathComponent("manna-reader").path
+
+    let home: TemporaryHome
+    private let scratch: Scratch
+    private var processes: [Subprocess.Child] = []
+    private(set) var environment: [String: String] = [:]
+    private(set) var display = ""
+
+    init() throws {
+        try Prerequisite.windowSession.require()
+        precondition(Manna.textDatabaseReady)
+        scratch = try Scratch("window")
+        home = try TemporaryHome()
+        let runtime = scratch.file("runtime")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        environment = [
+            "HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "XDG_RUNTIME_DIR": runtime,
+            "GTK_A11Y": "atspi", "GDK_BACKEND": "x11", "GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "0",
+        ]
+
+        // The X server picks a free display and writes its number to the file.
+        let displayFile = scratch.file("display")
+        try start(try #require(TestEnvironment.path(of: "Xvfb")), ["-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                  extraDescriptor: displayFile)
+        let number = try waitFor("Xvfb to choose a display") {
+            (try? String(contentsOfFile: displayFile, encoding: .utf8)).flatMap { $0.hasSuffix("\n") ? $0.trimmingCharacters(in: .whitespacesAndNewlines) : nil }
+        }
+        display = ":" + number
+        environment["DISPLAY"] = display
+
+        // A session bus as TestBus makes one, but started here with Subprocess.
+        let bus = scratch.file("bus")
+        try TestBus.configuration(socket: bus, system: false).write(toFile: scratch.file("bus.conf"), atomically: true, encoding: .utf8)
+        try start(try #require(TestEnvironment.path(of: "dbus-daemon")), ["--config-file=" + scratch.file("bus.conf"), "--nofork"])
+        _ = try waitFor("dbus-daemon to listen") { FileManager.default.fileExists(atPath: bus) ? true : nil }
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + bus
+
+        try start(Self.busLauncher, ["--launch-immediately"])
+        try start(Self.reader, [])
+        // The window is up when the accessibility tree shows it.
+        _ = try waitFor("the window to show", seconds: 30) { (try? self.drive("state")).map { _ in true } }
+    }
+
+    deinit {
+        for child in processes.reversed() { stop(child) }
+    }
+
+    /// What the window shows: its title and the chapter's text.
+    struct Shown: CustomStringConvertible {
+        let title: String
+        let text: String
+        var description: String { "title \(title.debugDescription), text \(text.prefix(120).debugDescription)" }
+    }
+
+    /// Runs the driver script's `command` ("go REFERENCE", "translation CODE", "key KEYS",
+    /// "state") and returns what the window shows after it.
+    func drive(_ command: String...) throws -> Shown {
+        let run = spawn(try #require(Self.python), ["-c", Self.driver] + command, environment: environment)
+        guard run.status == 0, let shown = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: String],
+              let title = shown["title"], let text = shown["text"] else {
+            throw ReaderSessionError("the driver failed (\(command.joined(separator: " "))): status \(run.status) \(run.stdout) \(run.stderr)")
+        }
+        return Shown(title: title, text: text)
+    }
+
+    /// Launches manna-reader again with `arguments`, as a user would while it runs.
+    func launch(_ arguments: String...) throws -> Run {
+        spawn(Self.reader, arguments, environment: environment)
+    }
+
+    /// Takes a screenshot of the whole screen into `path` and counts its colours.
+    func screenshot(_ path: String) throws -> (path: String, colours: Int) {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let taken = spawn(try #require(TestEnvironment.path(of: "import")), ["-display", display, "-window", "root", path], environment: environment)
+        guard taken.status == 0 else { throw ReaderSessionError("import failed: \(taken.stderr)") }
+        let counted = spawn(try #require(TestEnvironment.path(of: "identify")), ["-format", "%k", path], environment: environment)
+        return (path, Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+    }
+
+    /// Starts `path` in the background, its output in the session's log (and, with
+    /// `extraDescriptor`, its descriptor 3 writing to that file).
+    private func start(_ path: String, _ arguments: [String], extraDescriptor: String? = nil) throws {
+        let redirect = " >>'\(scratch.file("log"))' 2>&1" + (extraDescriptor.map { " 3>'\($0)'" } ?? "")
+        let child = try Subprocess.start("/bin/sh", arguments: ["-c", #"exec "$0" "$@""# + redirect, path] + arguments,
+                                           environment: Environment(environment))
+        for descriptor in [child.input, child.output, child.errorOutput] { close(descriptor) }
+        processes.append(child)
+    }
+
+    /// Asks the process to end (SIGTERM: the bus launcher then stops the bus it started), gives
+    /// it 5 s, then kills it; reaped either way.
+    private func stop(_ child: Subprocess.Child) {
+        kill(child.pid, SIGTERM)
+        let deadline = Clock.monotonicMilliseconds() + 5000
+        var status: Int32 = 0
+        while Clock.monotonicMilliseconds() < deadline {
+            if waitpid(child.pid, &status, WNOHANG) == child.pid { return }
+            usleep(20_000)
+        }
+        kill(child.pid, SIGKILL)
+        _ = child.wait()
+    }
+
+    /// `value`'s first non-nil answer, asked every 100 ms for up to `seconds`.
+    private func waitFor<Value>(_ what: String, seconds: Int = 10, _ value: () -> Value?) throws -> Value {
+        let deadline = Clock.monotonicMilliseconds() + seconds * 1000
+        while Clock.monotonicMilliseconds() < deadline {
+            if let value = value() { return value }
+            usleep(100_000)
+        }
+        let log = (try? String(contentsOfFile: scratch.file("log"), encoding: .utf8)) ?? ""
+        throw ReaderSessionError("waited \(seconds) s for \(what); the session's log:\n\(log)")
+    }
+
+    /// The driver: finds manna-reader on the accessibility bus, does one thing as a person
+    /// would (types into the go-to entry and presses Enter, opens the translation list and
+    /// moves to a code with the arrow keys, presses keys) and prints what the window shows as
+    /// JSON. Every wait has a deadline.
+    static let driver = #"""
+        import json, sys, time
+        import pyatspi
+
+        def waiting(seconds):
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                yield
+                time.sleep(0.1)
+
+        def find(node, test):
+            try:
+                if test(node):
+                    return node
+                children = list(node)
+            except Exception:
+                return None
+            for child in children:
+                found = find(child, test) if child is not None else None
+                if found is not None:
+                    return found
+            return None
+
+        def window():
+            for _ in waiting(10):
+                for app in pyatspi.Registry.getDesktop(0):
+                    if app is not None and app.name == "manna-reader":
+                        frame = find(app, lambda n: n.getRoleName() == "frame")
+                        if frame is not None:
+                            return frame
+            sys.exit("manna-reader has no window on the accessibility bus")
+
+        def text_of(node):
+            text = node.queryText()
+            return text.getText(0, text.characterCount)
+
+        def shown():
+            frame = window()
+            chapter = find(frame, lambda n: n.getRoleName() == "label" and (n.name or "").startswith("1 "))
+            return {"title": frame.name, "text": text_of(chapter) if chapter else ""}
+
+        KEYS = {"Return": 65293, "Down": 65364, "Up": 65362, "Left": 65361, "Right": 65363}
+        # Modifiers are held by key code (Xvfb's evdev map: Alt_L 64, Control_L 37); a key is
+        # pressed and released by its keysym.
+        MODIFIERS = {"alt": 64, "control": 37}
+
+        def press(*names):
+            *held, key = names
+            for name in held:
+                pyatspi.Registry.generateKeyboardEvent(MODIFIERS[name], None, pyatspi.KEY_PRESS)
+            pyatspi.Registry.generateKeyboardEvent(KEYS[key], None, pyatspi.KEY_SYM)
+            for name in reversed(held):
+                pyatspi.Registry.generateKeyboardEvent(MODIFIERS[name], None, pyatspi.KEY_RELEASE)
+            time.sleep(0.15)
+
+        def settle(before):
+            # The window has taken the action when its title changes (or after 5 s, when it did not).
+            for _ in waiting(5):
+                if window().name != before:
+                    break
+            time.sleep(0.2)
+
+        command, argument = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else None)
+        before = window().name
+        if command == "go":
+            entry = find(window(), lambda n: n.getRoleName() == "text" and n.name == "Go to passage")
+            entry.queryEditableText().setTextContents(argument)
+            press("Return")
+            settle(before)
+        elif command == "translation":
+            combo = find(window(), lambda n: n.getRoleName() == "combo box" and n.name == "Translation")
+            action = combo[0].queryAction()
+            action.doAction([action.getName(i) for i in range(action.nActions)].index("click"))
+            listing = None
+            for _ in waiting(5):
+                listing = find(combo, lambda n: n.getRoleName() == "list")
+                if listing is not None and listing.childCount > 0:
+                    break
+            codes = [find(item, lambda n: n.getRoleName() == "label").name for item in listing]
+            current = before.split("(")[1].split(")")[0]
+            steps = codes.index(argument) - codes.index(current)
+            time.sleep(0.3)
+            for _ in range(abs(steps)):
+                press("Down" if steps > 0 else "Up")
+            press("Return")
+            settle(before)
+        elif command == "key":
+            press(*argument.split("+"))
+            settle(before)
+        print(json.dumps(shown()))
+        """#
+}
+
+struct ReaderSessionError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
