@@ -99,19 +99,17 @@ public final class ReaderModel {
 
     /// Returns to the place before the last move; false when there is none.
     @discardableResult
-    public func goBack() -> Bool {
-        guard let previous = back.popLast() else { return false }
-        forward.append(place)
-        settle(at: previous)
-        return true
-    }
+    public func goBack() -> Bool { retrace(from: &back, keepingIn: &forward) }
 
     /// Undoes the last `goBack`; false when there is nothing to go forward to.
     @discardableResult
-    public func goForward() -> Bool {
-        guard let next = forward.popLast() else { return false }
-        back.append(place)
-        settle(at: next)
+    public func goForward() -> Bool { retrace(from: &forward, keepingIn: &back) }
+
+    /// Goes to the last place of `history`, keeping the place shown in `other` to come back by.
+    private func retrace(from history: inout [ReaderPlace], keepingIn other: inout [ReaderPlace]) -> Bool {
+        guard let last = history.popLast() else { return false }
+        other.append(place)
+        settle(at: last)
         return true
     }
 
