@@ -17,6 +17,10 @@ final class ReaderWindow {
     private let heading: Object
     private let text: Object
     private let scroller: Object
+    /// The two views: today's verse, and the chapter.
+    private let views: Object
+    private let todayReference: Object
+    private let todayText: Object
     private let flap: Object
     private let backAction: Object
     private let forwardAction: Object
@@ -56,6 +60,14 @@ final class ReaderWindow {
         gtk_flow_box_set_max_children_per_line(chapters.cast(), 6)
         label(chapters.cast(), "Chapters")
         scroller = Object(gtk_scrolled_window_new())
+        views = Object(adw_view_stack_new())
+        todayReference = Object(gtk_label_new(""))
+        gtk_widget_add_css_class(todayReference.cast(), "title-2")
+        todayText = Object(gtk_label_new(""))
+        gtk_label_set_wrap(todayText.cast(), 1)
+        gtk_label_set_selectable(todayText.cast(), 1)
+        gtk_label_set_justify(todayText.cast(), GTK_JUSTIFY_CENTER)
+        gtk_widget_add_css_class(todayText.cast(), "title-3")
         flap = Object(adw_flap_new())
         toasts = Object(adw_toast_overlay_new())
         backAction = Object(g_simple_action_new("back", nil), owned: true)
@@ -72,7 +84,10 @@ final class ReaderWindow {
         gtk_box_append(cast(content), headerBar())
         adw_flap_set_flap(flap.cast(), sidebar())
         adw_flap_set_separator(flap.cast(), gtk_separator_new(GTK_ORIENTATION_VERTICAL))
-        adw_flap_set_content(flap.cast(), page())
+        adw_view_stack_page_set_icon_name(adw_view_stack_add_titled(views.cast(), today(), "today", "Today"), "weather-clear-symbolic")
+        adw_view_stack_page_set_icon_name(adw_view_stack_add_titled(views.cast(), page(), "read", "Read"), "accessories-dictionary-symbolic")
+        adw_view_stack_set_visible_child_name(views.cast(), "read")
+        adw_flap_set_content(flap.cast(), views.cast())
         gtk_widget_set_vexpand(flap.cast(), 1)
         gtk_box_append(cast(content), flap.cast())
         adw_toast_overlay_set_child(toasts.cast(), content)
@@ -94,7 +109,7 @@ final class ReaderWindow {
     func go(to typed: String) -> (message: String, status: Int32)? {
         do {
             try model.go(to: typed)
-            show()
+            showChapter()
             return nil
         } catch {
             let report = ReaderModel.report(error)
@@ -117,13 +132,22 @@ final class ReaderWindow {
 
     // MARK: - Drawing the model
 
-    /// Shows the model's chapter, translation and history.
+    /// Shows the model's chapter in the Read view.
+    private func showChapter() {
+        adw_view_stack_set_visible_child_name(views.cast(), "read")
+        show()
+    }
+
+    /// Shows the model's chapter, translation and history, and today's verse in the translation.
     private func show() {
         let verses: [PassageVerse]
-        do { verses = try model.verses() } catch {
+        let today: DailyVerse
+        do { (verses, today) = (try model.verses(), try model.verseOfTheDay()) } catch {
             toast(ReaderModel.report(error).message)
             return
         }
+        gtk_label_set_text(todayReference.cast(), "\(today.label) (\(today.translation))")
+        gtk_label_set_text(todayText.cast(), today.text)
         gtk_window_set_title(window.cast(), "\(model.title) (\(model.place.translation)) – Manna")
         gtk_label_set_text(heading.cast(), model.title)
         gtk_label_set_markup(text.cast(), ChapterMarkup.markup(of: verses, language: model.translation.language))
@@ -152,7 +176,7 @@ final class ReaderWindow {
             label(button, "\(chosen.name(in: model.translation.language)) \(chapter)")
             Object.on(button, "clicked") { [unowned self] in
                 model.go(book: book, chapter: chapter)
-                show()
+                showChapter()
             }
             gtk_flow_box_append(chapters.cast(), button)
         }
@@ -173,6 +197,10 @@ final class ReaderWindow {
         adw_header_bar_pack_start(cast(bar), iconButton("go-previous-symbolic", label: "Back", action: "win.back"))
         adw_header_bar_pack_start(cast(bar), iconButton("go-next-symbolic", label: "Forward", action: "win.forward"))
         adw_header_bar_pack_start(cast(bar), sidebar)
+        let switcher = adw_view_switcher_new()!
+        adw_view_switcher_set_stack(cast(switcher), views.cast())
+        adw_view_switcher_set_policy(cast(switcher), ADW_VIEW_SWITCHER_POLICY_WIDE)
+        adw_header_bar_pack_start(cast(bar), switcher)
         adw_header_bar_set_title_widget(cast(bar), entry.cast())
 
         let menu = g_menu_new()
@@ -218,6 +246,32 @@ final class ReaderWindow {
         return scroller.cast()
     }
 
+    /// Today: the verse of the day, large, and a button to read its chapter.
+    private func today() -> UnsafeMutablePointer<GtkWidget> {
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 18)!
+        margins(column, 36)
+        gtk_widget_set_valign(column, GTK_ALIGN_CENTER)
+        gtk_box_append(cast(column), todayReference.cast())
+        gtk_box_append(cast(column), todayText.cast())
+        let read = gtk_button_new_with_label("Read the Chapter")!
+        gtk_widget_add_css_class(read, "pill")
+        gtk_widget_add_css_class(read, "suggested-action")
+        gtk_widget_set_halign(read, GTK_ALIGN_CENTER)
+        Object.on(read, "clicked") { [unowned self] in
+            do {
+                try model.goToVerseOfTheDay()
+                showChapter()
+            } catch {
+                toast(ReaderModel.report(error).message)
+            }
+        }
+        gtk_box_append(cast(column), read)
+        let clamp = adw_clamp_new()!
+        adw_clamp_set_maximum_size(cast(clamp), 600)
+        adw_clamp_set_child(cast(clamp), column)
+        return scrolled(clamp)
+    }
+
     private func connectSignals() {
         entry.on("activate") { [unowned self] in
             let typed = String(cString: gtk_editable_get_text(entry.cast()))
@@ -240,11 +294,11 @@ final class ReaderWindow {
             return 0
         })
         backAction.on("activate", withArgument: { [unowned self] _ in
-            if model.goBack() { show() }
+            if model.goBack() { showChapter() }
             return 0
         })
         forwardAction.on("activate", withArgument: { [unowned self] _ in
-            if model.goForward() { show() }
+            if model.goForward() { showChapter() }
             return 0
         })
         g_action_map_add_action(window.cast(), backAction.cast())

@@ -1,23 +1,24 @@
-// The keyboard shortcuts window (Ctrl+?, and "Keyboard Shortcuts" in the menu): GTK builds it
-// from this description, and the accelerators in it are the ones ReaderApplication sets.
+// The keyboard shortcuts (one list: the window shows it, ReaderApplication sets it) and their
+// window (Ctrl+?, and "Keyboard Shortcuts" in the menu), which GTK builds from a description.
 import CAdw
 import MannaApp
 
 enum ShortcutsWindow {
-    /// (title, accelerator) in the order the window lists them.
+    /// Every shortcut: what the window lists, the action it runs, its accelerator
+    /// (ReaderApplication sets each one).
     static let shortcuts = [
-        ("Go to a passage", "<Control>l"),
-        ("Back", "<Alt>Left"),
-        ("Forward", "<Alt>Right"),
-        ("Show or hide books and chapters", "F9"),
-        ("Keyboard shortcuts", "<Control>question"),
-        ("Quit", "<Control>q"),
+        (title: "Go to a passage", action: "app.go-to", accelerator: "<Control>l"),
+        (title: "Back", action: "win.back", accelerator: "<Alt>Left"),
+        (title: "Forward", action: "win.forward", accelerator: "<Alt>Right"),
+        (title: "Show or hide books and chapters", action: "app.toggle-sidebar", accelerator: "F9"),
+        (title: "Keyboard shortcuts", action: "win.show-help-overlay", accelerator: "<Control>question"),
+        (title: "Quit", action: "app.quit", accelerator: "<Control>q"),
     ]
 
     /// Gives `window` its shortcuts window (GTK then shows it on Ctrl+? and the
     /// win.show-help-overlay action).
     static func attach(to window: Object) {
-        let items = shortcuts.map { title, accelerator in
+        let items = shortcuts.map { title, _, accelerator in
             """
             <child><object class="GtkShortcutsShortcut">
               <property name="title">\(title)</property>

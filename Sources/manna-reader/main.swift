@@ -69,12 +69,8 @@ final class ReaderApplication {
         action("quit") { [unowned self] in g_application_quit(application.cast()) }
         action("go-to") { [unowned self] in window?.focusEntry() }
         action("toggle-sidebar") { [unowned self] in window?.toggleSidebar() }
-        let accelerators = [
-            ("app.go-to", "<Control>l"), ("win.back", "<Alt>Left"), ("win.forward", "<Alt>Right"),
-            ("app.toggle-sidebar", "F9"), ("app.quit", "<Control>q"),
-        ]
-        for (action, accelerator) in accelerators {
-            withCStrings([accelerator]) { gtk_application_set_accels_for_action(application.cast(), action, $0) }
+        for shortcut in ShortcutsWindow.shortcuts {
+            withCStrings([shortcut.accelerator]) { gtk_application_set_accels_for_action(application.cast(), shortcut.action, $0) }
         }
     }
 

@@ -52,6 +52,14 @@ extension Prerequisite {
         // Where the reader is is kept for the next start.
         #expect(try String(contentsOfFile: session.home.path + "/.cache/manna/reader-place", encoding: .utf8) == "WEB 43003001\n")
 
+        // Today: the verse `manna today` prints, in the translation shown; its button reads the chapter.
+        let today = session.home.run("today", "--translation", "WEB")
+        #expect(try session.drive("click", "Today").today + "\n" == today.stdout)
+        #expect(try session.screenshot(Self.artifacts + "/today.png").colours > 100)
+        let reference = try #require(today.stdout.split(separator: "\n").first?.split(separator: ":").first)
+        #expect(try session.drive("click", "Read the Chapter").title == "\(reference) (WEB) – Manna")
+        #expect(try session.drive("key", "alt+Left").title == "John 3 (WEB) – Manna")
+
         let screenshot = try session.screenshot(Self.artifacts + "/john-3-web.png")
         // A window drawn has text, a header bar and a sidebar: many colours, where a blank
         // or black screen has one or two.
@@ -115,18 +123,20 @@ final class ReaderSession {
     struct Shown: CustomStringConvertible {
         let title: String
         let text: String
+        /// The Today view: the verse of the day's reference and translation, a line break, its text.
+        let today: String
         var description: String { "title \(title.debugDescription), text \(text.prefix(120).debugDescription)" }
     }
 
     /// Runs the driver script's `command` ("go REFERENCE", "translation CODE", "key KEYS",
-    /// "state") and returns what the window shows after it.
+    /// "click BUTTON", "state") and returns what the window shows after it.
     func drive(_ command: String...) throws -> Shown {
         let run = spawn(try #require(Self.python), ["-c", Self.driver] + command, environment: environment)
         guard run.status == 0, let shown = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: String],
-              let title = shown["title"], let text = shown["text"] else {
+              let title = shown["title"], let text = shown["text"], let today = shown["today"] else {
             throw ReaderSessionError("the driver failed (\(command.joined(separator: " "))): status \(run.status) \(run.stdout) \(run.stderr)")
         }
-        return Shown(title: title, text: text)
+        return Shown(title: title, text: text, today: today)
     }
 
     /// Launches manna-reader again with `arguments`, as a user would while it runs.
@@ -221,7 +231,15 @@ final class ReaderSession {
         def shown():
             frame = window()
             chapter = find(frame, lambda n: n.getRoleName() == "label" and (n.name or "").startswith("1 "))
-            return {"title": frame.name, "text": text_of(chapter) if chapter else ""}
+            # Today's view: its reference and text are the labels before its button.
+            read = find(frame, lambda n: n.getRoleName() == "push button" and n.name == "Read the Chapter")
+            today = [text_of(n) for n in read.parent if n is not None and n.getRoleName() == "label"] if read else []
+            return {"title": frame.name, "text": text_of(chapter) if chapter else "", "today": "\n".join(today)}
+
+        def click(name):
+            button = find(window(), lambda n: n.getRoleName() in ("push button", "page tab") and n.name == name)
+            action = button.queryAction()
+            action.doAction([action.getName(i) for i in range(action.nActions)].index("click"))
 
         KEYS = {"Return": 65293, "Down": 65364, "Up": 65362, "Left": 65361, "Right": 65363}
         # Modifiers are held by key code (Xvfb's evdev map: Alt_L 64, Control_L 37); a key is
@@ -270,6 +288,9 @@ final class ReaderSession {
             settle(before)
         elif command == "key":
             press(*argument.split("+"))
+            settle(before)
+        elif command == "click":
+            click(argument)
             settle(before)
         print(json.dumps(shown()))
         """#

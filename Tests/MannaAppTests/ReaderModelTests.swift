@@ -106,6 +106,9 @@ import Testing
         let today = home.run("today", "--translation", "WEB")
         #expect(today.stdout.hasPrefix("\(verse.label) (WEB)\n"))
         #expect(verse.translation == "WEB")
+        try model.goToVerseOfTheDay()
+        #expect(model.place == ReaderPlace(translation: "WEB", verse: verse.id))
+        #expect(model.canGoBack)
     }
 }
 

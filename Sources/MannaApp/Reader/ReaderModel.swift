@@ -119,6 +119,11 @@ public final class ReaderModel {
         return try context.dailyVerse(for: today, translation: place.translation)
     }
 
+    /// Goes to the verse of the day's chapter, in the translation shown.
+    public func goToVerseOfTheDay() throws {
+        move(to: ReaderPlace(translation: place.translation, verse: try verseOfTheDay().id))
+    }
+
     /// Manna's version, for the About window.
     public static var version: String { Manna.version }
 
