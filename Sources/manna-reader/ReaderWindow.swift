@@ -24,8 +24,9 @@ final class ReaderWindow {
     private let flap: Object
     private let backAction: Object
     private let forwardAction: Object
-    /// The book whose chapters the sidebar lists.
+    /// The book whose chapters the sidebar lists, and their buttons (the sidebar owns them).
     private var listedBook = 0
+    private var chapterButtons: [UnsafeMutablePointer<GtkWidget>] = []
     /// Set while the window itself moves the translation switcher, so that the change it
     /// notifies is not taken for the user's.
     private var settingTranslation = false
@@ -159,6 +160,15 @@ final class ReaderWindow {
             settingTranslation = false
         }
         listChapters(of: model.place.verse.book)
+        if model.place.verse.book == listedBook {
+            for (index, button) in chapterButtons.enumerated() {
+                if index + 1 == model.place.verse.chapter {
+                    gtk_widget_add_css_class(button, "suggested-action")
+                } else {
+                    gtk_widget_remove_css_class(button, "suggested-action")
+                }
+            }
+        }
         gtk_list_box_select_row(books.cast(), gtk_list_box_get_row_at_index(books.cast(), Int32(model.place.verse.book - 1)))
         g_simple_action_set_enabled(backAction.cast(), model.canGoBack ? 1 : 0)
         g_simple_action_set_enabled(forwardAction.cast(), model.canGoForward ? 1 : 0)
@@ -171,6 +181,7 @@ final class ReaderWindow {
         while let child = gtk_widget_get_first_child(chapters.cast()) {
             gtk_flow_box_remove(chapters.cast(), child)
         }
+        chapterButtons = []
         for chapter in 1...chosen.chapterCount {
             let button = gtk_button_new_with_label(String(chapter))!
             label(button, "\(chosen.name(in: model.translation.language)) \(chapter)")
@@ -179,6 +190,7 @@ final class ReaderWindow {
                 showChapter()
             }
             gtk_flow_box_append(chapters.cast(), button)
+            chapterButtons.append(button)
         }
     }
 
