@@ -62,17 +62,10 @@ import TestSupport
     /// Runs manna with its stdout on `/dev/full` (or closed) and returns the status and stderr.
     func run(_ arguments: [String], home: TemporaryHome, closed: Bool = false) throws -> (Int32, String) {
         precondition(Manna.textDatabaseReady)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // sh does the redirection, so manna starts with exactly that stdout.
-        process.arguments = ["-c", "exec \"$0\" \"$@\" " + (closed ? ">&-" : ">/dev/full"), Manna.binary] + arguments
-        process.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, stderr)
+        let finished = try Programs.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" " + (closed ? ">&-" : ">/dev/full"), Manna.binary] + arguments,
+                                        environment: ["HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC"])
+        return (finished.status, finished.stderr)
     }
 
     @Test func aFullDiskOrAClosedStdoutIsAnIOError() throws {

@@ -129,24 +129,12 @@ import TestSupport
         home.environment["TZ"] = "UTC"
         #expect(home.run("timeline").status == 0)
         let today = home.run("widget", "--format", "waybar").stdout
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Manna.binary)
-        process.arguments = ["widget", "--format", "waybar", "--follow"]
-        process.environment = home.environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let process = try RunningProgram(Manna.binary, ["widget", "--format", "waybar", "--follow"], environment: home.environment)
         // The first line comes at once; then the process waits for the next minute.
-        var received = Data()
-        while !received.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            received += chunk
-        }
-        #expect(String(decoding: received, as: UTF8.self) == today)
+        #expect(process.readLine(timeout: 30).map { $0 + "\n" } == today)
         #expect(process.isRunning)
-        process.terminate()
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        #expect(process.wait(timeout: 30) != nil)
         #expect(home.run("widget", "--format", "plain", "--follow", "--now", "2026-12-25T08:00").stderr
             == "manna: --follow follows the clock: it takes no --now\n")
     }
@@ -158,12 +146,8 @@ import TestSupport
         let scratch = try Scratch("init")
         let file = scratch.url.appendingPathComponent("snippet.\(shell)")
         try run.stdout.write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: check)
-        process.arguments = arguments + [file.path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(check) \(arguments.joined(separator: " ")) rejected the snippet")
+        let checked = try Programs.run(check, arguments + [file.path], environment: ProcessInfo.processInfo.environment)
+        #expect(checked.status == 0, "\(check) \(arguments.joined(separator: " ")) rejected the snippet: \(checked.stderr)")
     }
 
     @Test func theBashSnippetIsValidBash() throws {
@@ -182,15 +166,8 @@ import TestSupport
         // An interactive-like bash: evaluate the snippet and expand PS1 as bash would.
         let home = try TemporaryHome()
         let binary = URL(fileURLWithPath: Manna.binary).deletingLastPathComponent().path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["--norc", "-c", #"PS1='$ '; eval "$(manna init bash)"; eval "$(manna init bash)"; eval "$PROMPT_COMMAND"; printf '%s' "${PS1@P}""#]
-        process.environment = ["PATH": binary + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC", "TERM": "xterm"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try Programs.run("/bin/bash", ["--norc", "-c", #"PS1='$ '; eval "$(manna init bash)"; eval "$(manna init bash)"; eval "$PROMPT_COMMAND"; printf '%s' "${PS1@P}""#],
+                                      environment: ["PATH": binary + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC", "TERM": "xterm"]).stdout
         #expect(output.contains(": "))
         #expect(output.hasSuffix("\u{1B}[0m\u{2}\n$ "))
         #expect(output.components(separatedBy: "\u{1B}[2m").count == 2, "the snippet added itself once")
@@ -202,16 +179,8 @@ import TestSupport
         let home = try TemporaryHome()
         let binary = URL(fileURLWithPath: Manna.binary).deletingLastPathComponent().path
         func prompt(_ variables: [String: String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["--norc", "-c", #"PS1='$ '; eval "$(manna init bash)"; eval "$PROMPT_COMMAND"; printf '%s' "${PS1@P}""#]
-            process.environment = ["PATH": binary + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC"].merging(variables) { $1 }
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return output
+            try Programs.run("/bin/bash", ["--norc", "-c", #"PS1='$ '; eval "$(manna init bash)"; eval "$PROMPT_COMMAND"; printf '%s' "${PS1@P}""#],
+                             environment: ["PATH": binary + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC"].merging(variables) { $1 }).stdout
         }
         let narrow = try prompt(["COLUMNS": "50", "NO_COLOR": "1", "TERM": "xterm"])
         let line = try #require(narrow.split(separator: "\n").first)

@@ -7,29 +7,15 @@ import TestSupport
 /// A `manna widget --follow` (or another long-running program) whose stdout a test reads with
 /// deadlines (without blocking: a read in progress would keep the pipe's reading end open).
 final class Follower {
-    let process = Process()
-    private let output = Pipe()
-    private let errors = Pipe()
+    let process: RunningProgram
     private var received = Data()
     private var reader: Int32
 
     init(_ arguments: [String], executable: String = Manna.binary, environment: [String: String]) throws {
         precondition(Manna.textDatabaseReady)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try output.fileHandleForWriting.close()
-        try errors.fileHandleForWriting.close()
-        reader = output.fileHandleForReading.fileDescriptor
-        _ = fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK)
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
+        process = try RunningProgram(executable, arguments, environment: environment, errorOutput: .socket)
+        reader = process.output
+        for descriptor in [process.output, process.errorOutput] { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
     }
 
     /// Everything it printed so far.
@@ -60,14 +46,13 @@ final class Follower {
 
     /// Closes the reading end of its stdout, as a panel that stops reading does.
     func closeReader() {
-        try? output.fileHandleForReading.close()
+        process.closeOutput()
         reader = -1
     }
 
     /// What it said on stderr so far.
     var stderr: String {
-        let descriptor = errors.fileHandleForReading.fileDescriptor
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        let descriptor = process.errorOutput
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = read(descriptor, &buffer, buffer.count)
@@ -93,7 +78,7 @@ final class Follower {
         follower.closeReader()
         #expect(follower.waitForExit(seconds: 5), "still running after its reader went")
         #expect(Date().timeIntervalSince(closed) < 5)
-        #expect(follower.process.terminationStatus == 0)
+        #expect(follower.process.exitStatus == 0)
     }
 
     /// No timeline and a journal that cannot be read: the follower shows the day's verse from

@@ -21,7 +21,7 @@ final class InstallSandbox {
     var fakes: String { root + "/fakes" }
     var crontabFile: String { root + "/crontab" }
     var environment: [String: String] = [:]
-    private var cronDaemon: Process?
+    private var cronDaemon: RunningProgram?
 
     /// - Parameters:
     ///   - systemd: whether a systemd user manager seems to run (its private socket exists).
@@ -57,8 +57,7 @@ final class InstallSandbox {
 
     deinit {
         if let cronDaemon {
-            kill(cronDaemon.processIdentifier, SIGKILL)
-            cronDaemon.waitUntilExit()
+            cronDaemon.stop()
         }
     }
 
@@ -67,11 +66,7 @@ final class InstallSandbox {
     func startCronDaemon() throws {
         try FileManager.default.createDirectory(atPath: root + "/sbin", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: root + "/sbin/cron")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: root + "/sbin/cron")
-        process.arguments = ["600"]
-        try process.run()
-        cronDaemon = process
+        cronDaemon = try RunningProgram(root + "/sbin/cron", ["600"], environment: ProcessInfo.processInfo.environment, output: .file("/dev/null"))
     }
 
     private func script(_ name: String, _ body: String) throws {

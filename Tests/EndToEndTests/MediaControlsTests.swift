@@ -163,50 +163,39 @@ import TestSupport
 
 /// `manna ARGUMENTS` running, its JSON events read as they come.
 final class Listening {
-    private let process = Process()
-    private let output = Pipe()
-    private var buffer = ""
+    private let process: RunningProgram
     private(set) var events: [[String: Any]] = []
 
     init(_ arguments: [String], home: TemporaryHome) throws {
         precondition(Manna.textDatabaseReady)
-        process.executableURL = URL(fileURLWithPath: Manna.binary)
-        process.arguments = arguments
-        process.environment = home.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try RunningProgram(Manna.binary, arguments, environment: home.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
     }
 
-    /// Reads events until one satisfies `condition`, and returns it.
+    /// Reads events until one satisfies `condition`, and returns it. A manna that ends first, or
+    /// prints nothing for two minutes (a loaded CI machine), fails the test.
     @discardableResult
     func waitFor(_ condition: ([String: Any]) -> Bool) throws -> [String: Any] {
         var checked = 0
         while true {
             for event in events[checked...] where condition(event) { return event }
             checked = events.count
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw TestBusError("manna stopped before the event came; events: \(events)") }
-            buffer += String(decoding: chunk, as: UTF8.self)
-            while let newline = buffer.firstIndex(of: "\n") {
-                let line = String(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                if let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] { events.append(event) }
+            guard let line = process.readLine(timeout: 120) else {
+                throw TestBusError("manna stopped, or printed nothing for 120 s, before the event came; events: \(events)")
             }
+            if let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] { events.append(event) }
         }
     }
 
-    /// Waits for manna to exit; its status.
+    /// Waits for manna to exit; its status (124 when it has not within two minutes).
     func finish() -> Int32 {
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.wait(timeout: 120) ?? Programs.timedOut
     }
 
     /// Stops manna (as Ctrl-C does) and reads what it said last.
     func stop() {
-        kill(process.processIdentifier, SIGINT)
+        process.signal(SIGINT)
         _ = try? waitFor { _ in false }
-        process.waitUntilExit()
+        process.wait(timeout: 60)
     }
 }
 

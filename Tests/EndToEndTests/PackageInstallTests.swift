@@ -99,15 +99,9 @@ extension CronInstallTests {
 
         // The program gone (the package purged; no maintainer script may edit a crontab): the
         // line does nothing, says nothing, and doctor names it.
-        let sh = Process()
-        sh.executableURL = URL(fileURLWithPath: "/bin/sh")
-        sh.arguments = ["-c", "test -x '\(sandbox.root)/gone/manna' && '\(sandbox.root)/gone/manna' tick"]
-        let output = Pipe()
-        sh.standardOutput = output
-        sh.standardError = output
-        try sh.run()
-        sh.waitUntilExit()
-        #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        let gone = try Programs.run("/bin/sh", ["-c", "test -x '\(sandbox.root)/gone/manna' && '\(sandbox.root)/gone/manna' tick"],
+                                    environment: ProcessInfo.processInfo.environment)
+        #expect(gone.stdout.isEmpty && gone.stderr.isEmpty)
 
         let uninstall = sandbox.run(program, "uninstall")
         #expect(uninstall.status == 0, "\(uninstall.stderr)")

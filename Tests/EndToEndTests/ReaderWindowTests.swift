@@ -76,7 +76,9 @@ final class ReaderSession {
 
     let home: TemporaryHome
     private let scratch: Scratch
-    private var processes: [Subprocess.Child] = []
+    /// Started in this order, stopped in the other.
+    private var bus: TestBus?
+    private var programs: [RunningProgram] = []
     private(set) var environment: [String: String] = [:]
     private(set) var display = ""
 
@@ -92,31 +94,30 @@ final class ReaderSession {
             "GTK_A11Y": "atspi", "GDK_BACKEND": "x11", "GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "0",
         ]
 
-        // The X server picks a free display and writes its number to the file.
-        let displayFile = scratch.file("display")
-        try start(try #require(TestEnvironment.path(of: "Xvfb")), ["-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                  extraDescriptor: displayFile)
-        let number = try waitFor("Xvfb to choose a display") {
-            (try? String(contentsOfFile: displayFile, encoding: .utf8)).flatMap { $0.hasSuffix("\n") ? $0.trimmingCharacters(in: .whitespacesAndNewlines) : nil }
-        }
+        // The X server picks a free display and prints its number.
+        let xvfb = try start(try #require(TestEnvironment.path(of: "Xvfb")), ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                             output: .socket)
+        guard let number = xvfb.readLine(timeout: 60), !number.isEmpty else { throw ReaderSessionError("Xvfb chose no display within 60 s: \(log)") }
         display = ":" + number
         environment["DISPLAY"] = display
-
-        // A session bus as TestBus makes one, but started here with Subprocess.
-        let bus = scratch.file("bus")
-        try TestBus.configuration(socket: bus, system: false).write(toFile: scratch.file("bus.conf"), atomically: true, encoding: .utf8)
-        try start(try #require(TestEnvironment.path(of: "dbus-daemon")), ["--config-file=" + scratch.file("bus.conf"), "--nofork"])
-        _ = try waitFor("dbus-daemon to listen") { FileManager.default.fileExists(atPath: bus) ? true : nil }
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + bus
-
+        let bus = try TestBus()
+        self.bus = bus
+        environment.merge(bus.environment) { $1 }
         try start(Self.busLauncher, ["--launch-immediately"])
         try start(Self.reader, [])
         // The window is up when the accessibility tree shows it.
-        _ = try waitFor("the window to show", seconds: 30) { (try? self.drive("state")).map { _ in true } }
+        _ = try waitFor("the window to show", seconds: 60) { (try? self.drive("state")).map { _ in true } }
     }
 
     deinit {
-        for child in processes.reversed() { stop(child) }
+        // The reader first, then the bus launcher, asked to end (SIGTERM: it stops the
+        // accessibility bus it started) before being killed; then the bus and the X server.
+        for program in programs.dropFirst().reversed() {
+            program.signal(SIGTERM)
+            program.wait(timeout: 5)
+        }
+        bus = nil
+        programs.first?.stop()
     }
 
     /// What the window shows: its title and the chapter's text.
@@ -131,7 +132,7 @@ final class ReaderSession {
     /// Runs the driver script's `command` ("go REFERENCE", "translation CODE", "key KEYS",
     /// "click BUTTON", "state") and returns what the window shows after it.
     func drive(_ command: String...) throws -> Shown {
-        let run = spawn(try #require(Self.python), ["-c", Self.driver] + command, environment: environment)
+        let run = try Programs.run(try #require(Self.python), ["-c", Self.driver] + command, environment: environment, timeout: 60)
         guard run.status == 0, let shown = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: String],
               let title = shown["title"], let text = shown["text"], let today = shown["today"] else {
             throw ReaderSessionError("the driver failed (\(command.joined(separator: " "))): status \(run.status) \(run.stdout) \(run.stderr)")
@@ -140,41 +141,37 @@ final class ReaderSession {
     }
 
     /// Launches manna-reader again with `arguments`, as a user would while it runs.
-    func launch(_ arguments: String...) throws -> Run {
-        spawn(Self.reader, arguments, environment: environment)
+    func launch(_ arguments: String...) throws -> Finished {
+        try Programs.run(Self.reader, arguments, environment: environment, timeout: 60)
     }
 
     /// Takes a screenshot of the whole screen into `path` and counts its colours.
     func screenshot(_ path: String) throws -> (path: String, colours: Int) {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let taken = spawn(try #require(TestEnvironment.path(of: "import")), ["-display", display, "-window", "root", path], environment: environment)
+        let taken = try Programs.run(try #require(TestEnvironment.path(of: "import")), ["-display", display, "-window", "root", path],
+                                     environment: environment, timeout: 60)
         guard taken.status == 0 else { throw ReaderSessionError("import failed: \(taken.stderr)") }
-        let counted = spawn(try #require(TestEnvironment.path(of: "identify")), ["-format", "%k", path], environment: environment)
+        let counted = try Programs.run(try #require(TestEnvironment.path(of: "identify")), ["-format", "%k", path], environment: environment, timeout: 60)
         return (path, Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
     }
 
-    /// Starts `path` in the background, its output in the session's log (and, with
-    /// `extraDescriptor`, its descriptor 3 writing to that file).
-    private func start(_ path: String, _ arguments: [String], extraDescriptor: String? = nil) throws {
-        let redirect = " >>'\(scratch.file("log"))' 2>&1" + (extraDescriptor.map { " 3>'\($0)'" } ?? "")
-        let child = try Subprocess.start("/bin/sh", arguments: ["-c", #"exec "$0" "$@""# + redirect, path] + arguments,
-                                           environment: Environment(environment))
-        for descriptor in [child.input, child.output, child.errorOutput] { close(descriptor) }
-        processes.append(child)
+    /// Starts `path` in the background, its stderr (and stdout, unless asked for) in a log file
+    /// of its own.
+    @discardableResult
+    private func start(_ path: String, _ arguments: [String], output: Subprocess.Stream? = nil) throws -> RunningProgram {
+        let name = (path as NSString).lastPathComponent
+        let program = try RunningProgram(path, arguments, environment: environment, output: output ?? .file(scratch.file(name + ".out")),
+                                         errorOutput: .file(scratch.file(name + ".log")))
+        programs.append(program)
+        return program
     }
 
-    /// Asks the process to end (SIGTERM: the bus launcher then stops the bus it started), gives
-    /// it 5 s, then kills it; reaped either way.
-    private func stop(_ child: Subprocess.Child) {
-        kill(child.pid, SIGTERM)
-        let deadline = Clock.monotonicMilliseconds() + 5000
-        var status: Int32 = 0
-        while Clock.monotonicMilliseconds() < deadline {
-            if waitpid(child.pid, &status, WNOHANG) == child.pid { return }
-            usleep(20_000)
-        }
-        kill(child.pid, SIGKILL)
-        _ = child.wait()
+    /// What the programs wrote on stderr, for a failure's message.
+    private var log: String {
+        ((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? [])
+            .filter { $0.hasSuffix(".log") }
+            .map { $0 + ":\n" + ((try? String(contentsOfFile: scratch.file($0), encoding: .utf8)) ?? "") }
+            .joined(separator: "\n")
     }
 
     /// `value`'s first non-nil answer, asked every 100 ms for up to `seconds`.
@@ -184,8 +181,7 @@ final class ReaderSession {
             if let value = value() { return value }
             usleep(100_000)
         }
-        let log = (try? String(contentsOfFile: scratch.file("log"), encoding: .utf8)) ?? ""
-        throw ReaderSessionError("waited \(seconds) s for \(what); the session's log:\n\(log)")
+        throw ReaderSessionError("waited \(seconds) s for \(what); what the programs said:\n\(log)")
     }
 
     /// The driver: finds manna-reader on the accessibility bus, does one thing as a person

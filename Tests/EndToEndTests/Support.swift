@@ -2,7 +2,6 @@
 // folders (one per test, removed after it), the machine's tools and what each test needs of them.
 // The private session bus with its notification servers is its own fixture, in TestBus.swift.
 import Foundation
-import MannaKit
 import TestSupport
 import Testing
 
@@ -59,48 +58,14 @@ enum Manna {
         let scratch = try! Scratch("run")
         var base = ["HOME": scratch.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
         base.merge(environment) { $1 }
-        // Output goes to files, not pipes: a large output cannot fill a pipe and stall the run.
-        let outURL = scratch.url.appendingPathComponent(".stdout")
-        let errURL = scratch.url.appendingPathComponent(".stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try! FileHandle(forWritingTo: outURL)
-        let err = try! FileHandle(forWritingTo: errURL)
-        defer { try? out.close(); try? err.close() }
-        var inputFile: FileHandle?
-        defer { try? inputFile?.close() }
-        if let input {
-            let inURL = scratch.url.appendingPathComponent(".stdin")
-            _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(input.utf8))
-            inputFile = try! FileHandle(forReadingFrom: inURL)
+        // Output through files (Programs.run): it can neither fill a pipe nor be cut.
+        let finished: Finished
+        do {
+            finished = try Programs.run(executable, arguments, environment: base, input: input)
+        } catch {
+            fatalError("cannot run \(executable): \(error)")
         }
-        // A program a test has just copied (an installed manna) can be "busy" for a moment:
-        // another test's fork, between fork and exec, still holds the copy's write descriptor.
-        var process = Process()
-        for attempt in 1... {
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            process.environment = base
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = inputFile ?? FileHandle.nullDevice
-            do {
-                try process.run()
-                break
-            } catch let error as NSError where attempt < 100
-                && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) {
-                usleep(20_000)
-            } catch {
-                fatalError("cannot run \(executable): \(error)")
-            }
-        }
-        process.waitUntilExit()
-        let outData = (try? Data(contentsOf: outURL)) ?? Data()
-        let errData = (try? Data(contentsOf: errURL)) ?? Data()
-        return Run(status: process.terminationStatus,
-                   stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
+        return Run(status: finished.status, stdout: finished.stdout, stderr: finished.stderr)
     }
 
     static func json(_ run: Run) -> Any? {
@@ -113,14 +78,6 @@ enum Manna {
 func manna(_ arguments: String..., environment: [String: String] = [:]) -> Run {
     precondition(Manna.textDatabaseReady)
     return Manna.run(arguments, environment: environment)
-}
-
-extension Environment {
-    /// Exactly these variables, for MannaKit's Subprocess.
-    init(_ variables: [String: String]) {
-        self = [:]
-        for (name, value) in variables { self[name] = value }
-    }
 }
 
 // MARK: - Temporary folders and homes
@@ -183,15 +140,7 @@ enum TestEnvironment {
 
     /// Whether `executable ARGUMENTS...` runs and exits 0, its output thrown away.
     static func succeeds(_ executable: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationReason == .exit && process.terminationStatus == 0
+        Programs.succeeds(executable, arguments, environment: ProcessInfo.processInfo.environment)
     }
 
     /// A python3 that runs `script` (imports, say) without error: Debian's /usr/bin/python3
@@ -367,19 +316,8 @@ extension Trait where Self == ConditionTrait {
 func tool(_ prerequisite: Prerequisite, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"]) throws -> Run {
     try prerequisite.require()
     let path = try #require(prerequisite.command.flatMap(TestEnvironment.path(of:)), "\(prerequisite) is not a program")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.environment = environment
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    let finished = try Programs.run(path, arguments, environment: environment)
+    return Run(status: finished.status, stdout: finished.stdout, stderr: finished.stderr)
 }
 
 /// `diff -u` of two texts, to show what changed when a golden comparison fails.
@@ -388,15 +326,7 @@ func diff(_ expected: String, _ actual: String) -> String {
     let a = scratch.url.appendingPathComponent("expected"), b = scratch.url.appendingPathComponent("actual")
     try? expected.write(to: a, atomically: true, encoding: .utf8)
     try? actual.write(to: b, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/diff")
-    process.arguments = ["-u", a.path, b.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try? process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: output, as: UTF8.self)
+    return (try? Programs.run("/usr/bin/diff", ["-u", a.path, b.path], environment: ["PATH": "/usr/bin:/bin"]))?.stdout ?? ""
 }
 
 // MARK: - Small helpers

@@ -226,17 +226,10 @@ import TestSupport
         environment["PATH"] = "/usr/bin:/bin"
         for round in 0..<3 {
             laptop.run("note", "add", "Ps 119:\(round + 1)", "round \(round)")
-            let processes = ["tick", "tick", "sync now", "sync now"].map { arguments -> Process in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: Manna.binary)
-                process.arguments = arguments.split(separator: " ").map(String.init)
-                process.environment = environment
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                return process
+            let processes = try ["tick", "tick", "sync now", "sync now"].map {
+                try RunningProgram(Manna.binary, $0.split(separator: " ").map(String.init), environment: environment, output: .file("/dev/null"))
             }
-            for process in processes { try process.run() }
-            for process in processes { process.waitUntilExit() }
+            for process in processes { #expect(process.wait(timeout: 120) != nil) }
             #expect(try status(laptop)["device"] as? String == device, "round \(round): the laptop took a new id")
         }
         try converge(laptop, desktop, syncthing)

@@ -15,7 +15,7 @@ final class TestBus {
     let address: String
     /// A system bus (for logind), not a session bus.
     let system: Bool
-    private var processes: [Process] = []
+    private var processes: [RunningProgram] = []
 
     /// What a client is given to reach this bus.
     var environment: [String: String] { [system ? "DBUS_SYSTEM_BUS_ADDRESS" : "DBUS_SESSION_BUS_ADDRESS": address] }
@@ -29,49 +29,32 @@ final class TestBus {
         try Prerequisite.testBus.require()
         scratch = try Scratch("bus")
         let directory = scratch.path
-        try TestBus.configuration(socket: directory + "/bus", system: system).write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
-        let printed = Pipe()
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: try #require(TestEnvironment.path(of: "dbus-daemon")))
-        daemon.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--print-address=1"]
-        daemon.standardOutput = printed
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
+        let config = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>\(system ? "system" : "session")</type>
+              <listen>unix:path=\(directory)/bus</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """
+        try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
+        let daemon = try RunningProgram(try #require(TestEnvironment.path(of: "dbus-daemon")),
+                                        ["--config-file=\(directory)/bus.conf", "--nofork", "--print-address=1"],
+                                        environment: ProcessInfo.processInfo.environment)
         processes.append(daemon)
-        // It prints its address once it listens.
-        var output = Data()
-        while !output.contains(UInt8(ascii: "\n")) {
-            let chunk = printed.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw TestBusError("dbus-daemon exited before it listened") }
-            output.append(chunk)
-        }
-        address = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// A bus that listens at `socket`, lets anyone own any name and send anything, and has no
-    /// service folders: no server installed on the machine can be activated behind a test's back.
-    static func configuration(socket: String, system: Bool) -> String {
-        """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>\(system ? "system" : "session")</type>
-          <listen>unix:path=\(socket)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-        """
+        // It prints its address once it listens (60 s: a loaded two-core CI machine).
+        guard let printed = daemon.readLine(timeout: 60), !printed.isEmpty else { throw TestBusError("dbus-daemon did not listen within 60 s") }
+        address = printed.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     deinit {
-        for process in processes.reversed() {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        for process in processes.reversed() { process.stop() }
     }
 
     /// python-dbusmock's notification daemon, recording every call, with `capabilities`
@@ -161,14 +144,8 @@ final class TestBus {
     /// Runs `python` (one with the modules the server needs: TestEnvironment) and returns once
     /// the server owns its name.
     private func startPython(_ python: String, _ arguments: [String], owning name: String = "org.freedesktop.Notifications") throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory].merging(environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        processes.append(process)
+        processes.append(try RunningProgram(python, arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": directory].merging(environment) { $1 },
+                                            output: .file("/dev/null")))
         // gdbus returns as soon as the name is owned; the 30 s are for a Python that starts slowly
         // on a loaded CI machine, with two cores and several tests starting servers at once.
         let wait = Manna.run(["wait", kind, "--timeout", "30", name], environment: environment, executable: try Self.gdbus())

@@ -53,16 +53,11 @@ import TestSupport
                 jsonschema.validate(json.load(open(path)), schema, cls=jsonschema.Draft202012Validator)
             print(len(sys.argv) - 2)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(TestEnvironment.jsonschemaPython))
-        process.arguments = ["-c", script, Manna.root + "/docs/timeline.schema.json"]
-            + Self.cases.map { Manna.root + "/Tests/EndToEndTests/Golden/timeline-\($0.name).json" }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let checked = try Programs.run(try #require(TestEnvironment.jsonschemaPython), ["-c", script, Manna.root + "/docs/timeline.schema.json"]
+                                           + Self.cases.map { Manna.root + "/Tests/EndToEndTests/Golden/timeline-\($0.name).json" },
+                                       environment: ProcessInfo.processInfo.environment)
+        #expect(checked.status == 0, "\(checked.stderr)")
+        let output = checked.stdout
         #expect(output == "\(Self.cases.count)\n")
     }
 

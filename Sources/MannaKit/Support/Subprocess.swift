@@ -118,33 +118,48 @@ public enum Subprocess {
         }
     }
 
+    /// Where one of a started child's standard streams goes.
+    public enum Stream: Equatable, Sendable {
+        /// A socket whose other end the parent holds (`Child.input`, `output`, `errorOutput`).
+        case socket
+        /// A file the child opens: read for stdin; made (0600) or emptied, and written, for
+        /// stdout and stderr. `/dev/null` gives nothing or throws away.
+        case file(String)
+    }
+
     /// Starts the program at `path` with exactly `environment` and returns it running, with the
-    /// parent's ends of its stdin, stdout and stderr (sockets, close-on-exec). The caller reads,
-    /// writes, closes them and reaps the child (`Child.wait`). With `ownProcessGroup`, the child
-    /// leads a process group of its own: a Ctrl-C at the terminal reaches this process alone,
-    /// which stops the child in its own time.
-    public static func start(_ path: String, arguments: [String], environment: Environment,
-                             ownProcessGroup: Bool = false) throws(SpawnError) -> Child {
-        var inputPair: [Int32] = [-1, -1]
-        var outPair: [Int32] = [-1, -1]
-        var errPair: [Int32] = [-1, -1]
-        func closeAll() { for fd in inputPair + outPair + errPair where fd >= 0 { close(fd) } }
+    /// parent's ends of its stdin, stdout and stderr: sockets, close-on-exec, or -1 for a stream
+    /// sent to a file. The caller reads, writes, closes them and reaps the child (`Child.wait`).
+    /// With `ownProcessGroup`, the child leads a process group of its own: a Ctrl-C at the
+    /// terminal reaches this process alone, which stops the child in its own time.
+    public static func start(_ path: String, arguments: [String], environment: Environment, ownProcessGroup: Bool = false,
+                             input: Stream = .socket, output: Stream = .socket, errorOutput: Stream = .socket) throws(SpawnError) -> Child {
+        let streams = [input, output, errorOutput]
+        // Per stream: the parent's end and the child's end of its socket pair, or -1.
+        var pairs: [[Int32]] = [[-1, -1], [-1, -1], [-1, -1]]
+        func closeAll() { for fd in pairs.joined() where fd >= 0 { close(fd) } }
         // Socket pairs rather than pipes: made close-on-exec atomically (Glibc does not export
         // pipe2), so a child spawned by another thread meanwhile cannot inherit them.
         let socketType = Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, socketType, 0, &inputPair) == 0, socketpair(AF_UNIX, socketType, 0, &outPair) == 0,
-              socketpair(AF_UNIX, socketType, 0, &errPair) == 0 else {
-            let error = SpawnError(path: path, reason: String(cString: strerror(errno)))
-            closeAll()
-            throw error
+        for index in streams.indices where streams[index] == .socket {
+            guard socketpair(AF_UNIX, socketType, 0, &pairs[index]) == 0 else {
+                let error = SpawnError(path: path, reason: String(cString: strerror(errno)))
+                closeAll()
+                throw error
+            }
         }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inputPair[1], 0)
-        posix_spawn_file_actions_adddup2(&actions, outPair[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPair[1], 2)
+        for (index, stream) in streams.enumerated() {
+            switch stream {
+            case .socket: posix_spawn_file_actions_adddup2(&actions, pairs[index][1], Int32(index))
+            case .file(let file):
+                let flags = index == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC
+                posix_spawn_file_actions_addopen(&actions, Int32(index), file, flags, 0o600)
+            }
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -176,13 +191,15 @@ public enum Subprocess {
             spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         }
         // The child's ends belong to the child now.
-        for fd in [inputPair[1], outPair[1], errPair[1]] { close(fd) }
-        (inputPair[1], outPair[1], errPair[1]) = (-1, -1, -1)
+        for index in pairs.indices where pairs[index][1] >= 0 {
+            close(pairs[index][1])
+            pairs[index][1] = -1
+        }
         guard spawned == 0 else {
             closeAll()
             throw SpawnError(path: path, reason: String(cString: strerror(spawned)))
         }
-        return Child(pid: pid, input: inputPair[0], output: outPair[0], errorOutput: errPair[0])
+        return Child(pid: pid, input: pairs[0][0], output: pairs[1][0], errorOutput: pairs[2][0])
     }
 
     private static func kill(_ pid: pid_t) -> Outcome {
