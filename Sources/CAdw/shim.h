@@ -12,3 +12,8 @@ static inline void manna_set_accessible_label(GtkWidget *widget, const char *lab
 static inline void manna_command_line_printerr(GApplicationCommandLine *command_line, const char *line) {
     g_application_command_line_printerr(command_line, "%s\n", line);
 }
+
+/// Prints `line` on the standard output of the process that sent a command line.
+static inline void manna_command_line_print(GApplicationCommandLine *command_line, const char *line) {
+    g_application_command_line_print(command_line, "%s\n", line);
+}

@@ -18,7 +18,6 @@ final class ReaderApplication {
     let application: Object
     private let context: Context
     private var window: ReaderWindow?
-    private var model: ReaderModel?
 
     init(context: Context) {
         self.context = context
@@ -37,7 +36,9 @@ final class ReaderApplication {
 
     /// A command line, this process's or a second launch's: `manna-reader [REFERENCE...]`.
     /// Opens the window (at the reference, else where the reader was) and returns the exit
-    /// status for the launch; a reference that is no passage is refused with its reason.
+    /// status for the launch. A reference that is no passage is refused with its reason: in the
+    /// open window, which stays where it was, or before any window is made, so that the first
+    /// launch then ends.
     private func handle(_ commandLine: UnsafeMutablePointer<GApplicationCommandLine>) -> Int32 {
         var count: Int32 = 0
         let arguments = g_application_command_line_get_arguments(commandLine, &count)
@@ -48,20 +49,25 @@ final class ReaderApplication {
             return report.status
         }
         do {
-            let window = try self.window ?? openWindow()
-            if !words.isEmpty, let report = window.go(to: words.joined(separator: " ")) { return failure(report) }
-            window.present()
+            switch try ReaderCommand.parse(words) {
+            case .print(let text):
+                manna_command_line_print(commandLine, text)
+            case .open(let reference):
+                if let window {
+                    if let reference, let report = window.go(to: reference) { return failure(report) }
+                    window.present()
+                    return 0
+                }
+                let model = try ReaderModel(context: context)
+                if let reference { try model.go(to: reference) }
+                let window = ReaderWindow(application: application, model: model)
+                self.window = window
+                window.present()
+            }
             return 0
         } catch {
             return failure(ReaderModel.report(error))
         }
-    }
-
-    private func openWindow() throws -> ReaderWindow {
-        let model = try ReaderModel(context: context)
-        let window = ReaderWindow(application: application, model: model)
-        self.window = window
-        return window
     }
 
     private func addActions() {

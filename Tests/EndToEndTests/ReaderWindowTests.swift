@@ -25,6 +25,12 @@ extension Prerequisite {
 
     @Test func goesToAPassageSwitchesTranslationAndTakesASecondLaunchsReference() throws {
         let session = try ReaderSession()
+        // With no window open, a passage that does not exist is refused and nothing stays running.
+        let first = try session.launch("Hezekiah 3")
+        #expect(first.status == 65)
+        #expect(first.stderr == "manna-reader: no book called 'Hezekiah'\n")
+        #expect(try session.launch("--version").stdout == "manna-reader 0.1.0\n")
+        try session.open()
 
         let john = try session.drive("go", "John 3")
         #expect(john.title == "John 3 (KJV) – Manna", "\(john)")
@@ -67,8 +73,8 @@ extension Prerequisite {
     }
 }
 
-/// An X server (Xvfb), a private session bus, the accessibility bus and manna-reader in a
-/// temporary home; stopped, each by its PID, when the test lets go of it.
+/// An X server (Xvfb), a private session bus, the accessibility bus and (`open`) manna-reader
+/// in a temporary home; stopped, each by its PID, when the test lets go of it.
 final class ReaderSession {
     static let busLauncher = "/usr/libexec/at-spi-bus-launcher"
     static let python = TestEnvironment.python(running: "import pyatspi")
@@ -104,8 +110,11 @@ final class ReaderSession {
         self.bus = bus
         environment.merge(bus.environment) { $1 }
         try start(Self.busLauncher, ["--launch-immediately"])
+    }
+
+    /// Starts manna-reader and waits for its window: it is up when the accessibility tree shows it.
+    func open() throws {
         try start(Self.reader, [])
-        // The window is up when the accessibility tree shows it.
         _ = try waitFor("the window to show", seconds: 60) { (try? self.drive("state")).map { _ in true } }
     }
 

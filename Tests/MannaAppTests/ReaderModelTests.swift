@@ -112,6 +112,22 @@ import Testing
     }
 }
 
+@Suite struct ReaderCommandTests {
+    @Test func opensAPassageTypedInOneOrManyWordsOrWhereTheReaderWas() throws {
+        #expect(try ReaderCommand.parse([]) == .open(nil))
+        #expect(try ReaderCommand.parse(["John 3:16"]) == .open("John 3:16"))
+        #expect(try ReaderCommand.parse(["Ps", "23", "WEB"]) == .open("Ps 23 WEB"))
+    }
+
+    @Test func printsItsUsageAndVersionAndRefusesOtherOptions() throws {
+        #expect(try ReaderCommand.parse(["--help"]) == .print(ReaderCommand.usage))
+        #expect(try ReaderCommand.parse(["-V"]) == .print("manna-reader \(Manna.version)"))
+        let error = try #require(throws: (any Error).self) { try ReaderCommand.parse(["--fullscreen", "John 3"]) }
+        #expect(ReaderModel.report(error) == (
+            "unknown option '--fullscreen': manna-reader takes a passage, like 'manna-reader John 3:16', or --help", 64))
+    }
+}
+
 @Suite struct ChapterMarkupTests {
     @Test func numbersEachVerseOnItsLineTheTitleInItalicsAndEscapesTheText() {
         let verses = [
