@@ -36,8 +36,9 @@ final class DesktopControls {
     private let system: OpaquePointer?
     private let verses: [ListenRequest.Verse]
     private let title: String?
-    /// The passage starts again after its last verse: Next goes on from there.
-    private let repeats: Bool
+    /// Something follows the last verse (the passage again, or the next chapter): Next goes
+    /// on from there.
+    private let goesOn: Bool
     /// The MPRIS track: the passage, from its first verse to its last.
     let trackID: String
     /// Seconds from the passage's start to what is heard, when known (read under the player's lock).
@@ -50,10 +51,10 @@ final class DesktopControls {
     private static let playerInterface = "org.mpris.MediaPlayer2.Player"
 
     /// Connects to the buses there are (none is an error: a terminal over ssh has neither).
-    init(verses: [ListenRequest.Verse], title: String?, repeats: Bool = false, position: @escaping () -> Double?) {
+    init(verses: [ListenRequest.Verse], title: String?, goesOn: Bool = false, position: @escaping () -> Double?) {
         self.verses = verses
         self.title = title
-        self.repeats = repeats
+        self.goesOn = goesOn
         self.position = position
         trackID = "/org/manna/passage/\(verses.first!.id)_\(verses.last!.id)"
         session = DesktopControls.connect(G_BUS_TYPE_SESSION, address: "DBUS_SESSION_BUS_ADDRESS", socket: getenv("XDG_RUNTIME_DIR").map { String(cString: $0) + "/bus" })
@@ -246,7 +247,7 @@ final class DesktopControls {
 
     /// Next and Previous move by verse: there is a next verse (or the first again, repeating),
     /// a previous one.
-    private func canGoNext(_ state: State) -> Bool { repeats || state.verse < verses.count - 1 }
+    private func canGoNext(_ state: State) -> Bool { goesOn || state.verse < verses.count - 1 }
     private func canGoPrevious(_ state: State) -> Bool { state.verse > 0 }
 
     /// The track: the reference of the verse being heard as its title ("John 3:16") and its

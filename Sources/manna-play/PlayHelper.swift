@@ -94,7 +94,7 @@ enum PlayHelper {
         // The sound has started; the media controls come next, a few milliseconds later.
         // Speech's speed, in words a minute; a recording has its own.
         var speed = request.audio == nil ? request.rate : nil
-        let controls = DesktopControls(verses: request.verses, title: request.title, repeats: request.repeats) {
+        let controls = DesktopControls(verses: request.verses, title: request.title, goesOn: request.repeats || request.goesOn) {
             pipeline.lock()
             defer { pipeline.unlock() }
             return pipeline.passagePosition().seconds

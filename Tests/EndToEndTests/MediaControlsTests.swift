@@ -108,6 +108,25 @@ import TestSupport
         #expect(started["rate"] as? Int == 350)
     }
 
+    /// At a passage's last verse, Next is there only when something follows: with --continue
+    /// it goes on to the next chapter (John 3:36 to John 4:1); alone, there is no next.
+    @Test func nextAtTheLastVerseGoesOnWithContinue() throws {
+        let sound = try TestSound()
+        let bus = try TestBus()
+        let home = try TemporaryHome(environment: sound.environment.merging(bus.environment) { $1 })
+        let alone = try Listening(["listen", "John", "3:36", "--json"], home: home)
+        try alone.waitFor { $0["event"] as? String == "verse" }
+        #expect(try bus.playerProperty("CanGoNext") == "(<false>,)\n")
+        alone.stop()
+
+        let continuing = try Listening(["listen", "John", "3:36", "--continue", "--json"], home: home)
+        try continuing.waitFor { $0["event"] as? String == "verse" && $0["id"] as? Int == 43_003_036 }
+        #expect(try bus.playerProperty("CanGoNext") == "(<true>,)\n")
+        #expect(bus.playerctl("next").status == 0)
+        try continuing.waitFor { $0["event"] as? String == "verse" && $0["id"] as? Int == 43_004_001 }
+        continuing.stop()
+    }
+
     /// Another program already called manna: this one takes the MPRIS spec's instance name.
     @Test func aTakenNameGivesAnInstanceName() throws {
         let sound = try TestSound()

@@ -2,7 +2,7 @@
 // moments and zones. Each test breaks if its rule does. The wiring through a real session bus
 // and notification server is tested end to end (Tests/EndToEndTests/TickTests.swift).
 import Foundation
-import MannaKit
+@testable import MannaKit
 import TestSupport
 import Testing
 

@@ -33,4 +33,16 @@ import TestSupport
     func whatIsNotCanonicalIsLeftToTheParser(_ text: String) {
         #expect(Reference.canonical(text) == nil, "\(text)")
     }
+
+    /// The book a stored reference names, found by its English name (and "Psalm"), exactly.
+    @Test func everyBookIsFoundByItsNameAndNothingElseIs() {
+        for book in Canon.books { #expect(Canon.book(named: book.name)?.number == book.number, "\(book.name)") }
+        #expect(Canon.book(named: "Psalm")?.osis == "Ps")
+        for text in ["", "john", "Jn", "John ", "Psalmss", "Psalm 23", "1John", "Song of Songs"] { #expect(Canon.book(named: text) == nil, "\(text)") }
+    }
+
+    @Test(arguments: [[], [""], ["", ""], ["John"], ["John", "3:16"], ["1", "John", "4:8", "KJV"], [" a", "b "]])
+    func spacedIsJoinedBySpaces(_ words: [String]) {
+        #expect(String.spaced(words) == words.joined(separator: " "))
+    }
 }

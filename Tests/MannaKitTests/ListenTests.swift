@@ -56,7 +56,7 @@ import TestSupport
         #expect(try ListenRequest(json: request.json) == request)
         // Repeating and asleep after a time or a verse: the player is told so.
         var controlled = request
-        (controlled.repeats, controlled.sleepAfterSeconds, controlled.sleepAfterVerse) = (true, 240, 0)
+        (controlled.repeats, controlled.goesOn, controlled.sleepAfterSeconds, controlled.sleepAfterVerse) = (true, true, 240, 0)
         #expect(try ListenRequest(json: controlled.json) == controlled)
         let beyond = ListenRequest(verses: request.verses, voice: "en-gb", rate: 175, start: 1)
         #expect(throws: PlayerProtocolError.self) { try ListenRequest(json: beyond.json) }
@@ -119,7 +119,7 @@ import TestSupport
     /// Ten verses of two lines each after a heading line: verse n takes lines 2n-1 and 2n.
     static func screen() -> FollowAlong {
         var lines = ["John 3 (KJV)"]
-        var ranges: [VerseID: Range<Int>] = [:]
+        var ranges = VerseLines()
         for verse in 1...10 {
             ranges[VerseID(book: 43, chapter: 3, verse: verse)] = lines.count..<(lines.count + 2)
             lines += ["\(verse) first", "  second"]

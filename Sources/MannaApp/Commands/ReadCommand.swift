@@ -20,7 +20,7 @@ enum ReadCommand {
         guard !words.isEmpty else { throw Failure.usage("read needs a reference, like 'manna read John 3:16'") }
         let database = try context.openTextDatabase()
         // "John 3:16 KJV", "John 3:16 (WEB)": a translation written after the reference.
-        let (text, written) = PassageInput.trailingTranslation(words.joined(separator: " "), in: database)
+        let (text, written) = PassageInput.trailingTranslation(String.spaced(words), in: database)
         if let written, let option = try arguments.value(Options.translation, context), option.uppercased() != written {
             throw Failure.usage("two translations: --translation \(option) and \(written) after the reference; give one")
         }

@@ -23,7 +23,7 @@ enum SearchCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         if arguments.has(Options.history) { return try history(arguments, context) }
-        let text = arguments.positionals == ["-"] ? try StandardInput.text("the query") : arguments.positionals.joined(separator: " ")
+        let text = arguments.positionals == ["-"] ? try StandardInput.text("the query") : String.spaced(arguments.positionals)
         let query: SearchQuery = try SearchQuery(parsing: text)
         // nil: every verse that matches.
         let limit: Int? = try arguments.value(Options.limit, context) ?? defaultLimit

@@ -88,6 +88,8 @@ enum Listening {
         if case .after(let seconds) = controls.sleep { request.sleepAfterSeconds = seconds }
         while true {
             if controls.sleep == .endOfChapter { request.sleepAfterVerse = chapterEnd(in: request.verses, from: request.start) }
+            // Read on after this passage: there is a next chapter (none after Revelation 22).
+            request.goesOn = controls.continues && controls.sleep != .endOfChapter && chapter(after: reference) != nil
             var longer: Double?
             if case .after(let seconds) = controls.sleep { longer = seconds }
             var session = ListenSession(request: request, cues: cues, reference: reference, translation: translation, passage: passage,

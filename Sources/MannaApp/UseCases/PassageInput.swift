@@ -37,7 +37,7 @@ enum PassageInput {
     /// no words is a usage error naming the command.
     static func parseReference(_ words: [String], command: String) throws -> Reference {
         guard !words.isEmpty else { throw Failure.usage("\(command) needs a reference, like 'manna \(command) John 3:16'") }
-        return try Reference(parsing: words.joined(separator: " "))
+        return try Reference(parsing: String.spaced(words))
     }
 
     /// The reference in `text`. A verse number that is not in KJV numbering but that other

@@ -136,8 +136,9 @@ extension Journal {
     }
 
     /// Every occurrence claimed for local dates from `firstLabel` on (labels sort as dates):
-    /// the ledger read back, in its own order.
-    public func claimed(from firstLabel: String) throws(JournalError) -> [Occurrence] {
+    /// the ledger read back, in its own order. For tests (`@testable`): a tick asks the ledger
+    /// only whether one occurrence is claimed (`claim`).
+    func claimed(from firstLabel: String) throws(JournalError) -> [Occurrence] {
         let rows: [(String, String, String)] = try reading {
             let statement = try database.prepare("SELECT kind, key, occurrence FROM deliveries WHERE occurrence >= ?1 ORDER BY occurrence, kind, key")
             try statement.bind(firstLabel, at: 1)

@@ -4,11 +4,11 @@
 
 public struct FollowAlong: Sendable {
     public let lines: [TerminalText]
-    private let verseLines: [VerseID: Range<Int>]
+    private let verseLines: VerseLines
     /// The first line on screen.
     public private(set) var top = 0
 
-    public init(lines: [TerminalText], verseLines: [VerseID: Range<Int>]) {
+    public init(lines: [TerminalText], verseLines: VerseLines) {
         self.lines = lines
         self.verseLines = verseLines
     }

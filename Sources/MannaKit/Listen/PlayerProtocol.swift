@@ -44,6 +44,9 @@ public struct ListenRequest: Equatable, Sendable {
     public let start: Int
     /// After the last verse, the first again (`--repeat`), until stopped or asleep.
     public var repeats = false
+    /// After the last verse, manna reads on with the next chapter (`--continue`): the media
+    /// controls' Next goes there, past the last verse, as it goes to a verse before it.
+    public var goesOn = false
     /// The sleep timer: listening ends, fading out, after this many seconds heard (`--sleep 20m`).
     public var sleepAfterSeconds: Double?
     /// Listening ends, fading out, with the verse at this index (`--sleep chapter`: the
@@ -71,6 +74,7 @@ public struct ListenRequest: Equatable, Sendable {
         if let naturalLanguage { fields.append(("natural_language", .string(naturalLanguage))) }
         if let fallbackVoice { fields.append(("fallback_voice", .string(fallbackVoice))) }
         if repeats { fields.append(("repeat", .bool(true))) }
+        if goesOn { fields.append(("goes_on", .bool(true))) }
         if let sleepAfterSeconds { fields.append(("sleep_after_seconds", .number(sleepAfterSeconds))) }
         if let sleepAfterVerse { fields.append(("sleep_after_verse", .int(sleepAfterVerse))) }
         fields.append(("verses", .array(verses.map { verse in
@@ -106,6 +110,7 @@ public struct ListenRequest: Equatable, Sendable {
         naturalLanguage = json["natural_language"]?.stringValue
         fallbackVoice = json["fallback_voice"]?.stringValue
         repeats = json["repeat"] == .bool(true)
+        goesOn = json["goes_on"] == .bool(true)
         if case .number(let seconds)? = json["sleep_after_seconds"], Seconds.checked(seconds) != nil { sleepAfterSeconds = seconds }
         sleepAfterVerse = json["sleep_after_verse"]?.intValue.flatMap { verses.indices.contains($0) ? $0 : nil }
     }

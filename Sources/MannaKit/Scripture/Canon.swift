@@ -30,13 +30,16 @@ public struct Book: Sendable, Hashable {
 
 /// The canon and its lookups.
 public enum Canon {
-    /// Each book by its English name, and Psalms by "Psalm" too (as one psalm is written): how
-    /// a stored reference names it (`Reference.canonical`).
-    static let bookNamed: [String: Book] = {
-        var named = Dictionary(uniqueKeysWithValues: books.map { ($0.name, $0) })
-        named["Psalm"] = books.first { $0.osis == "Ps" }
-        return named
-    }()
+    /// The book whose English name is `name`, and Psalms by "Psalm" too (as one psalm is
+    /// written): how a stored reference names it (`Reference.canonical`). A scan of the 66
+    /// names, most told apart by length alone, rather than a dictionary: making a
+    /// `[String: Book]` costs the Swift runtime a search of every conformance in the program
+    /// (300,000 instructions, a seventh of a `manna today`), a scan of the names 200 a look-up.
+    static func book(named name: String) -> Book? {
+        let length = name.utf8.count
+        if let book = books.first(where: { $0.name.utf8.count == length && $0.name == name }) { return book }
+        return name == "Psalm" ? books.first { $0.osis == "Ps" } : nil
+    }
 
     /// The name of the book a mistyped name is nearest ("Jhon": John), by its name, OSIS id or
     /// an abbreviation; nil when none is within a couple of edits. Only for an error message.

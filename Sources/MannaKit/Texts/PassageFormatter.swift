@@ -39,13 +39,13 @@ public enum PassageFormatter {
 
     /// The passage as `lines` shows it, and the lines each verse takes (for following along).
     public static func layout(reference: Reference, translation: String, language: String = "en", verses: [PassageVerse], width: Int?,
-                              marks: PassageMarks = PassageMarks(), color: Bool = false) -> (lines: [TerminalText], verseLines: [VerseID: Range<Int>]) {
+                              marks: PassageMarks = PassageMarks(), color: Bool = false) -> (lines: [TerminalText], verseLines: VerseLines) {
         var lines = [TerminalText("\(reference.label(in: language)) (\(translation))")]
-        var verseLines: [VerseID: Range<Int>] = [:]
+        var verseLines = VerseLines()
         // Numbered by verse; by chapter:verse across chapters; by full reference across books
         // ("John 3:16", "Romans 8:28": "3:16" and "8:28" alone would not say where they are).
-        let spansBooks = Set(verses.map(\.id.book)).count > 1
-        let spansChapters = Set(verses.map { $0.id.book * 1_000 + $0.id.chapter }).count > 1
+        let spansBooks = verses.contains { $0.id.book != verses[0].id.book }
+        let spansChapters = spansBooks || verses.contains { $0.id.chapter != verses[0].id.chapter }
         // A psalm's title has no number: it stands before verse 1, in line with the text.
         let labels = verses.map {
             $0.isTitle ? "" : spansBooks ? Reference($0.id).label(in: language) : spansChapters ? "\($0.id.chapter):\($0.id.verse)" : "\($0.id.verse)"
@@ -185,5 +185,28 @@ public enum PassageFormatter {
         }
         lines.append(line)
         return lines
+    }
+}
+
+/// The lines each verse of a laid-out passage takes, in the passage's order. A list of plain
+/// numbers, not a dictionary nor a list of ranges: a passage has a few verses, and a command's
+/// first collection of a type whose parameters must conform to a protocol (`Range`'s bound is
+/// `Comparable`) costs the Swift runtime a search of the program's conformances (a tenth of a
+/// `manna read`).
+public struct VerseLines: Sendable, Equatable {
+    private var entries: [(id: Int, first: Int, end: Int)] = []
+
+    public init() {}
+
+    public subscript(verse: VerseID) -> Range<Int>? {
+        get { entries.first { $0.id == verse.rawValue }.map { $0.first..<$0.end } }
+        set {
+            entries.removeAll { $0.id == verse.rawValue }
+            if let newValue { entries.append((verse.rawValue, newValue.lowerBound, newValue.upperBound)) }
+        }
+    }
+
+    public static func == (left: VerseLines, right: VerseLines) -> Bool {
+        left.entries.elementsEqual(right.entries) { $0 == $1 }
     }
 }

@@ -141,13 +141,21 @@ public final class TextDatabase {
                     // From verse 0, a psalm's title, when the range starts a chapter.
                     try statement.bind(range.first.rawValue - (range.first.verse == 1 ? 1 : 0), at: 2)
                     try statement.bind(range.last.rawValue, at: 3)
-                    var found: [Int: String] = [:]
-                    while try statement.step() { found[statement.int(0)] = statement.string(1) }
+                    // The rows come in verse order, and the verses are asked for in that order:
+                    // a cursor finds each (no dictionary, whose first use in a command costs the
+                    // Swift runtime a search of the program's conformances).
+                    var rows: [(id: Int, text: String)] = []
+                    while try statement.step() { rows.append((statement.int(0), statement.string(1))) }
+                    var next = 0
+                    func row(_ id: Int) -> String? {
+                        while next < rows.count && rows[next].id < id { next += 1 }
+                        return next < rows.count && rows[next].id == id ? rows[next].text : nil
+                    }
                     for id in range.verseIDs {
-                        if titles, id.verse == 1, let title = found[id.rawValue - 1] {
+                        if titles, id.verse == 1, let title = row(id.rawValue - 1) {
                             verses.append(PassageVerse(id: VerseID(rawValue: id.rawValue - 1), text: title))
                         }
-                        let text = found[id.rawValue]
+                        let text = row(id.rawValue)
                         // A gap: omitted by the translation, lost by its source (no place), or with another verse.
                         let gap: Int?? = text == nil ? try absences(in: translation)[id.rawValue] : nil
                         verses.append(PassageVerse(id: id, text: text, lostBySource: gap == .some(nil),
