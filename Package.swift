@@ -33,6 +33,7 @@ let package = Package(
         .executable(name: "manna", targets: ["manna"]),
         .executable(name: "manna-notify", targets: ["manna-notify"]),
         .executable(name: "manna-play", targets: ["manna-play"]),
+        .executable(name: "manna-reader", targets: ["manna-reader"]),
         .library(name: "MannaKit", targets: ["MannaKit"]),
         .library(name: "MannaApp", targets: ["MannaApp"]),
     ],
@@ -49,6 +50,8 @@ let package = Package(
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CGio", providers: [.apt(["libglib2.0-dev"])]),
+        // GTK 4 and libadwaita, for manna-reader only; no pkgConfig for the reason CGio has none.
+        .systemLibrary(name: "CAdw", providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]),
         // sherpa-onnx's C API for natural voices: its structs only; manna-play loads the
         // library with dlopen when it is installed (tools/get-voice), and works without it.
         .systemLibrary(name: "CSherpa"),
@@ -91,6 +94,12 @@ let package = Package(
             name: "manna-play", dependencies: ["MannaKit", "CEspeak", "CSherpa", "CPulse", "CSndfile", "CSoxr", "CGio"],
             swiftSettings: headerFolders("gio-2.0")),
 
+        // The reader window: the only code that links GTK 4 and libadwaita (CAdw); MannaKit and
+        // MannaApp in process for everything it shows (docs/ARCHITECTURE.md, "The reader window").
+        .executableTarget(
+            name: "manna-reader", dependencies: ["MannaApp", "MannaKit", "CAdw"],
+            swiftSettings: headerFolders("libadwaita-1")),
+
         // The in-process search benchmark that bench/run runs (not installed).
         .executableTarget(name: "manna-bench", dependencies: ["MannaKit"]),
 
@@ -105,6 +114,6 @@ let package = Package(
         .testTarget(name: "MannaPlayTests", dependencies: ["manna-play", "MannaKit", "TestSupport"],
                     swiftSettings: headerFolders("gio-2.0")),
         // Runs the built `manna` binary as users do: output, exit codes, error text.
-        .testTarget(name: "EndToEndTests", dependencies: ["manna", "manna-notify", "manna-play", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["manna", "manna-notify", "manna-play", "manna-reader", "TestSupport"], exclude: ["Golden"]),
     ]
 )

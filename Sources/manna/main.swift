@@ -10,20 +10,12 @@ import MannaKit
 // with SIGXFSZ ignored, the write fails with EFBIG and the command says so.
 signal(SIGXFSZ, SIG_IGN)
 
-/// The running executable, resolved: /proc/self/exe, else argv[0].
-func executablePath() -> String {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard length > 0 else { return CommandLine.arguments.first ?? "manna" }
-    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
 /// Runs the command line with the live context and returns the exit status. The context is
 /// local so that it, and the journal it opened, are closed before `exit`: the last connection
 /// to close checkpoints the write-ahead log, which keeps journal.sqlite complete on its own.
 func run() -> Int32 {
     let environment = Environment.process
-    let executable = executablePath()
+    let executable = Files.runningExecutable()
     let stdoutIsTerminal = isatty(1) == 1
     var size = winsize()
     let width = stdoutIsTerminal && ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil

@@ -99,10 +99,14 @@ final class TestHome: @unchecked Sendable {
     func run(_ arguments: [String]) -> Outcome {
         let stdout = Output.captured()
         let stderr = Output.captured()
-        let context = Context(environment: environment, clock: clock, stdout: stdout, stderr: stderr, notifier: notifier,
-                              executablePath: TestHome.manna, userID: 1000, stdoutIsTerminal: onTerminal)
-        let status = Manna.run(arguments: arguments, context: context)
+        let status = Manna.run(arguments: arguments, context: context(stdout: stdout, stderr: stderr))
         return Outcome(status: status, stdout: stdout.text, stderr: stderr.text)
+    }
+
+    /// A fresh context in this home, as a `manna` (or a `manna-reader`) starting now builds one.
+    func context(stdout: Output = .captured(), stderr: Output = .captured()) -> Context {
+        Context(environment: environment, clock: clock, stdout: stdout, stderr: stderr, notifier: notifier,
+                executablePath: TestHome.manna, userID: 1000, stdoutIsTerminal: onTerminal)
     }
 
     /// `manna tick --now NOW`, which must succeed.

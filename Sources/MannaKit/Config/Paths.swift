@@ -22,6 +22,9 @@ public struct Paths: Equatable, Sendable {
     public var lastTick: String { cacheDirectory + "/last-tick" }
     /// Held (flock) by the `manna listen` that is playing, and names its process.
     public var listenLock: String { cacheDirectory + "/listen.lock" }
+    /// Where the reader window was last (`TRANSLATION VERSE_ID`), to open there again; losing it
+    /// loses nothing the user wrote.
+    public var readerPlace: String { cacheDirectory + "/reader-place" }
 
     /// Why the user's folders cannot be known, or nil: `HOME` unset, empty or relative while an
     /// XDG variable needs it (Manna would otherwise make folders at `/` or in the working folder).

@@ -455,4 +455,13 @@ public enum Files {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
+
+    /// The running executable, resolved: /proc/self/exe, else argv[0]. In a checkout the text
+    /// database and the helpers are found beside it.
+    public static func runningExecutable() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return CommandLine.arguments.first ?? "manna" }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

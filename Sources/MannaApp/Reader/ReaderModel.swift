@@ -1,0 +1,154 @@
+// What the reader window (manna-reader) shows and remembers, without the window: the chapter
+// and translation, a reference typed as the command line takes it, back and forward, where the
+// reader was last, the verse of the day. The GTK layer only draws this, so its rules are
+// tested in-process (ReaderModelTests) like every command's.
+import MannaKit
+
+/// A chapter in a translation: where the reader is, or was.
+public struct ReaderPlace: Equatable, Sendable {
+    public let translation: String
+    /// The verse asked for (John 3:16), or the chapter's first verse.
+    public let verse: VerseID
+
+    public init(translation: String, verse: VerseID) {
+        self.translation = translation
+        self.verse = verse
+    }
+
+    /// The chapter's verse 1.
+    public var chapter: VerseID { VerseID(book: verse.book, chapter: verse.chapter, verse: 1) }
+
+    /// `TRANSLATION VERSE_ID`, the file `Paths.readerPlace` holds.
+    var line: String { "\(translation) \(verse.rawValue)" }
+
+    /// The place in `line`, or nil when it is not one (a damaged or foreign file is ignored:
+    /// the reader opens at the start instead).
+    init?(line: String) {
+        let words = line.split(separator: " ")
+        guard words.count == 2, let raw = Int(words[1]) else { return nil }
+        let verse = VerseID(rawValue: raw)
+        guard verse.isValid || verse.verse == 0 && VerseID(book: verse.book, chapter: verse.chapter, verse: 1).isValid else { return nil }
+        self.init(translation: String(words[0]), verse: verse)
+    }
+}
+
+/// The reader's state and its rules.
+public final class ReaderModel {
+    public let database: TextDatabase
+    private let context: Context
+    public private(set) var place: ReaderPlace
+    private var back: [ReaderPlace] = []
+    private var forward: [ReaderPlace] = []
+
+    /// Opens the text database and the place the reader was last (`Paths.readerPlace`), else
+    /// Genesis 1 in the user's translation (`--translation`'s default: MANNA_TRANSLATION, the
+    /// config, KJV). A saved translation this database no longer has is replaced by the default.
+    public init(context: Context) throws {
+        self.context = context
+        database = try context.openTextDatabase()
+        let standard = try context.translation(nil, in: database)
+        let saved = (try? Files.readFirstLine(context.paths.readerPlace)).flatMap { $0.flatMap(ReaderPlace.init(line:)) }
+        if let saved, database.translations.contains(where: { $0.code == saved.translation }) {
+            place = saved
+        } else {
+            place = ReaderPlace(translation: standard.code, verse: saved?.verse ?? VerseID(book: 1, chapter: 1, verse: 1))
+        }
+    }
+
+    public var translation: Translation { database.translations.first { $0.code == place.translation } ?? database.translations[0] }
+
+    /// "John 3", in the translation's language.
+    public var title: String { chapter.label(in: translation.language) }
+
+    /// The chapter shown, its psalm title (verse 0) first.
+    public func verses() throws -> [PassageVerse] {
+        try database.passage(chapter, in: translation, titles: true)
+    }
+
+    /// The whole chapter the place is in.
+    private var chapter: Reference {
+        let first = place.chapter
+        let count = Canon.book(number: first.book)?.verseCount(chapter: first.chapter) ?? 1
+        return Reference(VerseRange(first: first, last: VerseID(book: first.book, chapter: first.chapter, verse: count)))
+    }
+
+    /// Goes to a reference typed as the command line takes it ("John 3", "Jn 3:16", "Ps 23 WEB":
+    /// a translation after it switches to it), the same parser `manna read` uses.
+    /// - Throws: the error `manna read` would print for it (a `UserError`).
+    public func go(to typed: String) throws {
+        let (text, written) = PassageInput.trailingTranslation(typed, in: database)
+        let reference = try PassageInput.parse(text, in: database)
+        let code = try written.map { try database.translation(code: $0).code } ?? place.translation
+        move(to: ReaderPlace(translation: code, verse: reference.ranges[0].first))
+    }
+
+    /// Goes to chapter `chapter` of book `book` (1-66).
+    public func go(book: Int, chapter: Int) {
+        move(to: ReaderPlace(translation: place.translation, verse: VerseID(book: book, chapter: chapter, verse: 1)))
+    }
+
+    /// Shows the same chapter in the translation `code`.
+    public func switchTranslation(to code: String) throws {
+        let translation = try database.translation(code: code)
+        guard translation.code != place.translation else { return }
+        move(to: ReaderPlace(translation: translation.code, verse: place.verse))
+    }
+
+    public var canGoBack: Bool { !back.isEmpty }
+    public var canGoForward: Bool { !forward.isEmpty }
+
+    /// Returns to the place before the last move; false when there is none.
+    @discardableResult
+    public func goBack() -> Bool { retrace(from: &back, keepingIn: &forward) }
+
+    /// Undoes the last `goBack`; false when there is nothing to go forward to.
+    @discardableResult
+    public func goForward() -> Bool { retrace(from: &forward, keepingIn: &back) }
+
+    /// Goes to the last place of `history`, keeping the place shown in `other` to come back by.
+    private func retrace(from history: inout [ReaderPlace], keepingIn other: inout [ReaderPlace]) -> Bool {
+        guard let last = history.popLast() else { return false }
+        other.append(place)
+        settle(at: last)
+        return true
+    }
+
+    /// The verse of the day for today's local date, in the translation shown.
+    public func verseOfTheDay() throws -> DailyVerse {
+        let today = try context.zone().local(context.clock.now()).date
+        return try context.dailyVerse(for: today, translation: place.translation)
+    }
+
+    /// Goes to the verse of the day's chapter, in the translation shown.
+    public func goToVerseOfTheDay() throws {
+        move(to: ReaderPlace(translation: place.translation, verse: try verseOfTheDay().id))
+    }
+
+    /// Manna's version, for the About window.
+    public static var version: String { Manna.version }
+
+    /// What the user is told of `error` (one line, as the command line's edge says it) and its
+    /// sysexits status.
+    public static func report(_ error: any Error) -> (message: String, status: Int32) {
+        let (message, status) = Manna.report(error)
+        return (Manna.oneLine(message), status.rawValue)
+    }
+
+    /// A new place, remembered for Back; going anywhere new forgets Forward, as a browser does.
+    private func move(to next: ReaderPlace) {
+        guard next != place else { return }
+        back.append(place)
+        forward.removeAll()
+        settle(at: next)
+    }
+
+    /// Shows `next` and keeps it as where to open next time. A place that cannot be saved (a
+    /// read-only cache) is not worth an error: the reader then opens at the start.
+    private func settle(at next: ReaderPlace) {
+        place = next
+        let path = context.paths.readerPlace
+        if (try? Files.makeDirectories(context.paths.cacheDirectory)) != nil {
+            try? Files.writeAtomically(next.line + "\n", to: path)
+        }
+    }
+}

@@ -1,0 +1,358 @@
+// The reader window: a header bar (back, forward, the sidebar, go to a passage, the
+// translation, the menu), the books and chapters in a sidebar that folds away in a narrow window
+// (AdwFlap), and the chapter as verses with their numbers, selectable. What it shows and the
+// rules of moving are ReaderModel's; this draws the model and hands it what the user did.
+import CAdw
+import MannaApp
+import MannaKit
+
+final class ReaderWindow {
+    let window: Object
+    private let model: ReaderModel
+    private let toasts: Object
+    private let entry: Object
+    private let translations: Object
+    private let books: Object
+    private let chapters: Object
+    private let heading: Object
+    private let text: Object
+    private let scroller: Object
+    /// The two views: today's verse, and the chapter.
+    private let views: Object
+    private let todayReference: Object
+    private let todayText: Object
+    private let flap: Object
+    private let backAction: Object
+    private let forwardAction: Object
+    /// The book whose chapters the sidebar lists, and their buttons (the sidebar owns them).
+    private var listedBook = 0
+    private var chapterButtons: [UnsafeMutablePointer<GtkWidget>] = []
+    /// Set while the window itself moves the translation switcher, so that the change it
+    /// notifies is not taken for the user's.
+    private var settingTranslation = false
+
+    init(application: Object, model: ReaderModel) {
+        self.model = model
+        window = Object(adw_application_window_new(application.cast()))
+        gtk_window_set_default_size(window.cast(), 960, 720)
+
+        entry = Object(gtk_entry_new())
+        gtk_entry_set_placeholder_text(entry.cast(), "Go to a passage, like John 3:16")
+        gtk_editable_set_width_chars(entry.cast(), 28)
+        label(entry.cast(), "Go to passage")
+        translations = Object(withCStrings(model.database.translations.map(\.code)) { gtk_drop_down_new_from_strings($0) })
+        label(translations.cast(), "Translation")
+        heading = Object(gtk_label_new(""))
+        gtk_widget_add_css_class(heading.cast(), "title-1")
+        gtk_label_set_xalign(heading.cast(), 0)
+        gtk_label_set_wrap(heading.cast(), 1)
+        text = Object(gtk_label_new(""))
+        gtk_label_set_wrap(text.cast(), 1)
+        gtk_label_set_selectable(text.cast(), 1)
+        gtk_label_set_xalign(text.cast(), 0)
+        gtk_label_set_yalign(text.cast(), 0)
+        gtk_widget_add_css_class(text.cast(), "body")
+        books = Object(gtk_list_box_new())
+        gtk_widget_add_css_class(books.cast(), "navigation-sidebar")
+        label(books.cast(), "Books")
+        chapters = Object(gtk_flow_box_new())
+        gtk_flow_box_set_selection_mode(chapters.cast(), GTK_SELECTION_NONE)
+        gtk_flow_box_set_homogeneous(chapters.cast(), 1)
+        gtk_flow_box_set_max_children_per_line(chapters.cast(), 6)
+        label(chapters.cast(), "Chapters")
+        scroller = Object(gtk_scrolled_window_new())
+        views = Object(adw_view_stack_new())
+        todayReference = Object(gtk_label_new(""))
+        gtk_widget_add_css_class(todayReference.cast(), "title-2")
+        todayText = Object(gtk_label_new(""))
+        gtk_label_set_wrap(todayText.cast(), 1)
+        gtk_label_set_selectable(todayText.cast(), 1)
+        gtk_label_set_justify(todayText.cast(), GTK_JUSTIFY_CENTER)
+        gtk_widget_add_css_class(todayText.cast(), "title-3")
+        flap = Object(adw_flap_new())
+        toasts = Object(adw_toast_overlay_new())
+        backAction = Object(g_simple_action_new("back", nil), owned: true)
+        forwardAction = Object(g_simple_action_new("forward", nil), owned: true)
+
+        // Widgets made here and not kept are raw pointers: their parent takes the floating
+        // reference, as in C; a Swift Object could be released between `cast()` and the call.
+        for book in Canon.books {
+            let row = gtk_label_new(book.name(in: model.translation.language))!
+            gtk_label_set_xalign(cast(row), 0)
+            gtk_list_box_append(books.cast(), row)
+        }
+        let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(cast(content), headerBar())
+        adw_flap_set_flap(flap.cast(), sidebar())
+        adw_flap_set_separator(flap.cast(), gtk_separator_new(GTK_ORIENTATION_VERTICAL))
+        adw_view_stack_page_set_icon_name(adw_view_stack_add_titled(views.cast(), today(), "today", "Today"), "weather-clear-symbolic")
+        adw_view_stack_page_set_icon_name(adw_view_stack_add_titled(views.cast(), page(), "read", "Read"), "accessories-dictionary-symbolic")
+        adw_view_stack_set_visible_child_name(views.cast(), "read")
+        adw_flap_set_content(flap.cast(), views.cast())
+        gtk_widget_set_vexpand(flap.cast(), 1)
+        gtk_box_append(cast(content), flap.cast())
+        adw_toast_overlay_set_child(toasts.cast(), content)
+        adw_application_window_set_content(window.cast(), toasts.cast())
+        ShortcutsWindow.attach(to: window)
+        // The go-to entry has the focus first: the chapter's selectable text would otherwise
+        // take it, and show itself all selected.
+        gtk_window_set_focus(window.cast(), entry.cast())
+
+        connectSignals()
+        show()
+    }
+
+    // MARK: - What the user does
+
+    /// Goes to `typed` ("John 3", "Ps 23 WEB"), or tells why it cannot (a toast) and returns the
+    /// error for a command line to report.
+    @discardableResult
+    func go(to typed: String) -> (message: String, status: Int32)? {
+        do {
+            try model.go(to: typed)
+            showChapter()
+            return nil
+        } catch {
+            let report = ReaderModel.report(error)
+            toast(report.message)
+            return report
+        }
+    }
+
+    /// Puts the cursor in the go-to entry, its text selected (Ctrl+L).
+    func focusEntry() {
+        gtk_widget_grab_focus(entry.cast())
+        gtk_editable_select_region(entry.cast(), 0, -1)
+    }
+
+    func toggleSidebar() {
+        adw_flap_set_reveal_flap(flap.cast(), adw_flap_get_reveal_flap(flap.cast()) == 0 ? 1 : 0)
+    }
+
+    func present() { gtk_window_present(window.cast()) }
+
+    // MARK: - Drawing the model
+
+    /// Shows the model's chapter in the Read view.
+    private func showChapter() {
+        adw_view_stack_set_visible_child_name(views.cast(), "read")
+        show()
+    }
+
+    /// Shows the model's chapter, translation and history, and today's verse in the translation.
+    private func show() {
+        let verses: [PassageVerse]
+        let today: DailyVerse
+        do { (verses, today) = (try model.verses(), try model.verseOfTheDay()) } catch {
+            toast(ReaderModel.report(error).message)
+            return
+        }
+        gtk_label_set_text(todayReference.cast(), "\(today.label) (\(today.translation))")
+        gtk_label_set_text(todayText.cast(), today.text)
+        gtk_window_set_title(window.cast(), "\(model.title) (\(model.place.translation)) – Manna")
+        gtk_label_set_text(heading.cast(), model.title)
+        gtk_label_set_markup(text.cast(), ChapterMarkup.markup(of: verses, language: model.translation.language))
+        gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(scroller.cast()), 0)
+        if let index = model.database.translations.firstIndex(where: { $0.code == model.place.translation }),
+           Int(gtk_drop_down_get_selected(translations.cast())) != index {
+            settingTranslation = true
+            gtk_drop_down_set_selected(translations.cast(), guint(index))
+            settingTranslation = false
+        }
+        listChapters(of: model.place.verse.book)
+        if model.place.verse.book == listedBook {
+            for (index, button) in chapterButtons.enumerated() {
+                if index + 1 == model.place.verse.chapter {
+                    gtk_widget_add_css_class(button, "suggested-action")
+                } else {
+                    gtk_widget_remove_css_class(button, "suggested-action")
+                }
+            }
+        }
+        gtk_list_box_select_row(books.cast(), gtk_list_box_get_row_at_index(books.cast(), Int32(model.place.verse.book - 1)))
+        g_simple_action_set_enabled(backAction.cast(), model.canGoBack ? 1 : 0)
+        g_simple_action_set_enabled(forwardAction.cast(), model.canGoForward ? 1 : 0)
+    }
+
+    /// The chapter buttons of `book` (1-66) in the sidebar.
+    private func listChapters(of book: Int) {
+        guard book != listedBook, let chosen = Canon.book(number: book) else { return }
+        listedBook = book
+        while let child = gtk_widget_get_first_child(chapters.cast()) {
+            gtk_flow_box_remove(chapters.cast(), child)
+        }
+        chapterButtons = []
+        for chapter in 1...chosen.chapterCount {
+            let button = gtk_button_new_with_label(String(chapter))!
+            label(button, "\(chosen.name(in: model.translation.language)) \(chapter)")
+            Object.on(button, "clicked") { [unowned self] in
+                model.go(book: book, chapter: chapter)
+                showChapter()
+            }
+            gtk_flow_box_append(chapters.cast(), button)
+            chapterButtons.append(button)
+        }
+    }
+
+    private func toast(_ message: String) {
+        adw_toast_overlay_add_toast(toasts.cast(), adw_toast_new(ChapterMarkup.escaped(message)))
+    }
+
+    // MARK: - Building
+
+    private func headerBar() -> UnsafeMutablePointer<GtkWidget> {
+        let bar = adw_header_bar_new()!
+        let sidebar = gtk_toggle_button_new()!
+        gtk_button_set_icon_name(cast(sidebar), "sidebar-show-symbolic")
+        label(sidebar, "Books and chapters")
+        g_object_bind_property(flap.pointer, "reveal-flap", sidebar, "active", GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
+        adw_header_bar_pack_start(cast(bar), iconButton("go-previous-symbolic", label: "Back", action: "win.back"))
+        adw_header_bar_pack_start(cast(bar), iconButton("go-next-symbolic", label: "Forward", action: "win.forward"))
+        adw_header_bar_pack_start(cast(bar), sidebar)
+        let switcher = adw_view_switcher_new()!
+        adw_view_switcher_set_stack(cast(switcher), views.cast())
+        adw_view_switcher_set_policy(cast(switcher), ADW_VIEW_SWITCHER_POLICY_WIDE)
+        adw_header_bar_pack_start(cast(bar), switcher)
+        adw_header_bar_set_title_widget(cast(bar), entry.cast())
+
+        let menu = g_menu_new()
+        g_menu_append(menu, "Keyboard Shortcuts", "win.show-help-overlay")
+        g_menu_append(menu, "About Manna", "app.about")
+        let menuButton = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(cast(menuButton), "open-menu-symbolic")
+        gtk_menu_button_set_menu_model(cast(menuButton), UnsafeMutableRawPointer(menu)?.assumingMemoryBound(to: GMenuModel.self))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        label(menuButton, "Main menu")
+        adw_header_bar_pack_end(cast(bar), menuButton)
+        adw_header_bar_pack_end(cast(bar), translations.cast())
+        return bar
+    }
+
+    private func sidebar() -> UnsafeMutablePointer<GtkWidget> {
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_set_size_request(box, 240, -1)
+        gtk_widget_add_css_class(box, "background")
+        let bookScroller = scrolled(books.cast())
+        gtk_widget_set_vexpand(bookScroller, 1)
+        let chapterScroller = scrolled(chapters.cast())
+        gtk_scrolled_window_set_min_content_height(cast(chapterScroller), 180)
+        margins(chapters.cast(), 6)
+        gtk_box_append(cast(box), bookScroller)
+        gtk_box_append(cast(box), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
+        gtk_box_append(cast(box), chapterScroller)
+        return box
+    }
+
+    /// The chapter: its heading and its verses, in a column of a readable width.
+    private func page() -> UnsafeMutablePointer<GtkWidget> {
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 18)!
+        margins(column, 24)
+        gtk_box_append(cast(column), heading.cast())
+        gtk_box_append(cast(column), text.cast())
+        let clamp = adw_clamp_new()!
+        adw_clamp_set_maximum_size(cast(clamp), 720)
+        adw_clamp_set_child(cast(clamp), column)
+        gtk_scrolled_window_set_policy(scroller.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(scroller.cast(), clamp)
+        gtk_widget_set_hexpand(scroller.cast(), 1)
+        return scroller.cast()
+    }
+
+    /// Today: the verse of the day, large, and a button to read its chapter.
+    private func today() -> UnsafeMutablePointer<GtkWidget> {
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 18)!
+        margins(column, 36)
+        gtk_widget_set_valign(column, GTK_ALIGN_CENTER)
+        gtk_box_append(cast(column), todayReference.cast())
+        gtk_box_append(cast(column), todayText.cast())
+        let read = gtk_button_new_with_label("Read the Chapter")!
+        gtk_widget_add_css_class(read, "pill")
+        gtk_widget_add_css_class(read, "suggested-action")
+        gtk_widget_set_halign(read, GTK_ALIGN_CENTER)
+        Object.on(read, "clicked") { [unowned self] in
+            do {
+                try model.goToVerseOfTheDay()
+                showChapter()
+            } catch {
+                toast(ReaderModel.report(error).message)
+            }
+        }
+        gtk_box_append(cast(column), read)
+        let clamp = adw_clamp_new()!
+        adw_clamp_set_maximum_size(cast(clamp), 600)
+        adw_clamp_set_child(cast(clamp), column)
+        return scrolled(clamp)
+    }
+
+    private func connectSignals() {
+        entry.on("activate") { [unowned self] in
+            let typed = String(cString: gtk_editable_get_text(entry.cast()))
+            guard !typed.allSatisfy(\.isWhitespace) else { return }
+            if go(to: typed) == nil { gtk_editable_set_text(entry.cast(), "") }
+        }
+        translations.on("notify::selected", withArgument: { [unowned self] _ in
+            guard !settingTranslation else { return 0 }
+            let index = Int(gtk_drop_down_get_selected(translations.cast()))
+            guard model.database.translations.indices.contains(index) else { return 0 }
+            do { try model.switchTranslation(to: model.database.translations[index].code) } catch {
+                toast(ReaderModel.report(error).message)
+            }
+            show()
+            return 0
+        })
+        books.on("row-activated", withArgument: { [unowned self] row in
+            guard let row else { return 0 }
+            listChapters(of: Int(gtk_list_box_row_get_index(row.assumingMemoryBound(to: GtkListBoxRow.self))) + 1)
+            return 0
+        })
+        backAction.on("activate", withArgument: { [unowned self] _ in
+            if model.goBack() { showChapter() }
+            return 0
+        })
+        forwardAction.on("activate", withArgument: { [unowned self] _ in
+            if model.goForward() { showChapter() }
+            return 0
+        })
+        g_action_map_add_action(window.cast(), backAction.cast())
+        g_action_map_add_action(window.cast(), forwardAction.cast())
+    }
+}
+
+// MARK: - Helpers
+
+/// Sets the name a screen reader says for `widget`.
+func label(_ widget: UnsafeMutablePointer<GtkWidget>, _ name: String) {
+    manna_set_accessible_label(widget, name)
+}
+
+func margins(_ widget: UnsafeMutablePointer<GtkWidget>, _ size: Int32) {
+    gtk_widget_set_margin_top(widget, size)
+    gtk_widget_set_margin_bottom(widget, size)
+    gtk_widget_set_margin_start(widget, size)
+    gtk_widget_set_margin_end(widget, size)
+}
+
+/// `child` in a new window that scrolls it vertically.
+func scrolled(_ child: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget> {
+    let scroller = gtk_scrolled_window_new()!
+    gtk_scrolled_window_set_policy(cast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+    gtk_scrolled_window_set_child(cast(scroller), child)
+    return scroller
+}
+
+/// A button showing `icon`, named `label` for screen readers and in its tooltip, that runs `action`.
+func iconButton(_ icon: String, label name: String, action: String) -> UnsafeMutablePointer<GtkWidget> {
+    let button = gtk_button_new_from_icon_name(icon)!
+    label(button, name)
+    gtk_widget_set_tooltip_text(button, name)
+    gtk_actionable_set_action_name(cast(button), action)
+    return button
+}
+
+/// Calls `body` with `strings` as a NULL-terminated C array, valid for the call.
+func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
+    let copies = strings.map { strdup($0) }
+    defer { for copy in copies { free(copy) } }
+    let array: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
+    return array.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

@@ -1,0 +1,307 @@
+// manna-reader, the GNOME window, driven as a screen reader user's tools drive it: on an X
+// server of its own (Xvfb) with a private session bus and the accessibility bus, read and
+// operated through AT-SPI by a python3 script (pyatspi) that types and presses keys as a
+// person would. Every process is started with MannaKit's Subprocess and stopped by its PID.
+import Foundation
+import MannaKit
+import Testing
+import TestSupport
+
+extension Prerequisite {
+    static let xvfb = command("Xvfb", package: "xvfb")
+    static let atSpiBusLauncher = Prerequisite("/usr/libexec/at-spi-bus-launcher (Debian: apt-get install at-spi2-core)") {
+        FileManager.default.isExecutableFile(atPath: ReaderSession.busLauncher)
+    }
+    static let pyatspi = Prerequisite("python3 with pyatspi (Debian: apt-get install python3-pyatspi)") { ReaderSession.python != nil }
+    static let imagemagick = Prerequisite(group: "ImageMagick", [command("import", package: "imagemagick"), command("identify", package: "imagemagick")])
+    /// An X server, a session bus and the accessibility bus for a window, and the tools that read it.
+    static let windowSession = Prerequisite(group: "a window session", [xvfb, dbusDaemon, atSpiBusLauncher, pyatspi, imagemagick])
+}
+
+@Suite(.needs(.windowSession)) struct ReaderWindowTests {
+    /// Where the screenshots are kept: $MANNA_TEST_ARTIFACTS/reader, else
+    /// .build/test-artifacts/reader in the checkout.
+    static let artifacts = (ProcessInfo.processInfo.environment["MANNA_TEST_ARTIFACTS"] ?? Manna.root + "/.build/test-artifacts") + "/reader"
+
+    @Test func goesToAPassageSwitchesTranslationAndTakesASecondLaunchsReference() throws {
+        let session = try ReaderSession()
+        // With no window open, a passage that does not exist is refused and nothing stays running.
+        let first = try session.launch("Hezekiah 3")
+        #expect(first.status == 65)
+        #expect(first.stderr == "manna-reader: no book called 'Hezekiah'\n")
+        #expect(try session.launch("--version").stdout == "manna-reader 0.1.0\n")
+        try session.open()
+
+        let john = try session.drive("go", "John 3")
+        #expect(john.title == "John 3 (KJV) – Manna", "\(john)")
+        #expect(john.text.contains("\n16 For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him"), "\(john)")
+
+        let web = try session.drive("translation", "WEB")
+        #expect(web.title == "John 3 (WEB) – Manna", "\(web)")
+        #expect(web.text.contains("\n16 For God so loved the world, that he gave his only born Son, that whoever believes in him"), "\(web)")
+        #expect(web.text != john.text)
+
+        // A second launch hands its reference to the running window and exits at once.
+        let second = try session.launch("Romans 8")
+        #expect(second.status == 0, "\(second.stderr)")
+        let romans = try session.drive("state")
+        #expect(romans.title == "Romans 8 (WEB) – Manna", "\(romans)")
+        #expect(romans.text.hasPrefix("1 There is therefore now no condemnation to those who are in Christ Jesus"), "\(romans)")
+        // One that is no passage is refused there, with the command line's words and status.
+        let refused = try session.launch("Hezekiah 3")
+        #expect(refused.status == 65)
+        #expect(refused.stderr == "manna-reader: no book called 'Hezekiah'\n")
+        #expect(try session.drive("state").title == "Romans 8 (WEB) – Manna")
+
+        // Back returns to John 3 in the WEB (Alt+Left), as the history has it.
+        #expect(try session.drive("key", "alt+Left").title == "John 3 (WEB) – Manna")
+        // Where the reader is is kept for the next start.
+        #expect(try String(contentsOfFile: session.home.path + "/.cache/manna/reader-place", encoding: .utf8) == "WEB 43003001\n")
+
+        // Today: the verse `manna today` prints, in the translation shown; its button reads the chapter.
+        let today = session.home.run("today", "--translation", "WEB")
+        #expect(try session.drive("click", "Today").today + "\n" == today.stdout)
+        #expect(try session.screenshot(Self.artifacts + "/today.png").colours > 100)
+        let reference = try #require(today.stdout.split(separator: "\n").first?.split(separator: ":").first)
+        #expect(try session.drive("click", "Read the Chapter").title == "\(reference) (WEB) – Manna")
+        #expect(try session.drive("key", "alt+Left").title == "John 3 (WEB) – Manna")
+
+        let screenshot = try session.screenshot(Self.artifacts + "/john-3-web.png")
+        // A window drawn has text, a header bar and a sidebar: many colours, where a blank
+        // or black screen has one or two.
+        #expect(screenshot.colours > 100, "\(screenshot)")
+    }
+}
+
+/// An X server (Xvfb), a private session bus, the accessibility bus and (`open`) manna-reader
+/// in a temporary home; stopped, each by its PID, when the test lets go of it.
+final class ReaderSession {
+    static let busLauncher = "/usr/libexec/at-spi-bus-launcher"
+    static let python = TestEnvironment.python(running: "import pyatspi")
+    static let reader = URL(fileURLWithPath: Manna.binary).deletingLastPathComponent().appendingPathComponent("manna-reader").path
+
+    let home: TemporaryHome
+    private let scratch: Scratch
+    /// Started in this order, stopped in the other.
+    private var bus: TestBus?
+    private var programs: [RunningProgram] = []
+    private(set) var environment: [String: String] = [:]
+    private(set) var display = ""
+
+    init() throws {
+        try Prerequisite.windowSession.require()
+        precondition(Manna.textDatabaseReady)
+        scratch = try Scratch("window")
+        home = try TemporaryHome()
+        let runtime = scratch.file("runtime")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        environment = [
+            "HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "XDG_RUNTIME_DIR": runtime,
+            "GTK_A11Y": "atspi", "GDK_BACKEND": "x11", "GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "0",
+        ]
+
+        // The X server picks a free display and prints its number.
+        let xvfb = try start(try #require(TestEnvironment.path(of: "Xvfb")), ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                             output: .socket)
+        guard let number = xvfb.readLine(timeout: 60), !number.isEmpty else { throw ReaderSessionError("Xvfb chose no display within 60 s: \(log)") }
+        display = ":" + number
+        environment["DISPLAY"] = display
+        let bus = try TestBus()
+        self.bus = bus
+        environment.merge(bus.environment) { $1 }
+        try start(Self.busLauncher, ["--launch-immediately"])
+    }
+
+    /// Starts manna-reader and waits for its window: it is up when the accessibility tree shows it.
+    func open() throws {
+        try start(Self.reader, [])
+        _ = try waitFor("the window to show", seconds: 60) { (try? self.drive("state")).map { _ in true } }
+    }
+
+    deinit {
+        // The reader first, then the bus launcher, asked to end (SIGTERM: it stops the
+        // accessibility bus it started) before being killed; then the bus and the X server.
+        for program in programs.dropFirst().reversed() {
+            program.signal(SIGTERM)
+            program.wait(timeout: 5)
+        }
+        bus = nil
+        programs.first?.stop()
+    }
+
+    /// What the window shows: its title and the chapter's text.
+    struct Shown: CustomStringConvertible {
+        let title: String
+        let text: String
+        /// The Today view: the verse of the day's reference and translation, a line break, its text.
+        let today: String
+        var description: String { "title \(title.debugDescription), text \(text.prefix(120).debugDescription)" }
+    }
+
+    /// Runs the driver script's `command` ("go REFERENCE", "translation CODE", "key KEYS",
+    /// "click BUTTON", "state") and returns what the window shows after it.
+    func drive(_ command: String...) throws -> Shown {
+        let run = try Programs.run(try #require(Self.python), ["-c", Self.driver] + command, environment: environment, timeout: 60)
+        guard run.status == 0, let shown = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: String],
+              let title = shown["title"], let text = shown["text"], let today = shown["today"] else {
+            throw ReaderSessionError("the driver failed (\(command.joined(separator: " "))): status \(run.status) \(run.stdout) \(run.stderr)")
+        }
+        return Shown(title: title, text: text, today: today)
+    }
+
+    /// Launches manna-reader again with `arguments`, as a user would while it runs.
+    func launch(_ arguments: String...) throws -> Finished {
+        try Programs.run(Self.reader, arguments, environment: environment, timeout: 60)
+    }
+
+    /// Takes a screenshot of the whole screen into `path` and counts its colours.
+    func screenshot(_ path: String) throws -> (path: String, colours: Int) {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let taken = try Programs.run(try #require(TestEnvironment.path(of: "import")), ["-display", display, "-window", "root", path],
+                                     environment: environment, timeout: 60)
+        guard taken.status == 0 else { throw ReaderSessionError("import failed: \(taken.stderr)") }
+        let counted = try Programs.run(try #require(TestEnvironment.path(of: "identify")), ["-format", "%k", path], environment: environment, timeout: 60)
+        return (path, Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+    }
+
+    /// Starts `path` in the background, its stderr (and stdout, unless asked for) in a log file
+    /// of its own.
+    @discardableResult
+    private func start(_ path: String, _ arguments: [String], output: Subprocess.Stream? = nil) throws -> RunningProgram {
+        let name = (path as NSString).lastPathComponent
+        let program = try RunningProgram(path, arguments, environment: environment, output: output ?? .file(scratch.file(name + ".out")),
+                                         errorOutput: .file(scratch.file(name + ".log")))
+        programs.append(program)
+        return program
+    }
+
+    /// What the programs wrote on stderr, for a failure's message.
+    private var log: String {
+        ((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? [])
+            .filter { $0.hasSuffix(".log") }
+            .map { $0 + ":\n" + ((try? String(contentsOfFile: scratch.file($0), encoding: .utf8)) ?? "") }
+            .joined(separator: "\n")
+    }
+
+    /// `value`'s first non-nil answer, asked every 100 ms for up to `seconds`.
+    private func waitFor<Value>(_ what: String, seconds: Int = 10, _ value: () -> Value?) throws -> Value {
+        let deadline = Clock.monotonicMilliseconds() + seconds * 1000
+        while Clock.monotonicMilliseconds() < deadline {
+            if let value = value() { return value }
+            usleep(100_000)
+        }
+        throw ReaderSessionError("waited \(seconds) s for \(what); what the programs said:\n\(log)")
+    }
+
+    /// The driver: finds manna-reader on the accessibility bus, does one thing as a person
+    /// would (types into the go-to entry and presses Enter, opens the translation list and
+    /// moves to a code with the arrow keys, presses keys) and prints what the window shows as
+    /// JSON. Every wait has a deadline.
+    static let driver = #"""
+        import json, sys, time
+        import pyatspi
+
+        def waiting(seconds):
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                yield
+                time.sleep(0.1)
+
+        def find(node, test):
+            try:
+                if test(node):
+                    return node
+                children = list(node)
+            except Exception:
+                return None
+            for child in children:
+                found = find(child, test) if child is not None else None
+                if found is not None:
+                    return found
+            return None
+
+        def window():
+            for _ in waiting(10):
+                for app in pyatspi.Registry.getDesktop(0):
+                    if app is not None and app.name == "manna-reader":
+                        frame = find(app, lambda n: n.getRoleName() == "frame")
+                        if frame is not None:
+                            return frame
+            sys.exit("manna-reader has no window on the accessibility bus")
+
+        def text_of(node):
+            text = node.queryText()
+            return text.getText(0, text.characterCount)
+
+        def shown():
+            frame = window()
+            chapter = find(frame, lambda n: n.getRoleName() == "label" and (n.name or "").startswith("1 "))
+            # Today's view: its reference and text are the labels before its button.
+            read = find(frame, lambda n: n.getRoleName() == "push button" and n.name == "Read the Chapter")
+            today = [text_of(n) for n in read.parent if n is not None and n.getRoleName() == "label"] if read else []
+            return {"title": frame.name, "text": text_of(chapter) if chapter else "", "today": "\n".join(today)}
+
+        def click(name):
+            button = find(window(), lambda n: n.getRoleName() in ("push button", "page tab") and n.name == name)
+            action = button.queryAction()
+            action.doAction([action.getName(i) for i in range(action.nActions)].index("click"))
+
+        KEYS = {"Return": 65293, "Down": 65364, "Up": 65362, "Left": 65361, "Right": 65363}
+        # Modifiers are held by key code (Xvfb's evdev map: Alt_L 64, Control_L 37); a key is
+        # pressed and released by its keysym.
+        MODIFIERS = {"alt": 64, "control": 37}
+
+        def press(*names):
+            *held, key = names
+            for name in held:
+                pyatspi.Registry.generateKeyboardEvent(MODIFIERS[name], None, pyatspi.KEY_PRESS)
+            pyatspi.Registry.generateKeyboardEvent(KEYS[key], None, pyatspi.KEY_SYM)
+            for name in reversed(held):
+                pyatspi.Registry.generateKeyboardEvent(MODIFIERS[name], None, pyatspi.KEY_RELEASE)
+            time.sleep(0.15)
+
+        def settle(before):
+            # The window has taken the action when its title changes (or after 5 s, when it did not).
+            for _ in waiting(5):
+                if window().name != before:
+                    break
+            time.sleep(0.2)
+
+        command, argument = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else None)
+        before = window().name
+        if command == "go":
+            entry = find(window(), lambda n: n.getRoleName() == "text" and n.name == "Go to passage")
+            entry.queryEditableText().setTextContents(argument)
+            press("Return")
+            settle(before)
+        elif command == "translation":
+            combo = find(window(), lambda n: n.getRoleName() == "combo box" and n.name == "Translation")
+            action = combo[0].queryAction()
+            action.doAction([action.getName(i) for i in range(action.nActions)].index("click"))
+            listing = None
+            for _ in waiting(5):
+                listing = find(combo, lambda n: n.getRoleName() == "list")
+                if listing is not None and listing.childCount > 0:
+                    break
+            codes = [find(item, lambda n: n.getRoleName() == "label").name for item in listing]
+            current = before.split("(")[1].split(")")[0]
+            steps = codes.index(argument) - codes.index(current)
+            time.sleep(0.3)
+            for _ in range(abs(steps)):
+                press("Down" if steps > 0 else "Up")
+            press("Return")
+            settle(before)
+        elif command == "key":
+            press(*argument.split("+"))
+            settle(before)
+        elif command == "click":
+            click(argument)
+            settle(before)
+        print(json.dumps(shown()))
+        """#
+}
+
+struct ReaderSessionError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,147 @@
+// The reader window's rules, without the window (manna-reader draws ReaderModel): where it
+// opens, a reference typed as `manna read` takes it, the translation switcher, back and
+// forward, the place kept for next time, and the chapter's markup.
+import Foundation
+import MannaKit
+import TestSupport
+import Testing
+
+@testable import MannaApp
+
+@Suite struct ReaderModelTests {
+    @Test func opensAtGenesisOneInTheUsersTranslation() throws {
+        let home = try TestHome()
+        home.variables["MANNA_TRANSLATION"] = "WEB"
+        let model = try ReaderModel(context: home.context())
+        #expect(model.place == ReaderPlace(translation: "WEB", verse: VerseID(rawValue: 1_001_001)))
+        #expect(model.title == "Genesis 1")
+        #expect(try model.verses().first?.text == "In the beginning, God created the heavens and the earth.")
+        #expect(!model.canGoBack && !model.canGoForward)
+    }
+
+    @Test func goesToAReferenceAsReadTakesItWithATranslationAfterIt() throws {
+        let model = try ReaderModel(context: TestHome().context())
+        try model.go(to: "Jn 3:16")
+        #expect(model.title == "John 3")
+        #expect(model.place == ReaderPlace(translation: "KJV", verse: VerseID(rawValue: 43_003_016)))
+        let john = try model.verses()
+        #expect(john.count == 36)
+        #expect(john[15].text?.hasPrefix("For God so loved the world") == true)
+
+        try model.go(to: "Ps 23 (WEB)")
+        #expect(model.title == "Psalm 23")
+        #expect(model.translation.code == "WEB")
+        let psalm = try model.verses()
+        #expect(psalm.first?.isTitle == true)
+        #expect(psalm.first?.text == "A Psalm by David.")
+        #expect(psalm.count == 7)
+    }
+
+    @Test func refusesWhatIsNoPassageWithTheCommandLinesWordsAndStaysPut() throws {
+        let model = try ReaderModel(context: TestHome().context())
+        try model.go(to: "John 3")
+        for (typed, message) in [
+            ("Hezekiah 3", "no book called 'Hezekiah'"),
+            ("John 22", "John has only 21 chapters"),
+        ] {
+            let error = try #require(throws: (any Error).self) { try model.go(to: typed) }
+            let report = ReaderModel.report(error)
+            #expect(report.message == message)
+            #expect(report.status == 65)
+        }
+        #expect(model.title == "John 3")
+        #expect(!model.canGoForward)
+        #expect(throws: (any Error).self) { try model.switchTranslation(to: "XYZ") }
+        #expect(model.translation.code == "KJV")
+    }
+
+    @Test func backAndForwardRetraceTheMovesAndANewMoveForgetsForward() throws {
+        let model = try ReaderModel(context: TestHome().context())
+        try model.go(to: "John 3")
+        try model.switchTranslation(to: "ASV")
+        model.go(book: 45, chapter: 8)
+        #expect(model.title == "Romans 8" && model.translation.code == "ASV")
+
+        #expect(model.goBack())
+        #expect(model.title == "John 3" && model.translation.code == "ASV")
+        #expect(model.goBack())
+        #expect(model.title == "John 3" && model.translation.code == "KJV")
+        #expect(model.goBack())
+        #expect(model.title == "Genesis 1")
+        #expect(!model.goBack())
+        #expect(model.goForward())
+        #expect(model.title == "John 3")
+
+        // Going to the place shown is no move; going elsewhere drops what was ahead.
+        try model.go(to: "John 3:16")
+        try model.go(to: "Acts 2")
+        #expect(!model.canGoForward)
+        #expect(model.goBack())
+        #expect(model.title == "John 3" && model.place.verse == VerseID(rawValue: 43_003_016))
+    }
+
+    @Test func opensWhereItWasLeftAndIgnoresADamagedOrStalePlace() throws {
+        let home = try TestHome()
+        let first = try ReaderModel(context: home.context())
+        try first.go(to: "Romans 8:28 WEB")
+        #expect(try String(contentsOfFile: home.paths.readerPlace, encoding: .utf8) == "WEB 45008028\n")
+        let again = try ReaderModel(context: home.context())
+        #expect(again.place == first.place)
+        #expect(again.title == "Romans 8")
+
+        // A translation the text database no longer has: the same chapter in the user's own.
+        try "GONE 45008028\n".write(toFile: home.paths.readerPlace, atomically: true, encoding: .utf8)
+        #expect(try ReaderModel(context: home.context()).place == ReaderPlace(translation: "KJV", verse: VerseID(rawValue: 45_008_028)))
+        for damaged in ["", "WEB", "WEB 99001001", "WEB forty", "\u{0}\u{1}"] {
+            try damaged.write(toFile: home.paths.readerPlace, atomically: true, encoding: .utf8)
+            #expect(try ReaderModel(context: home.context()).title == "Genesis 1", "\(damaged.debugDescription)")
+        }
+    }
+
+    @Test func theVerseOfTheDayIsTodaysInTheTranslationShown() throws {
+        let home = try TestHome()
+        let model = try ReaderModel(context: home.context())
+        try model.switchTranslation(to: "WEB")
+        let verse = try model.verseOfTheDay()
+        let today = home.run("today", "--translation", "WEB")
+        #expect(today.stdout.hasPrefix("\(verse.label) (WEB)\n"))
+        #expect(verse.translation == "WEB")
+        try model.goToVerseOfTheDay()
+        #expect(model.place == ReaderPlace(translation: "WEB", verse: verse.id))
+        #expect(model.canGoBack)
+    }
+}
+
+@Suite struct ReaderCommandTests {
+    @Test func opensAPassageTypedInOneOrManyWordsOrWhereTheReaderWas() throws {
+        #expect(try ReaderCommand.parse([]) == .open(nil))
+        #expect(try ReaderCommand.parse(["John 3:16"]) == .open("John 3:16"))
+        #expect(try ReaderCommand.parse(["Ps", "23", "WEB"]) == .open("Ps 23 WEB"))
+    }
+
+    @Test func printsItsUsageAndVersionAndRefusesOtherOptions() throws {
+        #expect(try ReaderCommand.parse(["--help"]) == .print(ReaderCommand.usage))
+        #expect(try ReaderCommand.parse(["-V"]) == .print("manna-reader \(Manna.version)"))
+        let error = try #require(throws: (any Error).self) { try ReaderCommand.parse(["--fullscreen", "John 3"]) }
+        #expect(ReaderModel.report(error) == (
+            "unknown option '--fullscreen': manna-reader takes a passage, like 'manna-reader John 3:16', or --help", 64))
+    }
+}
+
+@Suite struct ChapterMarkupTests {
+    @Test func numbersEachVerseOnItsLineTheTitleInItalicsAndEscapesTheText() {
+        let verses = [
+            PassageVerse(id: VerseID(rawValue: 19_003_000), text: "A Psalm of David, when he fled from Absalom his son."),
+            PassageVerse(id: VerseID(rawValue: 19_003_001), text: "LORD, how are they increased <that> trouble me & mine!"),
+            PassageVerse(id: VerseID(rawValue: 19_003_002), text: nil, lostBySource: true),
+            PassageVerse(id: VerseID(rawValue: 19_003_003), text: nil),
+        ]
+        #expect(ChapterMarkup.markup(of: verses, language: "en") == """
+            <i>A Psalm of David, when he fled from Absalom his son.</i>
+            <sup><small>1</small></sup> LORD, how are they increased &lt;that&gt; trouble me &amp; mine!
+            <sup><small>2</small></sup> <i>missing from this edition&apos;s source</i>
+            <sup><small>3</small></sup> <i>not in this translation</i>
+            """)
+        #expect(ChapterMarkup.escaped(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;")
+    }
+}
