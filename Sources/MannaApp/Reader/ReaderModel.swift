@@ -77,8 +77,9 @@ public final class ReaderModel {
     /// - Throws: the error `manna read` would print for it (a `UserError`).
     public func go(to typed: String) throws {
         let (text, written) = PassageInput.trailingTranslation(typed, in: database)
-        let reference = try PassageInput.parse(text, in: database)
         let code = try written.map { try database.translation(code: $0).code } ?? place.translation
+        // Read as in the translation it will show in ("Mt 5, 3" is chapter and verse in Spanish).
+        let (reference, _) = try PassageInput.parse(text, in: database, language: try database.translation(code: code).language)
         move(to: ReaderPlace(translation: code, verse: reference.ranges[0].first))
     }
 
