@@ -181,9 +181,10 @@ public final class RunningProgram: @unchecked Sendable {
         var raw: Int32 = 0
         var reaped: pid_t
         repeat { reaped = waitpid(pid, &raw, waiting ? 0 : WNOHANG) } while reaped < 0 && errno == EINTR
-        guard reaped == pid else { return reaped < 0 ? 128 + SIGKILL : nil }
+        guard reaped == pid || reaped < 0 else { return nil }
+        // Reaped by someone else (waitpid fails): gone all the same, and its pid no longer ours to signal.
         let signal = raw & 0x7F
-        status = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+        status = reaped < 0 ? 128 + SIGKILL : signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
         return status
     }
 }

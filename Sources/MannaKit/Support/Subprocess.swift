@@ -122,8 +122,8 @@ public enum Subprocess {
     public enum Stream: Equatable, Sendable {
         /// A socket whose other end the parent holds (`Child.input`, `output`, `errorOutput`).
         case socket
-        /// A file the child opens: read for stdin; made (0600) or emptied, and written, for
-        /// stdout and stderr. `/dev/null` gives nothing or throws away.
+        /// A file the child opens, never through a symbolic link: read for stdin; made (0600)
+        /// or emptied, and written, for stdout and stderr. `/dev/null` gives nothing or throws away.
         case file(String)
     }
 
@@ -156,7 +156,7 @@ public enum Subprocess {
             switch stream {
             case .socket: posix_spawn_file_actions_adddup2(&actions, pairs[index][1], Int32(index))
             case .file(let file):
-                let flags = index == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC
+                let flags = (index == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC) | O_NOFOLLOW
                 posix_spawn_file_actions_addopen(&actions, Int32(index), file, flags, 0o600)
             }
         }
