@@ -146,8 +146,8 @@ struct ParsedArguments {
             if !onlyPositionals, argument.count > 1, argument.hasPrefix("-"), !argument.hasPrefix("--"),
                argument.dropFirst().first.map({ $0.isLetter }) == true {
                 guard let option = spec.options.first(where: { $0.short == argument }) else {
-                    throw Failure.usage("unknown option '\(argument)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help' "
-                        + "(a text that starts with '-' goes after '--')")
+                    throw Failure.usage(tr("unknown option '{option}' for 'manna {command}'; see 'manna {command} --help' (a text that starts with '-' goes after '--')",
+                                           ("option", argument), ("command", spec.name)))
                 }
                 argument = "--" + option.name
             }
@@ -169,12 +169,12 @@ struct ParsedArguments {
                     given.append((name, arguments[index]))
                     index += 1
                 } else {
-                    throw Failure.usage("option --\(name) needs a value; see 'manna \(spec.name) --help'")
+                    throw Failure.usage(tr("option --{option} needs a value; see 'manna {command} --help'", ("option", name), ("command", spec.name)))
                 }
             } else if option != nil, inlineValue == nil {
                 flags.append(name)
             } else {
-                throw Failure.usage("unknown option '--\(name)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help'")
+                throw Failure.usage(tr("unknown option '--{option}' for 'manna {command}'; see 'manna {command} --help'", ("option", name), ("command", spec.name)))
             }
         }
         // A subcommand's options: the command reports a missing or mistyped subcommand itself.
@@ -182,7 +182,7 @@ struct ParsedArguments {
         if let subcommand = named ?? spec.withoutSubcommand {
             for name in given.map(\.name) + flags where !subcommand.options.contains(name) {
                 let command = named.map { spec.name + " " + $0.name } ?? spec.name
-                throw Failure.usage("option --\(name) does not apply to '\(command)'; see 'manna \(spec.name) --help'")
+                throw Failure.usage(tr("option --{option} does not apply to '{subcommand}'; see 'manna {command} --help'", ("option", name), ("subcommand", command), ("command", spec.name)))
             }
         }
     }
@@ -229,10 +229,14 @@ public enum Manna {
     /// could not be written (a full disk, a closed stdout) is an I/O error too: a backup
     /// written to /dev/full must not exit 0.
     public static func run(arguments: [String], context: Context) -> Int32 {
+        Messages.$current.withValue(context.messages) { runInLanguage(arguments: arguments, context: context) }
+    }
+
+    private static func runInLanguage(arguments: [String], context: Context) -> Int32 {
         var status = dispatch(arguments: arguments, context: context)
         context.stdout.flush()
         if let failure = context.stdout.failure, status == ExitStatus.ok.rawValue {
-            context.stderr.line("manna: cannot write the output: \(failure)")
+            context.stderr.line("manna: " + tr("cannot write the output: {reason}", ("reason", "\(failure)")))
             status = ExitStatus.ioError.rawValue
         }
         context.stderr.flush()
@@ -256,8 +260,8 @@ public enum Manna {
                 return ExitStatus.ok.rawValue
             }
             guard let command = command(named: arguments[1]) else {
-                context.stderr.line("manna: no command '\(arguments[1])' to help with"
-                    + Suggestion.hint(for: arguments[1], in: commands.map(\.name), otherwise: "; see 'manna --help' for the commands"))
+                context.stderr.line("manna: " + tr("no command '{command}' to help with", ("command", arguments[1]))
+                    + Suggestion.hint(for: arguments[1], in: commands.map(\.name), otherwise: tr("; see 'manna --help' for the commands")))
                 return ExitStatus.usage.rawValue
             }
             context.stdout.write(command.help(translations: context.translationsForHelp(command)))
@@ -269,8 +273,8 @@ public enum Manna {
             break
         }
         guard let command = command(named: name) else {
-            context.stderr.line("manna: unknown command '\(name)'"
-                + Suggestion.hint(for: name, in: commands.map(\.name), otherwise: "; see 'manna --help' for the commands"))
+            context.stderr.line("manna: " + tr("unknown command '{command}'", ("command", name))
+                + Suggestion.hint(for: name, in: commands.map(\.name), otherwise: tr("; see 'manna --help' for the commands")))
             return ExitStatus.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())
@@ -351,7 +355,7 @@ public enum Manna {
     /// `UserError`; anything else is a bug, said as such rather than hidden.
     static func report(_ error: any Error) -> (message: String, status: ExitStatus) {
         if let error = error as? UserError { return (error.message, error.exitStatus) }
-        return ("unexpected error (please report it): \(error)", .software)
+        return (tr("unexpected error (please report it): {error}", ("error", "\(error)")), .software)
     }
 }
 

@@ -16,13 +16,13 @@ enum ReadCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        let words = arguments.positionals == ["-"] ? [try StandardInput.text("the reference")] : arguments.positionals
-        guard !words.isEmpty else { throw Failure.usage("read needs a reference, like 'manna read John 3:16'") }
+        let words = arguments.positionals == ["-"] ? [try StandardInput.text(tr("the reference"))] : arguments.positionals
+        guard !words.isEmpty else { throw Failure.usage(tr("read needs a reference, like 'manna read John 3:16'")) }
         let database = try context.openTextDatabase()
         // "John 3:16 KJV", "John 3:16 (WEB)": a translation written after the reference.
         let (text, written) = PassageInput.trailingTranslation(String.spaced(words), in: database)
         if let written, let option = try arguments.value(Options.translation, context), option.uppercased() != written {
-            throw Failure.usage("two translations: --translation \(option) and \(written) after the reference; give one")
+            throw Failure.usage(tr("two translations: --translation {option} and {written} after the reference; give one", ("option", option), ("written", written)))
         }
         // The translation chosen, if any, says how the reference is read ("Mc 1:1" is Marcos in
         // Spanish); with none, a reference written in Spanish ("Juan 3:16") reads in Spanish.

@@ -12,7 +12,7 @@ enum PassageInput {
     /// Refuses a passage of more than `maxVerses` verses, with the limit named.
     static func checkSize(_ reference: Reference) throws {
         guard reference.verseCount(upTo: maxVerses) <= maxVerses else {
-            throw Failure.usage("a passage to print can be at most \(maxVerses) verses (the whole Bible, once); ask for less")
+            throw Failure.usage(tr("a passage to print can be at most {most} verses (the whole Bible, once); ask for less", ("most", maxVerses)))
         }
     }
 
@@ -36,7 +36,7 @@ enum PassageInput {
     /// Joins the words of a reference given as several arguments ("John" "3:16") and parses it;
     /// no words is a usage error naming the command.
     static func parseReference(_ words: [String], command: String) throws -> Reference {
-        guard !words.isEmpty else { throw Failure.usage("\(command) needs a reference, like 'manna \(command) John 3:16'") }
+        guard !words.isEmpty else { throw Failure.usage(tr("{command} needs a reference, like 'manna {command} John 3:16'", ("command", command))) }
         return try Reference(parsing: String.spaced(words))
     }
 
@@ -59,7 +59,10 @@ enum PassageInput {
         let asked = VerseID(book: book.number, chapter: chapter, verse: verse)
         let places = try database.elsewhere(asked)
         guard let at = places.first?.at, places.allSatisfy({ $0.at == at }) else { return nil }
-        let whose = places.count == database.translations.count ? "in other editions" : "in the " + places.map(\.translation).joined(separator: " and the ")
-        return "; \(Reference(asked)) \(whose) is \(Reference(at)) here"
+        let language = Messages.current.language
+        let (there, here) = (Reference(asked).label(in: language), Reference(at).label(in: language))
+        if places.count == database.translations.count { return tr("; {asked} in other editions is {at} here", ("asked", there), ("at", here)) }
+        let translations = places.map(\.translation).joined(separator: tr(" and the "))
+        return tr("; {asked} in the {translations} is {at} here", ("asked", there), ("translations", translations), ("at", here))
     }
 }
