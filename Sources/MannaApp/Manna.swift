@@ -65,14 +65,16 @@ struct CommandSpec: Sendable {
         return (others.count < taking.count ? "all but " + others.joined(separator: ", ") : taking.joined(separator: ", ")) + ": "
     }
 
-    /// `manna COMMAND --help`: usage, abstract and every option's help (see `optionHelp`).
+    /// `manna COMMAND --help`: usage, abstract and every option's help (see `optionHelp`), in the
+    /// reader's language where the catalogue has them (the man pages, from the same table, stay English).
     func help(translations: [Translation]?) -> String {
-        var text = "usage: \(usage)\n\n\(abstract)\n"
+        let messages = Messages.current
+        var text = tr("usage:") + " \(usage)\n\n\(messages.text(marked: abstract))\n"
         let options = optionHelp(translations: translations)
         if !options.isEmpty {
-            text += "\noptions:\n"
+            text += "\n" + tr("options:") + "\n"
             for (option, help) in options {
-                text += "  " + ("--" + option.name + (option.takesValue ? " VALUE" : "")).padding(to: 22) + help + "\n"
+                text += "  " + ("--" + option.name + (option.takesValue ? " VALUE" : "")).padding(to: 22) + messages.text(marked: help) + "\n"
             }
         }
         return text
@@ -210,11 +212,12 @@ public enum Manna {
     static func command(named name: String) -> CommandSpec? { commands.first { $0.name == name }?.spec() }
 
     static var overview: String {
-        var text = "usage: manna COMMAND [ARGUMENTS]\n\nManna: the verse of the day, prayer reminders and an offline Bible.\n\ncommands:\n"
+        var text = tr("usage:") + " manna COMMAND [ARGUMENTS]\n\n" + tr("Manna: the verse of the day, prayer reminders and an offline Bible.") + "\n\n"
+            + tr("commands:") + "\n"
         for command in commands.map({ $0.spec() }) {
-            text += "  " + command.name.padding(to: 10) + command.abstract + "\n"
+            text += "  " + command.name.padding(to: 10) + Messages.current.text(marked: command.abstract) + "\n"
         }
-        text += "\nSee 'manna COMMAND --help' for a command's options.\n"
+        text += "\n" + tr("See 'manna COMMAND --help' for a command's options.") + "\n"
         return text
     }
 

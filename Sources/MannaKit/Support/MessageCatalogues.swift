@@ -5,6 +5,19 @@ import Glibc
 #endif
 
 public enum MessageCatalogues {
+    /// One language's compiled catalogue (`manna install` copies each).
+    public struct Catalogue: Equatable, Sendable {
+        public let language: String
+        public let path: String
+    }
+
+    /// The catalogues in `directory` (found by `locate`), one a language, in name order.
+    public static func catalogues(in directory: String?) -> [Catalogue] {
+        guard let directory else { return [] }
+        return Files.list(directory).sorted().map { Catalogue(language: $0, path: directory + "/" + $0 + "/LC_MESSAGES/" + Messages.domain + ".mo") }
+            .filter { Files.exists($0.path) }
+    }
+
     /// The catalogue folder, in this order:
     /// 1. `MANNA_LOCALEDIR`, when set;
     /// 2. a checkout (`TextDatabaseLocator.checkout`): `.build/locale`, each `po/LANG.po`

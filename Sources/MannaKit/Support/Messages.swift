@@ -93,6 +93,14 @@ public struct Messages: Sendable {
         } ?? msgid.description
     }
 
+    /// A message marked where it is declared rather than where it is shown (a command's abstract
+    /// and its options' help: `abstract: "…"`, `help: "…"`, which tools/make-pot reads), looked up
+    /// when shown; itself where the catalogue lacks it.
+    public func text(marked msgid: String) -> String {
+        guard locale != nil else { return msgid }
+        return lookUp { _ in dgettext(Messages.domain, msgid).map { String(cString: $0) } } ?? msgid
+    }
+
     /// `singular` or `plural`, as this language's plural rule chooses for `count`.
     public func text(_ singular: StaticString, _ plural: StaticString, count: Int) -> String {
         let english = count == 1 ? singular.description : plural.description
@@ -141,24 +149,22 @@ public struct Messages: Sendable {
 
     private final class Binding: @unchecked Sendable {
         private let lock = Lock()
-        private var boundDirectory: String??
+        private var boundDirectory: String?
         private var handles: [(name: String, handle: locale_t?)] = []
 
         /// The opened locale `name`, with the domain bound to the catalogue folder the first
-        /// time; nil when either is missing (messages stay English, as glibc's own would).
+        /// time one is found; nil when either is missing (messages stay English, as glibc's own
+        /// would).
         func handle(locale name: String, catalogues: () -> String?) -> locale_t? {
             lock.withLock {
-                if boundDirectory == nil {
-                    let directory = catalogues()
-                    boundDirectory = .some(directory)
-                    if let directory {
-                        bindtextdomain(Messages.domain, directory)
-                        // The catalogues are UTF-8 and so is what Manna writes: no conversion,
-                        // which a static program could not load (gconv modules are dlopen'd).
-                        bind_textdomain_codeset(Messages.domain, "UTF-8")
-                    }
+                if boundDirectory == nil, let directory = catalogues() {
+                    boundDirectory = directory
+                    bindtextdomain(Messages.domain, directory)
+                    // The catalogues are UTF-8 and so is what Manna writes: no conversion, which a
+                    // static program could not load (gconv modules are dlopen'd).
+                    bind_textdomain_codeset(Messages.domain, "UTF-8")
                 }
-                guard case .some(.some) = boundDirectory else { return nil }
+                guard boundDirectory != nil else { return nil }
                 if let opened = handles.first(where: { $0.name == name }) { return opened.handle }
                 let handle = newlocale(LC_MESSAGES_MASK | LC_CTYPE_MASK | LC_TIME_MASK, name, nil)
                 handles.append((name, handle))
