@@ -81,6 +81,7 @@ public struct InstallLayout: Equatable, Sendable {
     public func helper(_ helper: HelperProgram) -> String { prefix + "/libexec/manna/" + helper.rawValue }
     /// Where `TextDatabaseLocator` looks first for an installed manna: `<bin>/../share/manna/`.
     public var textDatabase: String { prefix + "/share/manna/" + TextDatabaseLocator.fileName }
+    public var searchIndex: String { TextDatabaseLocator.searchIndexPath(of: textDatabase) }
     /// Where `MessageCatalogues` looks for an installed manna's messages in `language`:
     /// `<bin>/../share/locale/LANG/LC_MESSAGES/manna.mo`, the place of every program's.
     public func catalogue(language: String) -> String { prefix + "/share/locale/" + language + "/LC_MESSAGES/" + Messages.domain + ".mo" }
@@ -367,6 +368,8 @@ public struct Installer {
                 files.append(PlacedFile(destination: layout.helper(helper), source: .copy(found), mode: 0o755))
             }
         }
+        // The index first: a database is never newer than the index beside it.
+        files.append(PlacedFile(destination: layout.searchIndex, source: .copy(TextDatabaseLocator.searchIndexPath(of: textDatabase)), mode: 0o644))
         files.append(PlacedFile(destination: layout.textDatabase, source: .copy(textDatabase), mode: 0o644))
         files += catalogues.map { PlacedFile(destination: layout.catalogue(language: $0.language), source: .copy($0.path), mode: 0o644) }
         let texts = [
@@ -433,7 +436,7 @@ public struct Installer {
         if keepingProgram {
             report("kept \(layout.program): it is installed for every user, and the system's package manager removes it")
         } else {
-            for file in [layout.program] + HelperProgram.allCases.map(layout.helper) + [layout.textDatabase] + layout.installedCatalogues
+            for file in [layout.program] + HelperProgram.allCases.map(layout.helper) + [layout.searchIndex, layout.textDatabase] + layout.installedCatalogues
                 + [layout.manual, layout.configManual, layout.bashCompletion, layout.zshCompletion, layout.fishCompletion, layout.desktopEntry, layout.icon]
                 + layout.gnomeShellExtensionPaths {
                 try remove(file, upTo: layout.prefix)
