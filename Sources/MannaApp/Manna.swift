@@ -232,7 +232,7 @@ public enum Manna {
     /// could not be written (a full disk, a closed stdout) is an I/O error too: a backup
     /// written to /dev/full must not exit 0.
     public static func run(arguments: [String], context: Context) -> Int32 {
-        Messages.$current.withValue(context.messages) { runInLanguage(arguments: arguments, context: context) }
+        Messages.withCurrent(context.messages) { runInLanguage(arguments: arguments, context: context) }
     }
 
     private static func runInLanguage(arguments: [String], context: Context) -> Int32 {

@@ -16,21 +16,53 @@ import CGettext
 public struct Messages: Sendable {
     /// The locale to look messages up under ("es_ES.UTF-8"); nil for English.
     public let locale: String?
+    /// The language they are in: the first `LANGUAGE` names, else the locale's ("es"); "en".
+    public let language: String
     /// The folder holding `LANG/LC_MESSAGES/manna.mo`, found when first needed.
     let catalogues: @Sendable () -> String?
 
     /// Untranslated: the sources' English.
     public static let english = Messages(locale: nil, catalogues: { nil })
 
-    /// The messages of the run, bound by `Manna.run` from its context's environment; English
-    /// where nothing bound them (core code called directly, as tests do).
-    @TaskLocal public static var current = Messages.english
+    /// The messages of the run on this thread, bound by `Manna.run` from its context's
+    /// environment (`withCurrent`); English where nothing bound them (core code called
+    /// directly, as tests do). A thread's own, so parallel runs in one process (the tests) each
+    /// see theirs. A pthread key rather than a `@TaskLocal`: that would link Swift's concurrency
+    /// runtime and libdispatch into the static `manna`, whose start-up they would add to.
+    public static var current: Messages {
+        guard let bound = pthread_getspecific(currentKey) else { return .english }
+        return Unmanaged<Bound>.fromOpaque(bound).takeUnretainedValue().messages
+    }
+
+    /// Runs `body` with `messages` as `current` on this thread, then puts back what was.
+    public static func withCurrent<Result>(_ messages: Messages, _ body: () throws -> Result) rethrows -> Result {
+        let bound = Bound(messages)
+        let previous = pthread_getspecific(currentKey)
+        pthread_setspecific(currentKey, Unmanaged.passUnretained(bound).toOpaque())
+        defer {
+            pthread_setspecific(currentKey, previous)
+            withExtendedLifetime(bound) {}
+        }
+        return try body()
+    }
+
+    private final class Bound {
+        let messages: Messages
+        init(_ messages: Messages) { self.messages = messages }
+    }
+
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
     /// The gettext domain: the catalogue's file name, `manna.mo`.
     public static let domain = "manna"
 
-    public init(locale: String?, catalogues: @escaping @Sendable () -> String?) {
+    public init(locale: String?, language: String? = nil, catalogues: @escaping @Sendable () -> String?) {
         self.locale = locale
+        self.language = locale.map { language ?? Messages.language(of: $0) } ?? "en"
         self.catalogues = catalogues
     }
 
@@ -38,8 +70,13 @@ public struct Messages: Sendable {
     /// the first lookup).
     public init(environment: Environment, catalogues: @escaping @Sendable () -> String?) {
         let locale = Messages.localeName(environment)
-        self.init(locale: Messages.translates(locale: locale, languages: environment.nonEmpty("LANGUAGE")) ? locale : nil,
-                  catalogues: catalogues)
+        let languages = environment.nonEmpty("LANGUAGE")
+        guard Messages.translates(locale: locale, languages: languages) else {
+            self.init(locale: nil, catalogues: catalogues)
+            return
+        }
+        // glibc reads LANGUAGE itself (from the process's environment, which is this one).
+        self.init(locale: locale, language: languages.map(Messages.language(of:)), catalogues: catalogues)
     }
 
     /// The locale of messages as POSIX says: the first of `LC_ALL`, `LC_MESSAGES`, `LANG` that is
@@ -50,35 +87,37 @@ public struct Messages: Sendable {
 
     /// Whether messages may be other than English: not under C or POSIX (glibc then ignores
     /// `LANGUAGE` too), and not when the language asked first (`LANGUAGE`'s, else the locale's)
-    /// is English.
+    /// is English. Byte by byte: every command asks, `manna prompt` too.
     static func translates(locale: String, languages: String?) -> Bool {
-        if locale == "C" || locale == "POSIX" || locale.hasPrefix("C.") { return false }
-        let first = languages?.split(separator: ":").first.map(String.init) ?? locale
-        return !(first == "en" || first.hasPrefix("en_") || first.hasPrefix("en.") || first.hasPrefix("en@"))
+        if locale == "POSIX" || names(locale.utf8, "C") { return false }
+        return !names((languages ?? locale).utf8, "en")
     }
 
-    /// The language of the messages: "es" under es_ES.UTF-8, "en" when they are English.
-    public var language: String { locale.map(Messages.language(of:)) ?? "en" }
+    /// Whether a locale or `LANGUAGE` list starts with `language`: "en", "en_US.UTF-8", "en:es".
+    private static func names(_ name: String.UTF8View, _ language: StaticString) -> Bool {
+        var bytes = name.makeIterator()
+        for byte in UnsafeBufferPointer(start: language.utf8Start, count: language.utf8CodeUnitCount) where bytes.next() != byte { return false }
+        guard let next = bytes.next() else { return true }
+        return next == UInt8(ascii: "_") || next == UInt8(ascii: ".") || next == UInt8(ascii: "@") || next == UInt8(ascii: ":")
+    }
 
     /// The language of a text database's translation ("es"), for what stays with the text
     /// (a note inside a passage): the user's messages when they are in that language, else that
     /// language's messages when its locale is installed, else English.
     public func forText(language: String) -> Messages {
-        if Messages.language(of: locale ?? "en") == language { return self }
-        if language == "en" { return .english }
-        let catalogues = self.catalogues
-        let country = language == "en" ? "US" : language.uppercased()
-        return Messages(locale: language + "_" + country + ".UTF-8", catalogues: catalogues)
+        if self.language == language { return self }
+        if language == "en" { return Messages(locale: nil, catalogues: catalogues) }
+        return Messages(locale: language + "_" + language.uppercased() + ".UTF-8", catalogues: catalogues)
     }
 
     /// `body`'s messages in the text's `language` (`forText`): what stays with a passage.
     public static func inTextLanguage<Result>(_ language: String, _ body: () -> Result) -> Result {
-        $current.withValue(current.forText(language: language), operation: body)
+        withCurrent(current.forText(language: language), body)
     }
 
-    /// "es" of "es_ES.UTF-8".
+    /// "es" of "es_ES.UTF-8" (and of a `LANGUAGE` list, "es:en").
     static func language(of locale: String) -> String {
-        String(locale.prefix { $0 != "_" && $0 != "." && $0 != "@" })
+        String(locale.prefix { $0 != "_" && $0 != "." && $0 != "@" && $0 != ":" })
     }
 
     /// `msgid` in this language.
