@@ -213,6 +213,35 @@ final class TestDevice {
         #expect(try fast.notes().map(\.text) == ["slow wrote this later"])
     }
 
+    /// An edit made offline and found by a sync only later loses to a newer edit made elsewhere
+    /// meanwhile: edits are stamped when they were made (the record's own time), not when a sync
+    /// captured them, where an older edit used to win (issue 24). The older text stays, a copy.
+    @Test func anOlderEditSyncedLaterLosesToANewerOne() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        let note = try laptop.journal.addNote("first", on: ref("Ps 23:1"), at: laptop.now)
+        _ = try laptop.journal.highlight(ref("John 3:16"), color: .yellow, at: laptop.now)
+        try laptop.sync()
+        try desktop.sync()
+        // The laptop edits a minute on and stays offline; the desktop edits five minutes on and syncs.
+        laptop.now += 60
+        try laptop.edit(note, "the laptop's older words")
+        _ = try laptop.journal.highlight(ref("John 3:16"), color: .green, at: laptop.now)
+        desktop.now += 300
+        try desktop.edit(note, "the desktop's newer words")
+        _ = try desktop.journal.highlight(ref("John 3:16"), color: .blue, at: desktop.now)
+        try desktop.sync()
+        // Ten minutes on, the laptop syncs: its edits are still the older ones.
+        laptop.now += 540
+        for device in [laptop, desktop] { try device.sync() }
+        for device in [laptop, desktop] {
+            #expect(try device.notes().first { $0.uuid == note.uuid }?.text == "the desktop's newer words", "\(device.name)")
+            #expect(Set(try device.notes().map(\.text)) == ["the desktop's newer words", "the laptop's older words"], "\(device.name)")
+            #expect(try device.journal.highlights(in: nil).map(\.color) == [.blue], "\(device.name)")
+        }
+        #expect(try laptop.export() == desktop.export())
+    }
+
     /// Two highlights of one verse from two devices: the newer stays, the other is superseded.
     @Test func twoHighlightsOfOneVerseMergeToTheNewer() throws {
         let scratch = try Scratch("sync")
