@@ -10,11 +10,7 @@ import TestSupport
 /// and `doctor` is content again.
 @Suite struct SyncDamagedCommandTests {
     @Test func aDamagedByteIsNamedAndFailsDoctorUntilMended() throws {
-        let laptop = try TestHome(config: "notify_at = off\n"), desktop = try TestHome(config: "notify_at = off\n")
-        let shared = laptop.url.path + "-Sync"
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        #expect(laptop.run("sync", "init", shared, "--name", "laptop").status == 0)
-        #expect(desktop.run("sync", "init", shared, "--name", "desktop").status == 0)
+        let (laptop, desktop, shared) = try SyncClockCommandTests.pair()
         #expect(desktop.run("note", "add", "Rom 8:28", "from the desktop").status == 0)
         #expect(desktop.run("sync", "now").status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(desktop.run("sync", "status", "--json").stdout.utf8)) as? [String: Any])

@@ -71,6 +71,16 @@ final class TestDevice {
 
     func notes() throws -> [Note] { try journal.notes(in: nil) }
 
+    /// Writes a note of `text` on Ps 23:1 and highlights John 3:16 yellow, then syncs, and
+    /// `other` after: both have them.
+    func noteAndHighlight(_ text: String, syncedWith other: TestDevice) throws -> Note {
+        let note = try journal.addNote(text, on: ref("Ps 23:1"), at: now)
+        _ = try journal.highlight(ref("John 3:16"), color: .yellow, at: now)
+        try sync()
+        try other.sync()
+        return note
+    }
+
     /// Edits a note's text as `manna note edit` will: the text and its time.
     func edit(_ note: Note, _ text: String) throws {
         let update = try journal.database.prepare("UPDATE notes SET text = ?1, updated_at = ?2 WHERE uuid = ?3")
@@ -219,10 +229,7 @@ final class TestDevice {
     @Test func anOlderEditSyncedLaterLosesToANewerOne() throws {
         let scratch = try Scratch("sync")
         let (laptop, desktop) = try pair(scratch)
-        let note = try laptop.journal.addNote("first", on: ref("Ps 23:1"), at: laptop.now)
-        _ = try laptop.journal.highlight(ref("John 3:16"), color: .yellow, at: laptop.now)
-        try laptop.sync()
-        try desktop.sync()
+        let note = try laptop.noteAndHighlight("first", syncedWith: desktop)
         // The laptop edits a minute on and stays offline; the desktop edits five minutes on and syncs.
         laptop.now += 60
         try laptop.edit(note, "the laptop's older words")
