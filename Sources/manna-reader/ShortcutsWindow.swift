@@ -2,6 +2,7 @@
 // window (Ctrl+?, and "Keyboard Shortcuts" in the menu), which GTK builds from a description.
 import CAdw
 import MannaApp
+import MannaKit
 
 enum ShortcutsWindow {
     /// Every shortcut: what the window lists, the action it runs, its accelerator
@@ -22,7 +23,7 @@ enum ShortcutsWindow {
             """
             <child><object class="GtkShortcutsShortcut">
               <property name="title">\(title)</property>
-              <property name="accelerator">\(ChapterMarkup.escaped(accelerator))</property>
+              <property name="accelerator">\(Markup.escaped(accelerator))</property>
             </object></child>
             """
         }.joined()

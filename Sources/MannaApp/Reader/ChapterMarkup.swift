@@ -7,26 +7,9 @@ public enum ChapterMarkup {
     /// why, as `manna read` does, or is shown as missing.
     public static func markup(of verses: [PassageVerse], language: String) -> String {
         verses.map { verse in
-            if verse.isTitle { return "<i>" + escaped(verse.text ?? "") + "</i>" }
-            let text = verse.text.map(escaped) ?? "<i>" + escaped(PassageFormatter.note(on: verse, language: language) ?? "not in this translation") + "</i>"
+            if verse.isTitle { return "<i>" + Markup.escaped(verse.text ?? "") + "</i>" }
+            let text = verse.text.map(Markup.escaped) ?? "<i>" + Markup.escaped(PassageFormatter.note(on: verse, language: language) ?? "not in this translation") + "</i>"
             return "<sup><small>\(verse.id.verse)</small></sup> " + text
         }.joined(separator: "\n")
-    }
-
-    /// `text` with the characters markup gives a meaning to written as entities.
-    public static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }
