@@ -18,6 +18,10 @@ import Testing
             (["plan", "stat"], 64, "manna: 'stat' is not a plan subcommand; did you mean 'start'?\n"),
             (["config", "set", "notfy_at", "07:00"], 64, "manna: unknown key 'notfy_at'; did you mean 'notify_at'?\n"),
             (["search", "zzzzqqq"], 1, "manna: no verse in the KJV matches 'zzzzqqq'\n"),
+            // Nothing in the translation chosen: where the search finds verses, and how many (issue 29).
+            (["search", "throughly", "-t", "WEB"], 1, "manna: no verse in the WEB matches 'throughly'; in the KJV: Jeremiah 7:5 and 10 more\n"),
+            (["search", "Jesus wept", "-t", "RV1909", "--book", "John"], 1,
+             "manna: no verse in the RV1909 of John matches 'Jesus wept'; in the KJV: John 11:35; in the ASV: John 11:35; in the WBS: John 11:35; in the WEB: John 11:35\n"),
             (["plan", "start", "bible-in-a-week"], 65, "manna: no plan called 'bible-in-a-week': see 'manna plan list'\n"),
             (["plan", "start", "bible-in-a-yaer"], 65, "manna: no plan called 'bible-in-a-yaer'; did you mean 'bible-in-a-year'?\n"),
             (["help", "nosuch"], 64, "manna: no command 'nosuch' to help with; see 'manna --help' for the commands\n"),

@@ -83,8 +83,9 @@ enum SearchCommand {
             shown = results.hits.count
         }
         if total == 0 {
-            throw Failure.noMatch(book.map { tr("no verse in the {translation} of {book} matches '{text}'", ("translation", translation.code), ("book", $0.name(in: Messages.current.language)), ("text", text)) }
-                ?? tr("no verse in the {translation} matches '{text}'", ("translation", translation.code), ("text", text)))
+            let none = book.map { tr("no verse in the {translation} of {book} matches '{text}'", ("translation", translation.code), ("book", $0.name(in: Messages.current.language)), ("text", text)) }
+                ?? tr("no verse in the {translation} matches '{text}'", ("translation", translation.code), ("text", text))
+            throw Failure.noMatch(none + (try elsewhere(query, book: book, besides: translation, in: database)))
         }
         // On a terminal the note follows the results; piped, it goes to stderr, so that a
         // script still sees that the results were cut, and its data stay clean.
@@ -92,6 +93,22 @@ enum SearchCommand {
             let note = trn("{shown} of {count} verse shown, the best; --limit all shows every one", "{shown} of {count} verses shown, the best; --limit all shows every one", count: total, ("shown", shown))
             context.stdoutIsTerminal ? context.stdout.line(note) : context.stderr.line("manna: " + note)
         }
+    }
+
+    /// Where a search that found nothing in the chosen translation finds verses in the others,
+    /// the first of each and how many more: "; in the KJV: Matthew 22:21 and 8 more". Empty
+    /// when none has one.
+    static func elsewhere(_ query: SearchQuery, book: Book?, besides chosen: Translation, in database: TextDatabase) throws -> String {
+        var found: [String] = []
+        for translation in database.translations where translation.code != chosen.code {
+            let results = try database.search(query, in: translation, book: book, limit: 1)
+            guard let first = results.hits.first else { continue }
+            let reference = Reference.label(of: first.id, in: translation.language)
+            found.append(results.total == 1
+                ? tr("in the {translation}: {reference}", ("translation", translation.code), ("reference", reference))
+                : tr("in the {translation}: {reference} and {count} more", ("translation", translation.code), ("reference", reference), ("count", results.total - 1)))
+        }
+        return found.map { "; " + $0 }.joined()
     }
 
     /// Keeps a search in the history. A search never fails for want of history: when the
