@@ -110,4 +110,18 @@ let context = Context(
     stdout: Output(descriptor: 1), stderr: Output(descriptor: 2),
     notifier: DesktopNotifier(executablePath: executable, environment: environment, userID: getuid()),
     executablePath: executable, userID: getuid())
+// --help, --version and a usage error are answered here, before GTK: they need no display, no
+// session bus and no window (a package's check, a user over ssh). A passage is the window's.
+do {
+    if case .print(let text) = try ReaderCommand.parse(Array(CommandLine.arguments.dropFirst())) {
+        context.stdout.line(text)
+        context.stdout.flush()
+        exit(0)
+    }
+} catch {
+    let report = ReaderModel.report(error)
+    context.stderr.line("manna-reader: " + report.message)
+    context.stderr.flush()
+    exit(report.status)
+}
 exit(ReaderApplication(context: context).run())

@@ -116,12 +116,12 @@ final class InstallSandbox {
 }
 
 @Suite struct InstallTests {
-    /// The helpers other targets build beside manna are installed too, those that are there.
+    /// The reader window and the helpers other targets build beside manna are installed too,
+    /// those that are there: the window beside manna, the helpers in libexec.
     static let helperLines: (installed: String, removed: String) = {
-        let built = ["manna-notify", "manna-play"].filter {
-            FileManager.default.fileExists(atPath: (Manna.binary as NSString).deletingLastPathComponent + "/" + $0)
-        }
-        return (built.map { "installed %h/.local/libexec/manna/\($0)\n" }.joined(), built.map { "removed %h/.local/libexec/manna/\($0)\n" }.joined())
+        let built = { (name: String) in FileManager.default.fileExists(atPath: (Manna.binary as NSString).deletingLastPathComponent + "/" + name) }
+        let places = (built("manna-reader") ? ["bin/manna-reader"] : []) + ["manna-notify", "manna-play"].filter(built).map { "libexec/manna/" + $0 }
+        return (places.map { "installed %h/.local/\($0)\n" }.joined(), places.map { "removed %h/.local/\($0)\n" }.joined())
     }()
 
     /// The man pages, completions, desktop entry and icon, and the GNOME Shell extension, in the

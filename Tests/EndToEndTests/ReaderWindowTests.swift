@@ -73,6 +73,25 @@ extension Prerequisite {
     }
 }
 
+/// What manna-reader answers without a window: a package checks it, a user asks over ssh.
+@Suite struct ReaderCommandLineTests {
+    @Test func helpVersionAndAnUnknownOptionNeedNoDisplayAndNoBus() throws {
+        let home = try TemporaryHome()
+        let environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        let version = try Programs.run(ReaderSession.reader, ["--version"], environment: environment, timeout: 60)
+        #expect(version.status == 0)
+        #expect(version.stdout == "manna-reader 0.1.0\n")
+        #expect(version.stderr == "")
+        let help = try Programs.run(ReaderSession.reader, ["--help"], environment: environment, timeout: 60)
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("usage: manna-reader [REFERENCE...]\n"))
+        let unknown = try Programs.run(ReaderSession.reader, ["--frobnicate"], environment: environment, timeout: 60)
+        #expect(unknown.status == 64)
+        #expect(unknown.stdout == "")
+        #expect(unknown.stderr == "manna-reader: unknown option '--frobnicate': manna-reader takes a passage, like 'manna-reader John 3:16', or --help\n")
+    }
+}
+
 /// An X server (Xvfb), a private session bus, the accessibility bus and (`open`) manna-reader
 /// in a temporary home; stopped, each by its PID, when the test lets go of it.
 final class ReaderSession {
