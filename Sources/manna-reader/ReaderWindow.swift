@@ -1,6 +1,8 @@
 // The reader window: a header bar (back, forward, the sidebar, go to a passage, the
-// translation, the menu), the books and chapters in a sidebar that folds away in a narrow window
-// (AdwFlap), and the chapter as verses with their numbers, selectable. What it shows and the
+// translation, a second translation beside it, the menu), the books and chapters in a sidebar
+// that folds away in a narrow window (AdwFlap), and the chapter as verses with their numbers,
+// selectable: one text, or with a translation beside it, each verse beside its own (under it
+// in a narrow window). What it shows and the
 // rules of moving are ReaderModel's; this draws the model and hands it what the user did.
 import CAdw
 import MannaApp
@@ -12,6 +14,12 @@ final class ReaderWindow {
     private let toasts: Object
     private let entry: Object
     private let translations: Object
+    /// The translation beside the first: "None", then the database's.
+    private let besideList: Object
+    /// The chapter with a translation beside it: a row per verse, or two in a narrow window.
+    private let parallel: Object
+    /// Keeps the chapter's column to a readable width: wider with two translations.
+    private let clamp: Object
     private let books: Object
     private let chapters: Object
     private let heading: Object
@@ -42,6 +50,15 @@ final class ReaderWindow {
         label(entry.cast(), "Go to passage")
         translations = Object(withCStrings(model.database.translations.map(\.code)) { gtk_drop_down_new_from_strings($0) })
         label(translations.cast(), "Translation")
+        besideList = Object(withCStrings(["None"] + model.database.translations.map(\.code)) { gtk_drop_down_new_from_strings($0) })
+        label(besideList.cast(), "Beside")
+        gtk_widget_set_tooltip_text(besideList.cast(), "A second translation beside the first")
+        parallel = Object(gtk_grid_new())
+        gtk_grid_set_column_homogeneous(parallel.cast(), 1)
+        gtk_grid_set_column_spacing(parallel.cast(), 24)
+        gtk_grid_set_row_spacing(parallel.cast(), 6)
+        label(parallel.cast(), "Verses side by side")
+        clamp = Object(adw_clamp_new())
         heading = Object(gtk_label_new(""))
         gtk_widget_add_css_class(heading.cast(), "title-1")
         gtk_label_set_xalign(heading.cast(), 0)
@@ -149,9 +166,10 @@ final class ReaderWindow {
         }
         gtk_label_set_text(todayReference.cast(), "\(today.label) (\(today.translation))")
         gtk_label_set_text(todayText.cast(), today.text)
-        gtk_window_set_title(window.cast(), "\(model.title) (\(model.place.translation)) – Manna")
+        gtk_window_set_title(window.cast(), "\(model.title) (\(model.place.translation)\(model.beside.map { ", " + $0.code } ?? "")) – Manna")
         gtk_label_set_text(heading.cast(), model.title)
         gtk_label_set_markup(text.cast(), ChapterMarkup.markup(of: verses, language: model.translation.language))
+        showBeside()
         gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(scroller.cast()), 0)
         if let index = model.database.translations.firstIndex(where: { $0.code == model.place.translation }),
            Int(gtk_drop_down_get_selected(translations.cast())) != index {
@@ -172,6 +190,42 @@ final class ReaderWindow {
         gtk_list_box_select_row(books.cast(), gtk_list_box_get_row_at_index(books.cast(), Int32(model.place.verse.book - 1)))
         g_simple_action_set_enabled(backAction.cast(), model.canGoBack ? 1 : 0)
         g_simple_action_set_enabled(forwardAction.cast(), model.canGoForward ? 1 : 0)
+    }
+
+    /// The translation beside the first, verse by verse, or only the one text. Side by side in
+    /// a wide window; in a narrow one (where the sidebar folds), each verse's second under it.
+    private func showBeside() {
+        while let child = gtk_widget_get_first_child(parallel.cast()) {
+            gtk_grid_remove(parallel.cast(), child)
+        }
+        let pairs: [ParallelVerse]?
+        do { pairs = try model.parallelVerses() } catch {
+            toast(ReaderModel.report(error).message)
+            pairs = nil
+        }
+        gtk_widget_set_visible(text.cast(), pairs == nil ? 1 : 0)
+        gtk_widget_set_visible(parallel.cast(), pairs == nil ? 0 : 1)
+        let stacked = adw_flap_get_folded(flap.cast()) != 0
+        adw_clamp_set_maximum_size(clamp.cast(), pairs == nil || stacked ? 720 : 1200)
+        guard let pairs, let beside = model.beside else { return }
+        for (row, pair) in pairs.enumerated() {
+            let sides = [(pair.first, model.translation.language), (pair.second, beside.language)]
+            for (column, (verse, language)) in sides.enumerated() {
+                let line = gtk_label_new(nil)!
+                if let verse { gtk_label_set_markup(cast(line), ChapterMarkup.markup(of: verse, language: language)) }
+                gtk_label_set_wrap(cast(line), 1)
+                gtk_label_set_selectable(cast(line), 1)
+                gtk_label_set_xalign(cast(line), 0)
+                gtk_label_set_yalign(cast(line), 0)
+                gtk_widget_set_hexpand(line, 1)
+                gtk_widget_add_css_class(line, "body")
+                if column == 1 && stacked {
+                    gtk_widget_add_css_class(line, "dim-label")
+                    gtk_widget_set_margin_bottom(line, 6)
+                }
+                gtk_grid_attach(parallel.cast(), line, Int32(stacked ? 0 : column), Int32(stacked ? 2 * row + column : row), 1, 1)
+            }
+        }
     }
 
     /// The chapter buttons of `book` (1-66) in the sidebar.
@@ -224,6 +278,7 @@ final class ReaderWindow {
         g_object_unref(UnsafeMutableRawPointer(menu))
         label(menuButton, "Main menu")
         adw_header_bar_pack_end(cast(bar), menuButton)
+        adw_header_bar_pack_end(cast(bar), besideList.cast())
         adw_header_bar_pack_end(cast(bar), translations.cast())
         return bar
     }
@@ -249,11 +304,11 @@ final class ReaderWindow {
         margins(column, 24)
         gtk_box_append(cast(column), heading.cast())
         gtk_box_append(cast(column), text.cast())
-        let clamp = adw_clamp_new()!
-        adw_clamp_set_maximum_size(cast(clamp), 720)
-        adw_clamp_set_child(cast(clamp), column)
+        gtk_box_append(cast(column), parallel.cast())
+        adw_clamp_set_maximum_size(clamp.cast(), 720)
+        adw_clamp_set_child(clamp.cast(), column)
         gtk_scrolled_window_set_policy(scroller.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(scroller.cast(), clamp)
+        gtk_scrolled_window_set_child(scroller.cast(), clamp.cast())
         gtk_widget_set_hexpand(scroller.cast(), 1)
         return scroller.cast()
     }
@@ -298,6 +353,20 @@ final class ReaderWindow {
                 toast(ReaderModel.report(error).message)
             }
             show()
+            return 0
+        })
+        besideList.on("notify::selected", withArgument: { [unowned self] _ in
+            let index = Int(gtk_drop_down_get_selected(besideList.cast()))
+            let codes = model.database.translations.map(\.code)
+            do { try model.show(beside: index == 0 || index > codes.count ? nil : codes[index - 1]) } catch {
+                toast(ReaderModel.report(error).message)
+            }
+            show()
+            return 0
+        })
+        // The window grew or shrank past the width where the sidebar folds: side by side or stacked.
+        flap.on("notify::folded", withArgument: { [unowned self] _ in
+            if model.beside != nil { showBeside() }
             return 0
         })
         books.on("row-activated", withArgument: { [unowned self] row in

@@ -41,6 +41,18 @@ extension Prerequisite {
         #expect(web.text.contains("\n16 For God so loved the world, that he gave his only born Son, that whoever believes in him"), "\(web)")
         #expect(web.text != john.text)
 
+        // The KJV beside the WEB, verse by verse: John 3:16 in each, side by side.
+        let beside = try session.drive("beside", "KJV")
+        #expect(beside.title == "John 3 (WEB, KJV) – Manna", "\(beside)")
+        let sixteen = try #require(beside.beside.firstIndex { $0.hasPrefix("16 ") }, "\(beside.beside.prefix(4))")
+        #expect(beside.beside.count == 72)
+        #expect(beside.beside[sixteen].hasPrefix("16 For God so loved the world, that he gave his only born Son"))
+        #expect(beside.beside[sixteen + 1].hasPrefix("16 For God so loved the world, that he gave his only begotten Son"))
+        #expect(try session.screenshot(Self.artifacts + "/john-3-web-beside-kjv.png").colours > 100)
+        let alone = try session.drive("beside", "None")
+        #expect(alone.title == "John 3 (WEB) – Manna")
+        #expect(alone.beside == [])
+
         // A second launch hands its reference to the running window and exits at once.
         let second = try session.launch("Romans 8")
         #expect(second.status == 0, "\(second.stderr)")
@@ -154,6 +166,8 @@ final class ReaderSession {
         let text: String
         /// The Today view: the verse of the day's reference and translation, a line break, its text.
         let today: String
+        /// With a translation beside the first: each verse's text, then its text beside.
+        let beside: [String]
         var description: String { "title \(title.debugDescription), text \(text.prefix(120).debugDescription)" }
     }
 
@@ -161,11 +175,12 @@ final class ReaderSession {
     /// "click BUTTON", "state") and returns what the window shows after it.
     func drive(_ command: String...) throws -> Shown {
         let run = try Programs.run(try #require(Self.python), ["-c", Self.driver] + command, environment: environment, timeout: 60)
-        guard run.status == 0, let shown = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: String],
-              let title = shown["title"], let text = shown["text"], let today = shown["today"] else {
+        guard run.status == 0, let shown = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+              let title = shown["title"] as? String, let text = shown["text"] as? String, let today = shown["today"] as? String,
+              let beside = shown["beside"] as? [String] else {
             throw ReaderSessionError("the driver failed (\(command.joined(separator: " "))): status \(run.status) \(run.stdout) \(run.stderr)")
         }
-        return Shown(title: title, text: text, today: today)
+        return Shown(title: title, text: text, today: today, beside: beside)
     }
 
     /// Launches manna-reader again with `arguments`, as a user would while it runs.
@@ -258,7 +273,11 @@ final class ReaderSession {
             # Today's view: its reference and text are the labels before its button.
             read = find(frame, lambda n: n.getRoleName() == "push button" and n.name == "Read the Chapter")
             today = [text_of(n) for n in read.parent if n is not None and n.getRoleName() == "label"] if read else []
-            return {"title": frame.name, "text": text_of(chapter) if chapter else "", "today": "\n".join(today)}
+            # Side by side: the grid's labels, each verse then its second, in order (a hidden grid
+            # is not in the tree).
+            grid = find(frame, lambda n: n.name == "Verses side by side")
+            beside = [text_of(n) for n in grid if n is not None] if grid else []
+            return {"title": frame.name, "text": text_of(chapter) if chapter else "", "today": "\n".join(today), "beside": beside}
 
         def click(name):
             button = find(window(), lambda n: n.getRoleName() in ("push button", "page tab") and n.name == name)
@@ -280,21 +299,21 @@ final class ReaderSession {
             time.sleep(0.15)
 
         def settle(before):
-            # The window has taken the action when its title changes (or after 5 s, when it did not).
+            # The window has taken the action when what it shows changes (or after 5 s, when it did not).
             for _ in waiting(5):
-                if window().name != before:
+                if shown() != before:
                     break
             time.sleep(0.2)
 
         command, argument = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else None)
-        before = window().name
+        before = shown()
         if command == "go":
             entry = find(window(), lambda n: n.getRoleName() == "text" and n.name == "Go to passage")
             entry.queryEditableText().setTextContents(argument)
             press("Return")
             settle(before)
-        elif command == "translation":
-            combo = find(window(), lambda n: n.getRoleName() == "combo box" and n.name == "Translation")
+        elif command in ("translation", "beside"):
+            combo = find(window(), lambda n: n.getRoleName() == "combo box" and n.name == command.capitalize())
             action = combo[0].queryAction()
             action.doAction([action.getName(i) for i in range(action.nActions)].index("click"))
             listing = None
@@ -303,7 +322,9 @@ final class ReaderSession {
                 if listing is not None and listing.childCount > 0:
                     break
             codes = [find(item, lambda n: n.getRoleName() == "label").name for item in listing]
-            current = before.split("(")[1].split(")")[0]
+            # The title names the translation shown and the one beside it: "John 3 (WEB, KJV) – Manna".
+            shown_codes = before["title"].split("(")[1].split(")")[0].split(", ")
+            current = shown_codes[0] if command == "translation" else (shown_codes + ["None"])[1]
             steps = codes.index(argument) - codes.index(current)
             time.sleep(0.3)
             for _ in range(abs(steps)):

@@ -113,6 +113,42 @@ import Testing
 }
 
 @Suite struct ReaderCommandTests {
+    /// A second translation beside the first, verse by verse: each verse meets its own, a psalm
+    /// title only one has stands alone, and it stays as the reader moves and switches.
+    @Test func showsASecondTranslationBesideTheFirstVerseByVerse() throws {
+        let model = try ReaderModel(context: TestHome().context())
+        try model.go(to: "John 3")
+        #expect(try model.parallelVerses() == nil)
+        try model.show(beside: "WEB")
+        let john = try #require(try model.parallelVerses())
+        #expect(john.count == 36)
+        #expect(john.allSatisfy { $0.first?.id == $0.second?.id && $0.first != nil })
+        #expect(john[15].first?.text?.hasPrefix("For God so loved the world, that he gave his only begotten Son") == true)
+        #expect(john[15].second?.text?.hasPrefix("For God so loved the world, that he gave his only born Son") == true)
+
+        try model.go(to: "Ps 23")
+        #expect(model.beside?.code == "WEB")
+        let psalm = try #require(try model.parallelVerses())
+        #expect(psalm.map { $0.first?.id.verse } == Array(0...6))
+        #expect(psalm.map { $0.second?.id.verse } == Array(0...6))
+        #expect(psalm[1].second?.text == "Yahweh is my shepherd; I shall lack nothing.")
+
+        #expect(throws: (any Error).self) { try model.show(beside: "XYZ") }
+        #expect(model.beside?.code == "WEB")
+        try model.show(beside: nil)
+        #expect(try model.parallelVerses() == nil)
+    }
+
+    @Test func pairsVersesByTheirNumberWhereOneSideHasALineTheOtherLacks() {
+        let verse = { (number: Int, text: String) in PassageVerse(id: VerseID(book: 19, chapter: 3, verse: number), text: text) }
+        let first = [verse(0, "A Psalm of David"), verse(1, "one"), verse(2, "two")]
+        let second = [verse(1, "uno"), verse(2, "dos"), verse(3, "tres")]
+        #expect(ParallelVerse.pairs(first, second) == [
+            ParallelVerse(first: first[0], second: nil), ParallelVerse(first: first[1], second: second[0]),
+            ParallelVerse(first: first[2], second: second[1]), ParallelVerse(first: nil, second: second[2]),
+        ])
+    }
+
     @Test func opensAPassageTypedInOneOrManyWordsOrWhereTheReaderWas() throws {
         #expect(try ReaderCommand.parse([]) == .open(nil))
         #expect(try ReaderCommand.parse(["John 3:16"]) == .open("John 3:16"))

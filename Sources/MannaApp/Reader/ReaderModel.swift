@@ -32,6 +32,27 @@ public struct ReaderPlace: Equatable, Sendable {
     }
 }
 
+/// One verse of a chapter in the translation shown and in the one beside it (nil where that
+/// translation has no such line: a psalm title only one of them has).
+public struct ParallelVerse: Equatable, Sendable {
+    public let first: PassageVerse?
+    public let second: PassageVerse?
+
+    /// `first` and `second` (a chapter each, in the canon's numbering) paired by verse, in order.
+    static func pairs(_ first: [PassageVerse], _ second: [PassageVerse]) -> [ParallelVerse] {
+        var pairs: [ParallelVerse] = []
+        var (i, j) = (0, 0)
+        while i < first.count || j < second.count {
+            let left = i < first.count ? first[i].id.rawValue : Int.max
+            let right = j < second.count ? second[j].id.rawValue : Int.max
+            pairs.append(ParallelVerse(first: left <= right ? first[i] : nil, second: right <= left ? second[j] : nil))
+            if left <= right { i += 1 }
+            if right <= left { j += 1 }
+        }
+        return pairs
+    }
+}
+
 /// The reader's state and its rules.
 public final class ReaderModel {
     public let database: TextDatabase
@@ -56,6 +77,23 @@ public final class ReaderModel {
     }
 
     public var translation: Translation { database.translations.first { $0.code == place.translation } ?? database.translations[0] }
+
+    /// The translation shown beside the first, verse by verse; nil: none. It stays as the
+    /// reader moves, and is not part of the history.
+    public private(set) var beside: Translation?
+
+    /// Shows `code` beside the translation shown, or nothing beside it (nil).
+    /// - Throws: `manna read`'s error for a translation the database does not have.
+    public func show(beside code: String?) throws {
+        beside = try code.map { try database.translation(code: $0) }
+    }
+
+    /// The chapter in the translation shown and the one beside it, verse by verse (both
+    /// numbered as the canon is, so each verse meets its own); nil with none beside.
+    public func parallelVerses() throws -> [ParallelVerse]? {
+        guard let beside else { return nil }
+        return ParallelVerse.pairs(try verses(), try database.passage(chapter, in: beside, titles: true))
+    }
 
     /// "John 3", in the translation's language.
     public var title: String { chapter.label(in: translation.language) }
