@@ -112,7 +112,7 @@ struct TouchedFile: CustomStringConvertible, Sendable {
                                         "PULSE_SERVER": "unix:/nonexistent"]
         for (name, value) in home.environment { environment[name] = value }
         let started = Date()
-        let shell = ["-c", "cd \"$HOME\" && exec \"$0\" \"$@\"", Manna.binary] + arguments
+        let shell = ["-c", "cd \"$HOME\" && exec \"$0\" \"$@\"", user?.manna ?? Manna.binary] + arguments
         let outcome = try user.map { try $0.run("/bin/sh", shell, home: home.path, timeout: 1000, environment: environment) }
             ?? Subprocess.run("/bin/sh", arguments: shell, environment: environment, input: "", timeoutMilliseconds: 1000)
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)

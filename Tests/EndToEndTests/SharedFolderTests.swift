@@ -16,6 +16,9 @@ final class TestUser: Sendable {
     let name: String
     let uid: uid_t
     let gid: gid_t
+    /// `manna` installed where this user can reach it (see `installed`).
+    let manna: String
+    private let prefix: String
 
     init(_ role: String) throws {
         name = "manna\(role)\(String(UInt32.random(in: 0 ... .max), radix: 16))"
@@ -24,9 +27,33 @@ final class TestUser: Sendable {
         guard case .exited(0, _, _) = made, let entry = getpwnam(name) else { throw TestUserError(problem: "useradd \(name): \(made)") }
         uid = entry.pointee.pw_uid
         gid = entry.pointee.pw_gid
+        prefix = FileManager.default.temporaryDirectory.appendingPathComponent("manna-prefix-\(name)").path
+        manna = try Self.installed(in: prefix)
+    }
+
+    /// The built programs and the test text database in the layout a package installs
+    /// (`PREFIX/bin/manna`, `PREFIX/share/manna/bible.sqlite`), under a folder anyone may
+    /// enter: the checkout itself may be in one only its owner can (a `mktemp -d` clone is
+    /// 0700), and this user runs `manna` as a user of the machine would. Hard links where
+    /// the file system allows, copies where it does not.
+    private static func installed(in prefix: String) throws -> String {
+        precondition(Manna.textDatabaseReady)
+        let manager = FileManager.default
+        for folder in [prefix, prefix + "/bin", prefix + "/share", prefix + "/share/manna"] {
+            try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            chmod(folder, 0o755)
+        }
+        let built = Files.parent(of: Manna.binary)
+        var files = ["manna", "manna-notify", "manna-play"].map { (built + "/" + $0, prefix + "/bin/" + $0) }
+        files.append((Manna.root + "/.build/bible.sqlite", prefix + "/share/manna/bible.sqlite"))
+        for (from, to) in files where manager.fileExists(atPath: from) {
+            if link(from, to) != 0 { try manager.copyItem(atPath: from, toPath: to) }
+        }
+        return prefix + "/bin/manna"
     }
 
     deinit {
+        try? FileManager.default.removeItem(atPath: prefix)
         _ = try? Subprocess.run("/usr/sbin/userdel", arguments: [name], environment: ["PATH": "/usr/sbin:/usr/bin:/bin"], input: "", timeoutMilliseconds: 30_000)
     }
 
@@ -71,7 +98,7 @@ struct TestUserError: Error, CustomStringConvertible {
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
         chmod(shared, 0o1777)
 
-        guard case .exited(0, _, _) = try victim.run(Manna.binary, ["note", "add", "John 3:16", "a's secret"], home: home) else {
+        guard case .exited(0, _, _) = try victim.run(victim.manna, ["note", "add", "John 3:16", "a's secret"], home: home) else {
             Issue.record("the victim cannot keep a note")
             return
         }
@@ -93,7 +120,7 @@ struct TestUserError: Error, CustomStringConvertible {
         for (path, reason) in [(fifo, "not a regular file (a device or a pipe): Manna writes only files here"),
                                (link, "a symbolic link: Manna never writes through a link; remove it or name another file"),
                                (planted, "Operation not permitted")] {
-            let export = try victim.run(Manna.binary, ["export", path], home: home, timeout: 3000)
+            let export = try victim.run(victim.manna, ["export", path], home: home, timeout: 3000)
             guard case .exited(let status, _, let stderr) = export else {
                 Issue.record("export \(path): \(export)")
                 continue
@@ -115,7 +142,7 @@ struct TestUserError: Error, CustomStringConvertible {
 
         // A name no one prepared: the victim's own file, 0600, which the other cannot read.
         let mine = shared + "/a.json"
-        guard case .exited(0, _, _) = try victim.run(Manna.binary, ["export", mine], home: home) else {
+        guard case .exited(0, _, _) = try victim.run(victim.manna, ["export", mine], home: home) else {
             Issue.record("the victim cannot export to a new name")
             return
         }
