@@ -2,7 +2,9 @@
 // translation, a second translation beside it, the menu), the books and chapters in a sidebar
 // that folds away in a narrow window (AdwFlap), and the chapter as verses with their numbers,
 // selectable: one text, or with a translation beside it, each verse beside its own (under it
-// in a narrow window). What it shows and the
+// in a narrow window). Under the chapter, the marks: the verses selected are highlighted,
+// bookmarked or given a note, in the journal, as `manna highlight`, `bookmark` and `note` do;
+// a delete says so in a toast with Undo. What it shows and the
 // rules of moving are ReaderModel's; this draws the model and hands it what the user did.
 import CAdw
 import MannaApp
@@ -38,6 +40,16 @@ final class ReaderWindow {
     /// Set while the window itself moves the translation switcher, so that the change it
     /// notifies is not taken for the user's.
     private var settingTranslation = false
+    /// The chapter shown: its markup and where each verse is in its text (for a selection).
+    private var chapterText: ChapterText?
+    /// The place last drawn: the chapter is scrolled to its top only when the place changes,
+    /// not when a mark is made.
+    private var shownPlace: ReaderPlace?
+    /// The buttons that mark the verses selected (shown with the chapter as one text).
+    private let markBar: Object
+    private let undoAction: Object
+    /// What the last delete took away, while its toast offers Undo.
+    private var undoable: DeletedMarks?
 
     init(application: Object, model: ReaderModel) {
         self.model = model
@@ -88,6 +100,8 @@ final class ReaderWindow {
         gtk_widget_add_css_class(todayText.cast(), "title-3")
         flap = Object(adw_flap_new())
         toasts = Object(adw_toast_overlay_new())
+        markBar = Object(gtk_action_bar_new())
+        undoAction = Object(g_simple_action_new("undo", nil), owned: true)
         backAction = Object(g_simple_action_new("back", nil), owned: true)
         forwardAction = Object(g_simple_action_new("forward", nil), owned: true)
 
@@ -111,6 +125,15 @@ final class ReaderWindow {
         adw_toast_overlay_set_child(toasts.cast(), content)
         adw_application_window_set_content(window.cast(), toasts.cast())
         ShortcutsWindow.attach(to: window)
+        // The highlight buttons in the colours the verses take.
+        let css = HighlightColor.allCases.map {
+            ".highlight-\($0.rawValue) { background: \(ChapterMarkup.background($0)); color: #000000; }"
+        }.joined(separator: "\n")
+        let provider = gtk_css_provider_new()!
+        gtk_css_provider_load_from_data(provider, css, -1)
+        gtk_style_context_add_provider_for_display(gtk_widget_get_display(window.cast()), OpaquePointer(provider),
+                                                   guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        g_object_unref(UnsafeMutableRawPointer(provider))
         // The go-to entry has the focus first: the chapter's selectable text would otherwise
         // take it, and show itself all selected.
         gtk_window_set_focus(window.cast(), entry.cast())
@@ -168,9 +191,20 @@ final class ReaderWindow {
         gtk_label_set_text(todayText.cast(), today.text)
         gtk_window_set_title(window.cast(), "\(model.title) (\(model.place.translation)\(model.beside.map { ", " + $0.code } ?? "")) – Manna")
         gtk_label_set_text(heading.cast(), model.title)
-        gtk_label_set_markup(text.cast(), ChapterMarkup.markup(of: verses, language: model.translation.language))
-        showBeside()
-        gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(scroller.cast()), 0)
+        let marks: PassageMarks
+        do { marks = try model.marks() } catch {
+            // The text is still worth showing: the journal's trouble is said, not the chapter lost.
+            toast(ReaderModel.report(error).message)
+            marks = PassageMarks()
+        }
+        let chapter = ChapterMarkup.chapter(verses, language: model.translation.language, marks: marks)
+        chapterText = chapter
+        gtk_label_set_markup(text.cast(), chapter.markup)
+        showBeside(marks: marks)
+        if shownPlace != model.place {
+            gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(scroller.cast()), 0)
+            shownPlace = model.place
+        }
         if let index = model.database.translations.firstIndex(where: { $0.code == model.place.translation }),
            Int(gtk_drop_down_get_selected(translations.cast())) != index {
             settingTranslation = true
@@ -194,7 +228,7 @@ final class ReaderWindow {
 
     /// The translation beside the first, verse by verse, or only the one text. Side by side in
     /// a wide window; in a narrow one (where the sidebar folds), each verse's second under it.
-    private func showBeside() {
+    private func showBeside(marks: PassageMarks) {
         while let child = gtk_widget_get_first_child(parallel.cast()) {
             gtk_grid_remove(parallel.cast(), child)
         }
@@ -205,14 +239,20 @@ final class ReaderWindow {
         }
         gtk_widget_set_visible(text.cast(), pairs == nil ? 1 : 0)
         gtk_widget_set_visible(parallel.cast(), pairs == nil ? 0 : 1)
+        // Marks are made on the chapter as one text, whose selection names its verses.
+        gtk_widget_set_visible(markBar.cast(), pairs == nil ? 1 : 0)
         let stacked = adw_flap_get_folded(flap.cast()) != 0
         adw_clamp_set_maximum_size(clamp.cast(), pairs == nil || stacked ? 720 : 1200)
         guard let pairs, let beside = model.beside else { return }
         for (row, pair) in pairs.enumerated() {
-            let sides = [(pair.first, model.translation.language), (pair.second, beside.language)]
-            for (column, (verse, language)) in sides.enumerated() {
+            // The first translation's verses with their highlight and bookmark (the notes' text
+            // is under the chapter as one text).
+            let first = pair.first.map { marks[$0.id] } ?? VerseMarks()
+            let shown = VerseMarks(highlight: first.highlight, bookmarked: first.bookmarked)
+            let sides = [(pair.first, model.translation.language, shown), (pair.second, beside.language, VerseMarks())]
+            for (column, (verse, language, verseMarks)) in sides.enumerated() {
                 let line = gtk_label_new(nil)!
-                if let verse { gtk_label_set_markup(cast(line), ChapterMarkup.markup(of: verse, language: language)) }
+                if let verse { gtk_label_set_markup(cast(line), ChapterMarkup.line(verse, language: language, marks: verseMarks).markup) }
                 gtk_label_set_wrap(cast(line), 1)
                 gtk_label_set_selectable(cast(line), 1)
                 gtk_label_set_xalign(cast(line), 0)
@@ -250,6 +290,98 @@ final class ReaderWindow {
 
     private func toast(_ message: String) {
         adw_toast_overlay_add_toast(toasts.cast(), adw_toast_new(ChapterMarkup.escaped(message)))
+    }
+
+    // MARK: - Marks
+
+    /// The verses the chapter's selection reaches (the one at the cursor when nothing is
+    /// selected), or nil, said in a toast, when there is no selection in the chapter.
+    private func selectedVerses() -> [VerseID]? {
+        var start: Int32 = 0
+        var end: Int32 = 0
+        // Without a selection, the verse at the cursor, once the chapter has been clicked or
+        // reached by keyboard (before that its cursor is at the start, where the user is not).
+        guard gtk_label_get_selection_bounds(text.cast(), &start, &end) != 0 || gtk_widget_has_focus(text.cast()) != 0,
+              let verses = chapterText?.verses(selectedFrom: Int(start), to: Int(end)), !verses.isEmpty else {
+            toast("Select the verses to mark in the chapter first")
+            return nil
+        }
+        return verses
+    }
+
+    /// Runs a change of marks on the verses selected, then shows them; a delete's toast offers Undo.
+    private func mark(_ change: ([VerseID]) throws -> DeletedMarks?) {
+        guard let verses = selectedVerses() else { return }
+        do {
+            if let deleted = try change(verses) { offerUndo(deleted) }
+        } catch {
+            toast(ReaderModel.report(error).message)
+        }
+        show()
+    }
+
+    private func offerUndo(_ deleted: DeletedMarks) {
+        undoable = deleted
+        let undo = adw_toast_new(deleted.message)!
+        adw_toast_set_button_label(undo, "Undo")
+        adw_toast_set_action_name(undo, "win.undo")
+        adw_toast_overlay_add_toast(toasts.cast(), undo)
+    }
+
+    /// Asks for a note's text on `verses`: the first note found there is edited (and may be
+    /// deleted), else a new one is written. `draft`: the text a save that failed was given,
+    /// offered again so that nothing written is lost.
+    private func editNote(on verses: [VerseID], draft: String? = nil) {
+        let existing: Note?
+        do { existing = try model.notes(on: verses).first } catch {
+            toast(ReaderModel.report(error).message)
+            return
+        }
+        let passage = Reference(VerseRange(first: verses.min()!, last: verses.max()!)).label(in: model.translation.language)
+        let dialog = adw_message_dialog_new(window.cast(), existing == nil ? "Note on \(passage)" : "Edit the Note on \(passage)", nil)!
+        let editor = gtk_text_view_new()!
+        gtk_text_view_set_wrap_mode(cast(editor), GTK_WRAP_WORD_CHAR)
+        label(editor, "Note")
+        if let shown = draft ?? existing?.text { gtk_text_buffer_set_text(gtk_text_view_get_buffer(cast(editor)), shown, -1) }
+        let frame = scrolled(editor)
+        gtk_scrolled_window_set_min_content_height(cast(frame), 120)
+        gtk_widget_add_css_class(frame, "card")
+        adw_message_dialog_set_extra_child(cast(dialog), frame)
+        adw_message_dialog_add_response(cast(dialog), "cancel", "Cancel")
+        if existing != nil {
+            adw_message_dialog_add_response(cast(dialog), "delete", "Delete")
+            adw_message_dialog_set_response_appearance(cast(dialog), "delete", ADW_RESPONSE_DESTRUCTIVE)
+        }
+        adw_message_dialog_add_response(cast(dialog), "save", "Save")
+        adw_message_dialog_set_response_appearance(cast(dialog), "save", ADW_RESPONSE_SUGGESTED)
+        adw_message_dialog_set_default_response(cast(dialog), "save")
+        adw_message_dialog_set_close_response(cast(dialog), "cancel")
+        Object.on(dialog, "response", withArgument: { [unowned self] response in
+            let chosen = response.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "cancel"
+            var start = GtkTextIter()
+            var end = GtkTextIter()
+            let buffer = gtk_text_view_get_buffer(cast(editor))
+            gtk_text_buffer_get_bounds(buffer, &start, &end)
+            let copy = gtk_text_buffer_get_text(buffer, &start, &end, 0)!
+            let written = String(cString: copy)
+            g_free(copy)
+            do {
+                switch chosen {
+                case "save": try model.writeNote(written, on: verses, id: existing?.uuid)
+                case "delete": if let existing { offerUndo(try model.deleteNote(id: existing.uuid)) }
+                default: return 0
+                }
+            } catch {
+                // What was written is not lost: the dialog closes, so the text goes into a new one.
+                toast(ReaderModel.report(error).message)
+                if chosen == "save" { editNote(on: verses, draft: written) }
+                return 0
+            }
+            show()
+            return 0
+        })
+        gtk_window_present(cast(dialog))
+        gtk_widget_grab_focus(editor)
     }
 
     // MARK: - Building
@@ -310,7 +442,31 @@ final class ReaderWindow {
         gtk_scrolled_window_set_policy(scroller.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(scroller.cast(), clamp.cast())
         gtk_widget_set_hexpand(scroller.cast(), 1)
-        return scroller.cast()
+        gtk_widget_set_vexpand(scroller.cast(), 1)
+        let page = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(cast(page), scroller.cast())
+        gtk_box_append(cast(page), markBar.cast())
+        for color in HighlightColor.allCases {
+            let name = color.rawValue.prefix(1).uppercased() + color.rawValue.dropFirst()
+            let button = markButton(name, label: "Highlight \(color.rawValue)") { [unowned self] in
+                mark { verses in
+                    try model.highlight(verses, color: color)
+                    return nil
+                }
+            }
+            gtk_widget_add_css_class(button, "highlight-" + color.rawValue)
+            gtk_action_bar_pack_start(markBar.cast(), button)
+        }
+        gtk_action_bar_pack_start(markBar.cast(), markButton("Remove Highlight", label: "Remove highlight") { [unowned self] in
+            mark { try model.removeHighlights(from: $0) }
+        })
+        gtk_action_bar_pack_end(markBar.cast(), markButton("Note", label: "Note") { [unowned self] in
+            if let verses = selectedVerses() { editNote(on: verses) }
+        })
+        gtk_action_bar_pack_end(markBar.cast(), markButton("Bookmark", label: "Bookmark") { [unowned self] in
+            mark { try model.toggleBookmark(on: $0) }
+        })
+        return page
     }
 
     /// Today: the verse of the day, large, and a button to read its chapter.
@@ -366,7 +522,7 @@ final class ReaderWindow {
         })
         // The window grew or shrank past the width where the sidebar folds: side by side or stacked.
         flap.on("notify::folded", withArgument: { [unowned self] _ in
-            if model.beside != nil { showBeside() }
+            if model.beside != nil { show() }
             return 0
         })
         books.on("row-activated", withArgument: { [unowned self] row in
@@ -374,6 +530,14 @@ final class ReaderWindow {
             listChapters(of: Int(gtk_list_box_row_get_index(row.assumingMemoryBound(to: GtkListBoxRow.self))) + 1)
             return 0
         })
+        undoAction.on("activate", withArgument: { [unowned self] _ in
+            guard let deleted = undoable else { return 0 }
+            undoable = nil
+            do { try model.undo(deleted) } catch { toast(ReaderModel.report(error).message) }
+            show()
+            return 0
+        })
+        g_action_map_add_action(window.cast(), undoAction.cast())
         backAction.on("activate", withArgument: { [unowned self] _ in
             if model.goBack() { showChapter() }
             return 0
@@ -407,6 +571,17 @@ func scrolled(_ child: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<
     gtk_scrolled_window_set_policy(cast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
     gtk_scrolled_window_set_child(cast(scroller), child)
     return scroller
+}
+
+/// A button with `text` that acts on the chapter's selection, named `label` for screen readers
+/// and in its tooltip: a click does not take the focus from the chapter, whose selection it reads.
+func markButton(_ text: String, label name: String, _ action: @escaping () -> Void) -> UnsafeMutablePointer<GtkWidget> {
+    let button = gtk_button_new_with_label(text)!
+    label(button, name)
+    gtk_widget_set_tooltip_text(button, name)
+    gtk_widget_set_focus_on_click(button, 0)
+    Object.on(button, "clicked", action)
+    return button
 }
 
 /// A button showing `icon`, named `label` for screen readers and in its tooltip, that runs `action`.
