@@ -325,6 +325,8 @@ final class ReaderWindow {
         let undo = adw_toast_new(deleted.message)!
         adw_toast_set_button_label(undo, "Undo")
         adw_toast_set_action_name(undo, "win.undo")
+        // Long enough to read, see what went and decide.
+        adw_toast_set_timeout(undo, 10)
         adw_toast_overlay_add_toast(toasts.cast(), undo)
     }
 

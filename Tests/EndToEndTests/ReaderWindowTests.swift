@@ -53,6 +53,19 @@ extension Prerequisite {
         #expect(alone.title == "John 3 (WEB) – Manna")
         #expect(alone.beside == [])
 
+        // Verse 16 selected and highlighted green: in the journal, as `manna highlight` makes it.
+        let highlights = { session.home.run("highlight", "list").stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().joined(separator: " ") } }
+        _ = try session.drive("select", "16")
+        _ = try session.drive("click", "Highlight green")
+        #expect(highlights() == ["John 3:16 green"])
+        #expect(try session.screenshot(Self.artifacts + "/john-3-16-green.png").colours > 100)
+        // Removed, and brought back by the toast's Undo.
+        _ = try session.drive("select", "16")
+        _ = try session.drive("click", "Remove highlight")
+        #expect(highlights() == [])
+        _ = try session.drive("click", "Undo")
+        #expect(highlights() == ["John 3:16 green"])
+
         // A second launch hands its reference to the running window and exits at once.
         let second = try session.launch("Romans 8")
         #expect(second.status == 0, "\(second.stderr)")
@@ -277,10 +290,14 @@ final class ReaderSession {
             # is not in the tree).
             grid = find(frame, lambda n: n.name == "Verses side by side")
             beside = [text_of(n) for n in grid if n is not None] if grid else []
-            return {"title": frame.name, "text": text_of(chapter) if chapter else "", "today": "\n".join(today), "beside": beside}
+            # A toast's button (Undo), which a delete shows.
+            undo = find(frame, lambda n: n.getRoleName() == "push button" and n.name in ("Undo", "Undo Undo"))
+            return {"title": frame.name, "text": text_of(chapter) if chapter else "", "today": "\n".join(today), "beside": beside,
+                    "undo": "shown" if undo else ""}
 
         def click(name):
-            button = find(window(), lambda n: n.getRoleName() in ("push button", "page tab") and n.name == name)
+            # libadwaita 1.2 names a toast's button with its label twice ("Undo Undo").
+            button = find(window(), lambda n: n.getRoleName() in ("push button", "page tab") and n.name in (name, name + " " + name))
             action = button.queryAction()
             action.doAction([action.getName(i) for i in range(action.nActions)].index("click"))
 
@@ -331,6 +348,17 @@ final class ReaderSession {
                 press("Down" if steps > 0 else "Up")
             press("Return")
             settle(before)
+        elif command == "select":
+            # Selects verse ARGUMENT of the chapter's text, as a mouse drag would.
+            chapter = find(window(), lambda n: n.getRoleName() == "label" and (n.name or "").startswith("1 "))
+            text = text_of(chapter)
+            start = text.index("\n" + argument + " ") + 1
+            end = text.find("\n", start)
+            selection = chapter.queryText()
+            if selection.getNSelections() > 0:
+                selection.setSelection(0, start, end)
+            else:
+                selection.addSelection(start, end)
         elif command == "key":
             press(*argument.split("+"))
             settle(before)
