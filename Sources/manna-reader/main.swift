@@ -75,7 +75,7 @@ final class ReaderApplication {
         action("quit") { [unowned self] in g_application_quit(application.cast()) }
         action("go-to") { [unowned self] in window?.focusEntry() }
         action("toggle-sidebar") { [unowned self] in window?.toggleSidebar() }
-        for shortcut in ShortcutsWindow.shortcuts {
+        for shortcut in ReaderShortcut.all {
             withCStrings([shortcut.accelerator]) { gtk_application_set_accels_for_action(application.cast(), shortcut.action, $0) }
         }
     }

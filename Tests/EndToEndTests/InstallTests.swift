@@ -124,9 +124,10 @@ final class InstallSandbox {
         return (places.map { "installed %h/.local/\($0)\n" }.joined(), places.map { "removed %h/.local/\($0)\n" }.joined())
     }()
 
-    /// The man pages, completions, desktop entry and icon, and the GNOME Shell extension, in the
-    /// order install writes them.
-    static let documents = [
+    /// The man pages (the window's where it was built), completions, desktop entry and icon, and
+    /// the GNOME Shell extension, in the order install writes them.
+    static let documents = (FileManager.default.fileExists(atPath: (Manna.binary as NSString).deletingLastPathComponent + "/manna-reader")
+        ? ["share/man/man1/manna-reader.1"] : []) + [
         "share/man/man1/manna.1", "share/man/man5/manna-config.5", "share/bash-completion/completions/manna",
         "share/zsh/site-functions/_manna", "share/fish/vendor_completions.d/manna.fish",
         "share/applications/manna.desktop", "share/icons/hicolor/scalable/apps/manna.svg",

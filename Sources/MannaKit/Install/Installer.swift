@@ -53,13 +53,16 @@ public struct CommandLineFiles: Equatable, Sendable {
     /// manna(1) and manna-config(5), roff.
     public var manual: String
     public var configManual: String
+    /// manna-reader(1), installed with the window.
+    public var readerManual: String
     public var bashCompletion: String
     public var zshCompletion: String
     public var fishCompletion: String
 
-    public init(manual: String, configManual: String, bashCompletion: String, zshCompletion: String, fishCompletion: String) {
+    public init(manual: String, configManual: String, readerManual: String, bashCompletion: String, zshCompletion: String, fishCompletion: String) {
         self.manual = manual
         self.configManual = configManual
+        self.readerManual = readerManual
         self.bashCompletion = bashCompletion
         self.zshCompletion = zshCompletion
         self.fishCompletion = fishCompletion
@@ -101,6 +104,7 @@ public struct InstallLayout: Equatable, Sendable {
     public var gnomeShellExtensionPaths: [String] { GnomeShellExtension.legacyFiles.map { gnomeShellExtension + "/" + $0.name } }
     public var manual: String { prefix + "/share/man/man1/manna.1" }
     public var configManual: String { prefix + "/share/man/man5/manna-config.5" }
+    public var readerManual: String { prefix + "/share/man/man1/" + DesktopFiles.readerName + ".1" }
     public var bashCompletion: String { prefix + "/share/bash-completion/completions/manna" }
     /// Debian's zsh has /usr/share/zsh/vendor-completions on its fpath for packages, and
     /// <prefix>/share/zsh/site-functions for /usr/local; a user's ~/.local needs a line in ~/.zshrc.
@@ -367,7 +371,7 @@ public struct Installer {
             }
         }
         files.append(PlacedFile(destination: layout.textDatabase, source: .copy(textDatabase), mode: 0o644))
-        let texts = [
+        let texts = (hasReader ? [(layout.readerManual, documents.readerManual)] : []) + [
             (layout.manual, documents.manual), (layout.configManual, documents.configManual),
             (layout.bashCompletion, documents.bashCompletion), (layout.zshCompletion, documents.zshCompletion),
             (layout.fishCompletion, documents.fishCompletion),
@@ -431,7 +435,7 @@ public struct Installer {
         if keepingProgram {
             report("kept \(layout.program): it is installed for every user, and the system's package manager removes it")
         } else {
-            for file in [layout.program, layout.reader] + HelperProgram.allCases.map(layout.helper) + [layout.textDatabase, layout.manual, layout.configManual,
+            for file in [layout.program, layout.reader] + HelperProgram.allCases.map(layout.helper) + [layout.textDatabase, layout.readerManual, layout.manual, layout.configManual,
                          layout.bashCompletion, layout.zshCompletion, layout.fishCompletion, layout.desktopEntry, layout.icon]
                 + layout.gnomeShellExtensionPaths {
                 try remove(file, upTo: layout.prefix)
