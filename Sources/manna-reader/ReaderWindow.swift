@@ -50,8 +50,10 @@ final class ReaderWindow {
     private let undoAction: Object
     /// What the last delete took away, while its toast offers Undo.
     private var undoable: DeletedMarks?
+    /// bench/reader's measure of a move's main-loop time (MANNA_READER_TIMINGS), else nil.
+    private var timer: FrameTimer?
 
-    init(application: Object, model: ReaderModel) {
+    init(application: Object, model: ReaderModel, timings: String? = nil) {
         self.model = model
         window = Object(adw_application_window_new(application.cast()))
         gtk_window_set_default_size(window.cast(), 960, 720)
@@ -140,6 +142,7 @@ final class ReaderWindow {
 
         connectSignals()
         show()
+        timer = FrameTimer(path: timings, widget: window.cast())
     }
 
     // MARK: - What the user does
@@ -148,9 +151,18 @@ final class ReaderWindow {
     /// error for a command line to report.
     @discardableResult
     func go(to typed: String) -> (message: String, status: Int32)? {
-        do {
+        let before = model.place.translation
+        let move = { [unowned self] in
             try model.go(to: typed)
             showChapter()
+        }
+        do {
+            if let timer {
+                // A move in the same translation turns a chapter; one to another switches translation.
+                try timer.measure(move) { model.place.translation == before ? "turn" : "switch" }
+            } else {
+                try move()
+            }
             return nil
         } catch {
             let report = ReaderModel.report(error)

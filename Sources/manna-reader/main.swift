@@ -60,7 +60,7 @@ final class ReaderApplication {
                 }
                 let model = try ReaderModel(context: context)
                 if let reference { try model.go(to: reference) }
-                let window = ReaderWindow(application: application, model: model)
+                let window = ReaderWindow(application: application, model: model, timings: context.environment.nonEmpty("MANNA_READER_TIMINGS"))
                 self.window = window
                 window.present()
             }
