@@ -60,7 +60,9 @@ final class ReaderWindow {
 
         entry = Object(gtk_entry_new())
         gtk_entry_set_placeholder_text(entry.cast(), "Go to a passage, like John 3:16")
-        gtk_editable_set_width_chars(entry.cast(), 28)
+        // Wide where there is room, narrow where there is not (a phone).
+        gtk_editable_set_width_chars(entry.cast(), 8)
+        gtk_editable_set_max_width_chars(entry.cast(), 28)
         label(entry.cast(), "Go to passage")
         translations = Object(withCStrings(model.database.translations.map(\.code)) { gtk_drop_down_new_from_strings($0) })
         label(translations.cast(), "Translation")
@@ -411,7 +413,7 @@ final class ReaderWindow {
         adw_header_bar_pack_start(cast(bar), sidebar)
         let switcher = adw_view_switcher_new()!
         adw_view_switcher_set_stack(cast(switcher), views.cast())
-        adw_view_switcher_set_policy(cast(switcher), ADW_VIEW_SWITCHER_POLICY_WIDE)
+        adw_view_switcher_set_policy(cast(switcher), ADW_VIEW_SWITCHER_POLICY_NARROW)
         adw_header_bar_pack_start(cast(bar), switcher)
         adw_header_bar_set_title_widget(cast(bar), entry.cast())
 
@@ -461,23 +463,24 @@ final class ReaderWindow {
         gtk_box_append(cast(page), scroller.cast())
         gtk_box_append(cast(page), markBar.cast())
         for color in HighlightColor.allCases {
-            let name = color.rawValue.prefix(1).uppercased() + color.rawValue.dropFirst()
-            let button = markButton(name, label: "Highlight \(color.rawValue)") { [unowned self] in
+            // A round swatch of the colour: five of them fit a phone's width.
+            let button = markButton(icon: nil, label: "Highlight \(color.rawValue)") { [unowned self] in
                 mark { verses in
                     try model.highlight(verses, color: color)
                     return nil
                 }
             }
+            gtk_widget_add_css_class(button, "circular")
             gtk_widget_add_css_class(button, "highlight-" + color.rawValue)
             gtk_action_bar_pack_start(markBar.cast(), button)
         }
-        gtk_action_bar_pack_start(markBar.cast(), markButton("Remove Highlight", label: "Remove highlight") { [unowned self] in
+        gtk_action_bar_pack_start(markBar.cast(), markButton(icon: "edit-clear-symbolic", label: "Remove highlight") { [unowned self] in
             mark { try model.removeHighlights(from: $0) }
         })
-        gtk_action_bar_pack_end(markBar.cast(), markButton("Note", label: "Note") { [unowned self] in
+        gtk_action_bar_pack_end(markBar.cast(), markButton(icon: "document-edit-symbolic", label: "Note") { [unowned self] in
             if let verses = selectedVerses() { editNote(on: verses) }
         })
-        gtk_action_bar_pack_end(markBar.cast(), markButton("Bookmark", label: "Bookmark") { [unowned self] in
+        gtk_action_bar_pack_end(markBar.cast(), markButton(icon: "bookmark-new-symbolic", label: "Bookmark") { [unowned self] in
             mark { try model.toggleBookmark(on: $0) }
         })
         return page
@@ -587,10 +590,11 @@ func scrolled(_ child: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<
     return scroller
 }
 
-/// A button with `text` that acts on the chapter's selection, named `label` for screen readers
-/// and in its tooltip: a click does not take the focus from the chapter, whose selection it reads.
-func markButton(_ text: String, label name: String, _ action: @escaping () -> Void) -> UnsafeMutablePointer<GtkWidget> {
-    let button = gtk_button_new_with_label(text)!
+/// A button showing `icon` (nil: none, for a colour swatch) that acts on the chapter's selection,
+/// named `label` for screen readers and in its tooltip: a click does not take the focus from the
+/// chapter, whose selection it reads.
+func markButton(icon: String?, label name: String, _ action: @escaping () -> Void) -> UnsafeMutablePointer<GtkWidget> {
+    let button = icon.map { gtk_button_new_from_icon_name($0)! } ?? gtk_button_new()!
     label(button, name)
     gtk_widget_set_tooltip_text(button, name)
     gtk_widget_set_focus_on_click(button, 0)

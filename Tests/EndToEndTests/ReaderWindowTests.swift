@@ -93,8 +93,28 @@ extension Prerequisite {
 
         let screenshot = try session.screenshot(Self.artifacts + "/john-3-web.png")
         // A window drawn has text, a header bar and a sidebar: many colours, where a blank
-        // or black screen has one or two.
+        // or black screen has one or two. Light: the window's part of the screen is bright.
         #expect(screenshot.colours > 100, "\(screenshot)")
+        #expect(screenshot.brightness > 0.6, "\(screenshot)")
+
+        // Narrow (the window made as narrow as it goes): still drawn, still John 3.
+        let narrow = try session.drive("resize", "360x720")
+        #expect(narrow.title == "John 3 (WEB) – Manna")
+        #expect(try session.screenshot(Self.artifacts + "/john-3-web-narrow.png").colours > 100)
+    }
+
+    /// The system's dark style (libadwaita follows it): the window is drawn dark, wide and narrow.
+    @Test func followsTheDarkStyleWideAndNarrow() throws {
+        let session = try ReaderSession(dark: true)
+        try session.open()
+        #expect(try session.drive("go", "Psalm 23").title == "Psalm 23 (KJV) – Manna")
+        let wide = try session.screenshot(Self.artifacts + "/psalm-23-dark.png")
+        #expect(wide.colours > 100, "\(wide)")
+        #expect(wide.brightness < 0.4, "\(wide)")
+        _ = try session.drive("resize", "360x720")
+        let narrow = try session.screenshot(Self.artifacts + "/psalm-23-dark-narrow.png")
+        #expect(narrow.colours > 100, "\(narrow)")
+        #expect(narrow.brightness < 0.4, "\(narrow)")
     }
 }
 
@@ -132,7 +152,9 @@ final class ReaderSession {
     private(set) var environment: [String: String] = [:]
     private(set) var display = ""
 
-    init() throws {
+    /// `dark`: the system prefers the dark style (as GNOME's setting does; libadwaita's
+    /// ADW_DEBUG_COLOR_SCHEME stands in for the settings portal, which is not here).
+    init(dark: Bool = false) throws {
         try Prerequisite.windowSession.require()
         precondition(Manna.textDatabaseReady)
         scratch = try Scratch("window")
@@ -143,6 +165,7 @@ final class ReaderSession {
             "HOME": home.path, "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "XDG_RUNTIME_DIR": runtime,
             "GTK_A11Y": "atspi", "GDK_BACKEND": "x11", "GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "0",
         ]
+        if dark { environment["ADW_DEBUG_COLOR_SCHEME"] = "prefer-dark" }
 
         // The X server picks a free display and prints its number.
         let xvfb = try start(try #require(TestEnvironment.path(of: "Xvfb")), ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
@@ -201,14 +224,19 @@ final class ReaderSession {
         try Programs.run(Self.reader, arguments, environment: environment, timeout: 60)
     }
 
-    /// Takes a screenshot of the whole screen into `path` and counts its colours.
-    func screenshot(_ path: String) throws -> (path: String, colours: Int) {
+    /// Takes a screenshot of the whole screen into `path`, counts its colours and measures how
+    /// bright the window's corner of it is (0 black to 1 white; the window is at the top left,
+    /// as no window manager places it).
+    func screenshot(_ path: String) throws -> (path: String, colours: Int, brightness: Double) {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let taken = try Programs.run(try #require(TestEnvironment.path(of: "import")), ["-display", display, "-window", "root", path],
                                      environment: environment, timeout: 60)
         guard taken.status == 0 else { throw ReaderSessionError("import failed: \(taken.stderr)") }
         let counted = try Programs.run(try #require(TestEnvironment.path(of: "identify")), ["-format", "%k", path], environment: environment, timeout: 60)
-        return (path, Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+        let bright = try Programs.run(try #require(TestEnvironment.path(of: "identify")), ["-format", "%[fx:mean]", path + "[320x600+10+60]"],
+                                      environment: environment, timeout: 60)
+        return (path, Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0,
+                Double(bright.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1)
     }
 
     /// Starts `path` in the background, its stderr (and stdout, unless asked for) in a log file
@@ -322,6 +350,33 @@ final class ReaderSession {
                     break
             time.sleep(0.2)
 
+        def resize(width, height):
+            import ctypes
+            from ctypes import c_void_p, c_ulong, c_uint, c_int, c_long, c_char_p, POINTER, byref
+            x = ctypes.cdll.LoadLibrary("libX11.so.6")
+            x.XOpenDisplay.restype = c_void_p
+            x.XDefaultRootWindow.restype = c_ulong
+            x.XDefaultRootWindow.argtypes = [c_void_p]
+            x.XQueryTree.argtypes = [c_void_p, c_ulong, POINTER(c_ulong), POINTER(c_ulong), POINTER(POINTER(c_ulong)), POINTER(c_uint)]
+            x.XInternAtom.restype = c_ulong
+            x.XInternAtom.argtypes = [c_void_p, c_char_p, c_int]
+            x.XGetWindowProperty.argtypes = [c_void_p, c_ulong, c_ulong, c_long, c_long, c_int, c_ulong, POINTER(c_ulong), POINTER(c_int),
+                                             POINTER(c_ulong), POINTER(c_ulong), POINTER(c_char_p)]
+            x.XResizeWindow.argtypes = [c_void_p, c_ulong, c_uint, c_uint]
+            x.XFlush.argtypes = [c_void_p]
+            x.XCloseDisplay.argtypes = [c_void_p]
+            display = x.XOpenDisplay(None)
+            root, parent, children, count = c_ulong(), c_ulong(), POINTER(c_ulong)(), c_uint()
+            x.XQueryTree(display, x.XDefaultRootWindow(display), byref(root), byref(parent), byref(children), byref(count))
+            name_atom = x.XInternAtom(display, b"_NET_WM_NAME", 0)
+            for i in range(count.value):
+                kind, form, items, after, value = c_ulong(), c_int(), c_ulong(), c_ulong(), c_char_p()
+                x.XGetWindowProperty(display, children[i], name_atom, 0, 1024, 0, 0, byref(kind), byref(form), byref(items), byref(after), byref(value))
+                if value.value and value.value.decode("utf-8", "replace").endswith("– Manna"):
+                    x.XResizeWindow(display, children[i], width, height)
+            x.XFlush(display)
+            x.XCloseDisplay(display)
+
         command, argument = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else None)
         before = shown()
         if command == "go":
@@ -359,6 +414,10 @@ final class ReaderSession {
                 selection.setSelection(0, start, end)
             else:
                 selection.addSelection(start, end)
+        elif command == "resize":
+            # As a window manager would, through Xlib: the window named by _NET_WM_NAME.
+            resize(*(int(v) for v in argument.split("x")))
+            time.sleep(1)
         elif command == "key":
             press(*argument.split("+"))
             settle(before)
