@@ -232,6 +232,16 @@ public final class Context {
         return try database.translation(code: Config.defaultTranslation)
     }
 
+    /// The language of the translation the user chose (`MANNA_TRANSLATION`, else the config),
+    /// for reading a reference a command shows in no translation (a note's, a highlight's);
+    /// nil when none is chosen or it cannot be opened. The text database is opened only when
+    /// one is chosen.
+    func chosenLanguage() -> String? {
+        guard environment.nonEmpty("MANNA_TRANSLATION") != nil || config().translation != nil,
+              let database = try? openTextDatabase(), let chosen = try? chosenTranslation(nil, in: database) else { return nil }
+        return chosen.language
+    }
+
     /// The translation the user chose: the option, else `MANNA_TRANSLATION`, else the config;
     /// nil when none is chosen.
     func chosenTranslation(_ option: String?, in database: TextDatabase) throws -> Translation? {

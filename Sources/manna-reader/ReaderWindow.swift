@@ -303,7 +303,7 @@ final class ReaderWindow {
     }
 
     private func toast(_ message: String) {
-        adw_toast_overlay_add_toast(toasts.cast(), adw_toast_new(ChapterMarkup.escaped(message)))
+        adw_toast_overlay_add_toast(toasts.cast(), adw_toast_new(Markup.escaped(message)))
     }
 
     // MARK: - Marks

@@ -2,6 +2,7 @@
 // from a description of ReaderShortcut.all (the one list, which ReaderApplication sets).
 import CAdw
 import MannaApp
+import MannaKit
 
 enum ShortcutsWindow {
     /// Gives `window` its shortcuts window (GTK then shows it on Ctrl+? and the
@@ -11,7 +12,7 @@ enum ShortcutsWindow {
             """
             <child><object class="GtkShortcutsShortcut">
               <property name="title">\(shortcut.title)</property>
-              <property name="accelerator">\(ChapterMarkup.escaped(shortcut.accelerator))</property>
+              <property name="accelerator">\(Markup.escaped(shortcut.accelerator))</property>
             </object></child>
             """
         }.joined()

@@ -158,7 +158,8 @@ final class InstallSandbox {
         #expect(install.stderr == "")
         let installed = Self.lines("""
             installed %h/.local/bin/manna
-            \(Self.helperLines.installed)installed %h/.local/share/manna/bible.sqlite
+            \(Self.helperLines.installed)installed %h/.local/share/manna/bible-search.sqlite
+            installed %h/.local/share/manna/bible.sqlite
             \(Self.documentLines("installed"))installed %h/.config/systemd/user/manna.service
             installed %h/.config/systemd/user/manna.timer
             ran systemctl --user daemon-reload
@@ -183,6 +184,7 @@ final class InstallSandbox {
         let paths = Manna.run(["paths"], environment: sandbox.environment, executable: program)
         #expect(paths.stdout.hasPrefix("text_db=\(sandbox.home)/.local/share/manna/bible.sqlite\n"))
         #expect(Manna.run(["read", "John 11:35"], environment: sandbox.environment, executable: program).stdout == "John 11:35 (WEB)\n35 Jesus wept.\n")
+        #expect(Manna.run(["search", "Jesus wept"], environment: sandbox.environment, executable: program).stdout.hasPrefix("John 11:35"))
 
         let again = sandbox.manna("install")
         #expect(again.status == 0)
@@ -200,7 +202,8 @@ final class InstallSandbox {
             removed %h/.config/systemd/user/manna.service
             ran systemctl --user daemon-reload
             removed %h/.local/bin/manna
-            \(Self.helperLines.removed)removed %h/.local/share/manna/bible.sqlite
+            \(Self.helperLines.removed)removed %h/.local/share/manna/bible-search.sqlite
+            removed %h/.local/share/manna/bible.sqlite
             \(Self.documentLines("removed"))removed %h/.cache/manna/timeline.json
             removed %h/.cache/manna/prompt.tsv
             removed %h/.cache/manna/listen.lock
@@ -327,7 +330,7 @@ final class InstallSandbox {
         #expect(run.stdout.hasSuffix("installed \(root)/usr/lib/systemd/user/manna.service\ninstalled \(root)/usr/lib/systemd/user/manna.timer\n"))
         #expect(sandbox.calls == [])
         #expect(sandbox.filesInHome() == [:])
-        for path in ["usr/share/manna/bible.sqlite", "usr/share/man/man1/manna.1", "usr/share/zsh/vendor-completions/_manna",
+        for path in ["usr/share/manna/bible.sqlite", "usr/share/manna/bible-search.sqlite", "usr/share/man/man1/manna.1", "usr/share/zsh/vendor-completions/_manna",
                      "usr/share/applications/manna.desktop", "usr/share/icons/hicolor/scalable/apps/manna.svg",
                      "usr/share/gnome-shell/extensions/manna@manna.invalid/extension.js"] {
             #expect(FileManager.default.fileExists(atPath: root + "/" + path), "\(path)")

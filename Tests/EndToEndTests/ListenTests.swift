@@ -179,6 +179,21 @@ import TestSupport
         }
     }
 
+    /// listen takes a typed passage as read does (PassageInput.typed): "Juan 3:16" is read in
+    /// the RV1909, "Mc 1:1" with the RV1909 chosen is Mark's, a translation after it wins.
+    @Test func aTypedPassageIsReadInTheTranslationReadWouldShow() throws {
+        let home = try TemporaryHome(environment: ["PULSE_SERVER": "unix:/nonexistent/native"])
+        for (index, (words, passage, translation)) in [(["Juan 3:16"], "John 3:16", "RV1909"), (["Mc 1:1", "-t", "RV1909"], "Mark 1:1", "RV1909"),
+                                                        (["John 11:35 (WEB)"], "John 11:35", "WEB")].enumerated() {
+            let path = home.path + "/typed-\(index).wav"
+            let run = home.run(["listen"] + words + ["--export", path])
+            #expect(run.status == 0, "\(run.stderr)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: CueSheet.path(forAudio: path)))
+            let cues = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(cues["passage"] as? String == passage && cues["translation"] as? String == translation, "\(words): \(cues)")
+        }
+    }
+
     // MARK: - Export
 
     /// Renders `passage` to a file in `home` and returns its cue sheet.

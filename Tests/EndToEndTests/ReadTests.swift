@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ReadTests {
@@ -135,6 +136,24 @@ import Testing
         #expect(damaged.status == 74)
         #expect(damaged.stderr.split(separator: "\n").count == 1)
         #expect(!damaged.stderr.lowercased().contains("sqlite error"))
+    }
+
+    /// The search index is a file of its own that only a search opens: without it every
+    /// other command works, and a search says what is missing in one line.
+    @Test func onlyASearchNeedsTheSearchIndex() throws {
+        precondition(Manna.textDatabaseReady)
+        let scratch = try Scratch("no-index")
+        let database = scratch.file("bible.sqlite")
+        try FileManager.default.copyItem(atPath: Manna.root + "/.build/bible.sqlite", toPath: database)
+        let environment = ["MANNA_TEXT_DB": database]
+        let read = manna("read", "John 3:16", "-t", "KJV", environment: environment)
+        #expect(read.status == 0 && read.stdout.contains("For God so loved the world"), "\(read.stderr)")
+        #expect(manna("today", "--date", "2026-12-25", environment: environment).status == 0)
+        let search = manna("search", "love", environment: environment)
+        #expect(search.status == 69)
+        #expect(search.stderr == "manna: the search index \(scratch.file("bible-search.sqlite")) is missing; run 'manna build-db' (or reinstall) to make it beside the text database\n")
+        try FileManager.default.copyItem(atPath: Manna.root + "/.build/bible-search.sqlite", toPath: scratch.file("bible-search.sqlite"))
+        #expect(manna("search", "love", environment: environment).status == 0)
     }
 
     @Test func helpIsPrintedForEachCommand() {

@@ -45,7 +45,7 @@ final class TestUser: Sendable {
         }
         let built = Files.parent(of: Manna.binary)
         var files = ["manna", "manna-notify", "manna-play"].map { (built + "/" + $0, prefix + "/bin/" + $0) }
-        files.append((Manna.root + "/.build/bible.sqlite", prefix + "/share/manna/bible.sqlite"))
+        for name in ["bible.sqlite", "bible-search.sqlite"] { files.append((Manna.root + "/.build/" + name, prefix + "/share/manna/" + name)) }
         for (from, to) in files where manager.fileExists(atPath: from) {
             if link(from, to) != 0 { try manager.copyItem(atPath: from, toPath: to) }
         }

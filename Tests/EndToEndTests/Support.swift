@@ -2,6 +2,7 @@
 // folders (one per test, removed after it), the machine's tools and what each test needs of them.
 // The private session bus with its notification servers is its own fixture, in TestBus.swift.
 import Foundation
+import MannaKit
 import TestSupport
 import Testing
 
@@ -38,11 +39,15 @@ enum Manna {
     /// build that is seconds of the suite). Copied beside it and renamed, so a manna already
     /// running never reads half a file.
     static let textDatabaseReady: Bool = {
-        let target = root + "/.build/bible.sqlite"
-        let copy = target + ".tests.\(getpid())"
-        try? FileManager.default.removeItem(atPath: copy)
-        try! FileManager.default.copyItem(atPath: BuiltTexts.path, toPath: copy)
-        precondition(rename(copy, target) == 0, "cannot install the test text database at \(target)")
+        // The search index first: a database is never newer than the index beside it.
+        let database = root + "/.build/bible.sqlite"
+        for (built, target) in [(TextDatabaseLocator.searchIndexPath(of: BuiltTexts.path), TextDatabaseLocator.searchIndexPath(of: database)),
+                                (BuiltTexts.path, database)] {
+            let copy = target + ".tests.\(getpid())"
+            try? FileManager.default.removeItem(atPath: copy)
+            try! FileManager.default.copyItem(atPath: built, toPath: copy)
+            precondition(rename(copy, target) == 0, "cannot install the test text database at \(target)")
+        }
         return true
     }()
 

@@ -39,6 +39,7 @@ final class Sandbox {
         try FileManager.default.createDirectory(atPath: root + "/home", withIntermediateDirectories: true)
         try "#!/bin/sh\n".write(toFile: program, atomically: false, encoding: .utf8)
         try "not really sqlite".write(toFile: textDatabase, atomically: false, encoding: .utf8)
+        try "nor this".write(toFile: TextDatabaseLocator.searchIndexPath(of: textDatabase), atomically: false, encoding: .utf8)
     }
 
     /// Every file and link under the home folder, relative to it.
@@ -117,7 +118,8 @@ final class Sandbox {
             ".local/share/gnome-shell/extensions/manna@manna.invalid/stylesheet.css",
             ".local/share/gnome-shell/extensions/manna@manna.invalid/timeline.js",
             ".local/share/icons/hicolor/scalable/apps/manna.svg",
-            ".local/share/man/man1/manna.1", ".local/share/man/man5/manna-config.5", ".local/share/manna/bible.sqlite",
+            ".local/share/man/man1/manna.1", ".local/share/man/man5/manna-config.5", ".local/share/manna/bible-search.sqlite",
+            ".local/share/manna/bible.sqlite",
             ".local/share/zsh/site-functions/_manna",
         ])
         let mode = { (path: String) in (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0 }
@@ -358,7 +360,8 @@ final class Sandbox {
             "usr/share/gnome-shell/extensions/manna@manna.invalid/stylesheet.css",
             "usr/share/gnome-shell/extensions/manna@manna.invalid/timeline.js",
             "usr/share/icons/hicolor/scalable/apps/manna.svg",
-            "usr/share/man/man1/manna.1", "usr/share/man/man5/manna-config.5", "usr/share/manna/bible.sqlite",
+            "usr/share/man/man1/manna.1", "usr/share/man/man5/manna-config.5", "usr/share/manna/bible-search.sqlite",
+            "usr/share/manna/bible.sqlite",
             "usr/share/zsh/vendor-completions/_manna",
         ])
         // The unit runs the packaged program, not one under the destination or a home.

@@ -121,6 +121,7 @@ import Testing
     @Test(arguments: ["KJV", "ASV", "WBS", "WEB", "RV1909"])
     func championListsAgreeWithRankingEveryMatch(code: String) throws {
         let listed = BuiltTexts.database
+        try listed.openSearchIndex()  // a search opens it: the list is read here before one
         let ranking = try TextDatabase(path: BuiltTexts.path)
         ranking.usesChampions = false
         let translation = try listed.translation(code: code)
@@ -188,15 +189,50 @@ import Testing
         }
     }
 
+    /// In a checkout the two files are one build product: either one missing, or older than a
+    /// source, and both are built again.
+    @Test func aCheckoutRebuildsWhenEitherFileIsMissingOrOlderThanItsSources() throws {
+        let scratch = try Scratch("needs-build")
+        let curated = scratch.file("curated")
+        try FileManager.default.createDirectory(atPath: curated, withIntermediateDirectories: true)
+        let source = curated + "/daily-verses.tsv", database = scratch.file("bible.sqlite"), index = scratch.file("bible-search.sqlite")
+        #expect(TextDatabaseLocator.searchIndexPath(of: database) == index)
+        func write(_ path: String, at second: Int) {
+            #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+            var times = [timespec(tv_sec: second, tv_nsec: 0), timespec(tv_sec: second, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        }
+        let location = TextDatabaseLocation(path: database, curatedDirectory: curated)
+        write(source, at: 1_000)
+        write(database, at: 2_000)
+        #expect(TextDatabaseLocator.needsBuild(location))
+        write(index, at: 2_000)
+        #expect(!TextDatabaseLocator.needsBuild(location))
+        write(index, at: 500)
+        #expect(TextDatabaseLocator.needsBuild(location))
+        write(index, at: 2_000)
+        write(database, at: 500)
+        #expect(TextDatabaseLocator.needsBuild(location))
+    }
+
     @Test func theSchemaIsTheDesignedOne() throws {
-        let database = try Database(path: BuiltTexts.path, mode: .immutable)
-        let statement = try database.prepare("SELECT name, sql FROM sqlite_schema WHERE name = 'verses' OR name LIKE 'verses_fts_%' AND type = 'table' AND sql LIKE 'CREATE VIRTUAL%'")
-        var sql: [String: String] = [:]
-        while try statement.step() { sql[statement.string(0)] = statement.string(1) }
-        #expect(sql["verses"]?.contains("WITHOUT ROWID") == true)
-        #expect(sql["verses"]?.contains("PRIMARY KEY (translation, id)") == true)
-        for code in ["kjv", "asv", "wbs", "web"] {
-            let fts = try #require(sql["verses_fts_\(code)"])
+        func tables(_ path: String) throws -> [String: String] {
+            let statement = try Database(path: path, mode: .immutable).prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'")
+            var sql: [String: String] = [:]
+            while try statement.step() { sql[statement.string(0)] = statement.string(1) }
+            return sql
+        }
+        let texts = try tables(BuiltTexts.path)
+        let index = try tables(TextDatabaseLocator.searchIndexPath(of: BuiltTexts.path))
+        #expect(texts["verses"]?.contains("WITHOUT ROWID") == true)
+        #expect(texts["verses"]?.contains("PRIMARY KEY (translation, id)") == true)
+        // What every read parses is the texts' six tables; the index's (six a translation)
+        // only a search does.
+        #expect(Set(texts.keys) == ["translations", "books", "verses", "daily_verses", "absences", "plans"])
+        #expect(Set(index.keys).isDisjoint(with: texts.keys))
+        #expect(index["verse_lengths"] != nil && index["search_champions"] != nil)
+        for translation in BuiltTexts.database.translations {
+            let fts = try #require(index[translation.searchTable])
             #expect(fts.contains("fts5") && fts.contains("unicode61 remove_diacritics 2"))
         }
     }

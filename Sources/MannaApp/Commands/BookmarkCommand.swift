@@ -22,7 +22,7 @@ enum BookmarkCommand {
         let rest = words.dropFirst()
         switch arguments.subcommand(Subcommand.self) {
         case .add:
-            let reference = try PassageInput.parseReference(Array(rest), command: "bookmark add")
+            let reference = try PassageInput.parseReference(Array(rest), command: "bookmark add", context)
             let journal = try context.journal()
             let change: BookmarkChange = try journal.bookmark(reference, at: try context.now(arguments))
             switch change {
@@ -34,7 +34,7 @@ enum BookmarkCommand {
                 context.stdout.line("\(bookmark.reference) is already bookmarked (\(bookmark.shortID))")
             }
         case .list:
-            let reference = try MarkListing.optionalReference(rest, command: "bookmark list")
+            let reference = try MarkListing.optionalReference(rest, command: "bookmark list", context)
             var bookmarks: [Bookmark] = []
             if let journal = try context.existingJournal() {
                 bookmarks = try journal.bookmarks(in: reference)

@@ -14,7 +14,9 @@ enum CompareCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard !arguments.positionals.isEmpty else { throw Failure.usage("compare needs a reference, like 'manna compare John 3:16'") }
         let database = try context.openTextDatabase()
-        let reference = try PassageInput.parse(String.spaced(arguments.positionals), in: database).reference
+        // Shown in every translation, but read in the language of the one the user chose.
+        let reference = try PassageInput.parse(String.spaced(arguments.positionals), in: database,
+                                               language: context.chosenTranslation(nil, in: database)?.language).reference
         try PassageInput.checkSize(reference)
         var passages: [JSON] = []
         for (index, translation) in database.translations.enumerated() {

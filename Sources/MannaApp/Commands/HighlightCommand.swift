@@ -29,7 +29,7 @@ enum HighlightCommand {
         let rest = words.dropFirst()
         switch arguments.subcommand(Subcommand.self) {
         case .list:
-            let reference = try MarkListing.optionalReference(rest, command: "highlight list")
+            let reference = try MarkListing.optionalReference(rest, command: "highlight list", context)
             var highlights: [Highlight] = []
             if let journal = try context.existingJournal() {
                 highlights = try journal.highlights(in: reference)
@@ -56,7 +56,7 @@ enum HighlightCommand {
             context.stdout.line("restored highlight \(highlight.shortID) on \(Reference(highlight.verseID)) (\(highlight.color.rawValue))")
         case .add, nil:
             // `manna highlight REF`, or `manna highlight add REF` like the other marks.
-            let reference = try PassageInput.parseReference(words.first == Subcommand.add.rawValue ? Array(rest) : words, command: "highlight")
+            let reference = try PassageInput.parseReference(words.first == Subcommand.add.rawValue ? Array(rest) : words, command: "highlight", context)
             let color = try arguments.value(Options.highlightColor, context) ?? .yellow
             let journal = try context.journal()
             let changes: [HighlightChange] = try journal.highlight(reference, color: color, at: try context.now(arguments))

@@ -34,6 +34,7 @@ enum ListenCommand {
         if !arguments.gave(Options.export) { try ListenLock.takeOver(context) }
         var resume: ListeningPosition?
         let reference: Reference
+        var typedIn: Translation?
         if arguments.positionals.isEmpty, let audio = try arguments.value(Options.audio, context) {
             // A recording with no passage given: the passage its cue sheet is for.
             reference = try Reference(parsing: try CueSheetFile.read(arguments.value(Options.cues, context) ?? CueSheet.path(forAudio: audio)).passage)
@@ -44,9 +45,11 @@ enum ListenCommand {
             resume = position
             reference = try Reference(parsing: position.passage)
         } else {
-            reference = try PassageInput.parseReference(arguments.positionals, command: "listen")
+            (reference, typedIn) = try PassageInput.typed(arguments.positionals, command: "listen", option: arguments.value(Options.translation, context),
+                                                          in: context.openTextDatabase(), context)
         }
-        try Listening.speak(reference, resume: resume, arguments, context)
+        // A recording is in the translation its cue sheet names, unless --translation says otherwise.
+        try Listening.speak(reference, in: arguments.gave(Options.audio) ? nil : typedIn, resume: resume, arguments, context)
     }
 
     static func listVoices(json: Bool, _ context: Context) throws {

@@ -29,14 +29,14 @@ enum NoteCommand {
             guard rest.count >= 2, !(last.contains(where: \.isNumber) && last.allSatisfy({ $0.isNumber || ":-,;. ".contains($0) })) else {
                 throw Failure.usage("note add needs a reference and the note's text, like: manna note add \"John 3:16\" \"The gospel in one verse\"")
             }
-            let reference = try PassageInput.parseReference(Array(rest.dropLast()), command: "note add")
+            let reference = try PassageInput.parseReference(Array(rest.dropLast()), command: "note add", context)
             let text = last == "-" ? try StandardInput.text("the note") : last
             try Journal.checkNote(text)
             let journal = try context.journal()
             let note: Note = try journal.addNote(text, on: reference, at: try context.now(arguments))
             context.stdout.line("added note \(note.shortID) on \(note.reference)")
         case .list:
-            let reference = try MarkListing.optionalReference(rest, command: "note list")
+            let reference = try MarkListing.optionalReference(rest, command: "note list", context)
             let deleted = arguments.has(Options.deleted)
             // No journal yet: no notes, and listing them does not make one.
             let notes = try context.existingJournal()?.notes(in: reference, deleted: deleted) ?? []

@@ -19,17 +19,8 @@ enum ReadCommand {
         let words = arguments.positionals == ["-"] ? [try StandardInput.text("the reference")] : arguments.positionals
         guard !words.isEmpty else { throw Failure.usage("read needs a reference, like 'manna read John 3:16'") }
         let database = try context.openTextDatabase()
-        // "John 3:16 KJV", "John 3:16 (WEB)": a translation written after the reference.
-        let (text, written) = PassageInput.trailingTranslation(String.spaced(words), in: database)
-        if let written, let option = try arguments.value(Options.translation, context), option.uppercased() != written {
-            throw Failure.usage("two translations: --translation \(option) and \(written) after the reference; give one")
-        }
-        // The translation chosen, if any, says how the reference is read ("Mc 1:1" is Marcos in
-        // Spanish); with none, a reference written in Spanish ("Juan 3:16") reads in Spanish.
-        let chosen = try context.chosenTranslation(arguments.value(Options.translation, context) ?? written, in: database)
-        let (reference, language) = try PassageInput.parse(text, in: database, language: chosen?.language)
+        let (reference, translation) = try PassageInput.typed(words, command: "read", option: arguments.value(Options.translation, context), in: database, context)
         try PassageInput.checkSize(reference)
-        let translation = try chosen ?? context.defaultTranslation(in: database, language: language)
         let verses = try database.passage(reference, in: translation, titles: true)
         // No journal yet means no marks: reading never creates one. A damaged journal does not
         // keep the passage from being read: it is printed without marks, then the failure.

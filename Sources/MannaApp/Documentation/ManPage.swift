@@ -128,6 +128,9 @@ enum ManPage {
             .TP
             .I /usr/share/manna/bible.sqlite
             The texts (or \\fI~/.local/share/manna/\\fR after \\fBmanna install\\fR).
+            .TP
+            .I /usr/share/manna/bible-search.sqlite
+            The search index, beside the texts; only \\fBmanna search\\fR reads it.
             .PP
             \\fBmanna paths\\fR prints where each is on this machine.
             .SH EXAMPLES

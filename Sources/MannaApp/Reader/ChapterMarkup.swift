@@ -50,7 +50,7 @@ public enum ChapterMarkup {
         if !notes.isEmpty { markup += "\n" }
         // A note's own line breaks are kept, as `manna read` keeps them.
         for (index, note) in notes.enumerated() {
-            markup += "\n[\(index + 1)] " + escaped("\(note.reference) (\(note.shortID)): " + note.paragraphs.joined(separator: "\n    "))
+            markup += "\n[\(index + 1)] " + Markup.escaped("\(note.reference) (\(note.shortID)): " + note.paragraphs.joined(separator: "\n    "))
         }
         return ChapterText(markup: markup, verses: spans)
     }
@@ -62,11 +62,11 @@ public enum ChapterMarkup {
     {
         if verse.isTitle {
             let text = verse.text ?? ""
-            return ("<i>" + escaped(text) + "</i>", text.unicodeScalars.count)
+            return ("<i>" + Markup.escaped(text) + "</i>", text.unicodeScalars.count)
         }
         let number = "\(verse.id.verse) "
         let plain = verse.text ?? PassageFormatter.note(on: verse, language: language) ?? "not in this translation"
-        var text = verse.text == nil ? "<i>" + escaped(plain) + "</i>" : escaped(plain)
+        var text = verse.text == nil ? "<i>" + Markup.escaped(plain) + "</i>" : Markup.escaped(plain)
         if let highlight = marks.highlight {
             text = "<span background=\"\(background(highlight))\" foreground=\"#000000\">" + text + "</span>"
         }
@@ -86,22 +86,5 @@ public enum ChapterMarkup {
         case .pink: "#ffafd7"
         case .purple: "#d7afff"
         }
-    }
-
-    /// `text` with the characters markup gives a meaning to written as entities.
-    public static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

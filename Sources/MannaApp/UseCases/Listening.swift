@@ -8,8 +8,10 @@ import MannaKit
 
 enum Listening {
     /// Speaks (or, with `--export`, renders) `reference`, from where `resume` stopped if given,
-    /// with the options in `arguments` (`plan today --listen` has only `--translation`).
-    static func speak(_ reference: Reference, resume: ListeningPosition?, _ arguments: ParsedArguments, _ context: Context) throws {
+    /// with the options in `arguments` (`plan today --listen` has only `--translation`), in
+    /// `typed`, the translation a passage typed with it is shown in (`PassageInput.typed`), else
+    /// the one the options, the place resumed or the recording name.
+    static func speak(_ reference: Reference, in typed: Translation? = nil, resume: ListeningPosition?, _ arguments: ParsedArguments, _ context: Context) throws {
         try PassageInput.checkSize(reference)
         let controls = try Controls(arguments, context)
         let database = try context.openTextDatabase()
@@ -29,7 +31,7 @@ enum Listening {
         if controls.continues && recording != nil {
             throw Failure.usage("--continue reads on in the Bible's text, not in a recording (--audio, or the recording resumed)")
         }
-        let translation = try context.translation(arguments.value(Options.translation, context) ?? resume?.translation ?? recording?.sheet.translation, in: database)
+        let translation = try typed ?? context.translation(arguments.value(Options.translation, context) ?? resume?.translation ?? recording?.sheet.translation, in: database)
         let passage = try database.passage(reference, in: translation)
         var spoken = spokenVerses(passage)
         guard !spoken.isEmpty else { throw Failure.data("the \(translation.code) has no verse of \(reference)") }

@@ -41,8 +41,8 @@ enum MarkListing {
     }
 
     /// The reference in `words`, or nil when there are none (list everything).
-    static func optionalReference(_ words: ArraySlice<String>, command: String) throws -> Reference? {
-        words.isEmpty ? nil : try PassageInput.parseReference(Array(words), command: command)
+    static func optionalReference(_ words: ArraySlice<String>, command: String, _ context: Context) throws -> Reference? {
+        words.isEmpty ? nil : try PassageInput.parseReference(Array(words), command: command, context)
     }
 
     /// The journal that may hold the mark `id`: with none yet, no mark has that id, and looking

@@ -33,11 +33,30 @@ enum PassageInput {
         return (rest.trimmingSpaces, word)
     }
 
-    /// Joins the words of a reference given as several arguments ("John" "3:16") and parses it;
-    /// no words is a usage error naming the command.
-    static func parseReference(_ words: [String], command: String) throws -> Reference {
+    /// The passage a user typed for a command that shows it in one translation (read, listen),
+    /// and that translation. A translation written after the reference ("John 3:16 KJV",
+    /// "(WEB)"), else `option`, else one chosen in the environment or config, says how the
+    /// reference is read ("Mc 1:1" is Marcos in Spanish); with none chosen, a reference
+    /// written in Spanish ("Juan 3:16") is shown in the Spanish translation.
+    static func typed(_ words: [String], command: String, option: String?, in database: TextDatabase,
+                      _ context: Context) throws -> (reference: Reference, translation: Translation) {
         guard !words.isEmpty else { throw Failure.usage("\(command) needs a reference, like 'manna \(command) John 3:16'") }
-        return try Reference(parsing: String.spaced(words))
+        let (text, written) = trailingTranslation(String.spaced(words), in: database)
+        if let written, let option, option.uppercased() != written {
+            throw Failure.usage("two translations: --translation \(option) and \(written) after the reference; give one")
+        }
+        let chosen = try context.chosenTranslation(option ?? written, in: database)
+        let (reference, language) = try parse(text, in: database, language: chosen?.language)
+        return (reference, try chosen ?? context.defaultTranslation(in: database, language: language))
+    }
+
+    /// Joins the words of a reference given as several arguments ("John" "3:16") and parses it
+    /// for a command that names verses in no translation (note, highlight, bookmark), read in
+    /// the language of the translation the user chose, if any ("Mc 1:1" is Marcos to a
+    /// reader of the RV1909); no words is a usage error naming the command.
+    static func parseReference(_ words: [String], command: String, _ context: Context) throws -> Reference {
+        guard !words.isEmpty else { throw Failure.usage("\(command) needs a reference, like 'manna \(command) John 3:16'") }
+        return try Reference.reading(String.spaced(words), language: context.chosenLanguage()).reference
     }
 
     /// The reference in `text`, read for a translation in `language` (nil when none is chosen),

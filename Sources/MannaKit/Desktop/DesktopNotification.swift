@@ -89,22 +89,7 @@ extension DesktopNotification {
     /// reads markup (`body-markup` capability), `&`, `<` and `>` escaped so text shows as written.
     public static func bodyText(_ body: String, serverReadsMarkup: Bool) -> String {
         let plain = withoutControlCharacters(body, keepingNewlines: true)
-        return serverReadsMarkup ? escapingMarkup(plain) : plain
-    }
-
-    /// `&`, `<` and `>` as entities: the three characters the spec's markup gives meaning to.
-    public static func escapingMarkup(_ text: String) -> String {
-        var out = ""
-        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        return serverReadsMarkup ? Markup.escaped(plain) : plain
     }
 
     /// Drops C0 and C1 control characters (a NUL cannot even cross D-Bus) and the bidi

@@ -86,6 +86,7 @@ public struct InstallLayout: Equatable, Sendable {
     public func helper(_ helper: HelperProgram) -> String { prefix + "/libexec/manna/" + helper.rawValue }
     /// Where `TextDatabaseLocator` looks first for an installed manna: `<bin>/../share/manna/`.
     public var textDatabase: String { prefix + "/share/manna/" + TextDatabaseLocator.fileName }
+    public var searchIndex: String { TextDatabaseLocator.searchIndexPath(of: textDatabase) }
     public var service: String { unitDirectory + "/" + SchedulerFiles.serviceName }
     public var timer: String { unitDirectory + "/" + SchedulerFiles.timerName }
     // Where the desktop, man and each shell look under a prefix: XDG_DATA_HOME (~/.local/share)
@@ -370,6 +371,8 @@ public struct Installer {
                 files.append(PlacedFile(destination: layout.helper(helper), source: .copy(found), mode: 0o755))
             }
         }
+        // The index first: a database is never newer than the index beside it.
+        files.append(PlacedFile(destination: layout.searchIndex, source: .copy(TextDatabaseLocator.searchIndexPath(of: textDatabase)), mode: 0o644))
         files.append(PlacedFile(destination: layout.textDatabase, source: .copy(textDatabase), mode: 0o644))
         let texts = (hasReader ? [(layout.readerManual, documents.readerManual)] : []) + [
             (layout.manual, documents.manual), (layout.configManual, documents.configManual),
@@ -435,7 +438,7 @@ public struct Installer {
         if keepingProgram {
             report("kept \(layout.program): it is installed for every user, and the system's package manager removes it")
         } else {
-            for file in [layout.program, layout.reader] + HelperProgram.allCases.map(layout.helper) + [layout.textDatabase, layout.readerManual, layout.manual, layout.configManual,
+            for file in [layout.program, layout.reader] + HelperProgram.allCases.map(layout.helper) + [layout.searchIndex, layout.textDatabase, layout.readerManual, layout.manual, layout.configManual,
                          layout.bashCompletion, layout.zshCompletion, layout.fishCompletion, layout.desktopEntry, layout.icon]
                 + layout.gnomeShellExtensionPaths {
                 try remove(file, upTo: layout.prefix)

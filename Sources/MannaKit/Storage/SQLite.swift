@@ -111,6 +111,14 @@ public final class Database {
         return out
     }
 
+    /// Attaches the database file at `path` as schema `name`; read-only and immutable when
+    /// this connection is (`Mode.immutable`). SQLite parses its schema then, not before.
+    public func attach(_ path: String, as name: String, immutable: Bool) throws(SQLiteError) {
+        let statement = try prepare("ATTACH DATABASE ?1 AS \(name)")
+        try statement.bind(immutable ? "file:" + Database.uriEscaped(path) + "?immutable=1" : path, at: 1)
+        try statement.run()
+    }
+
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {
         var errorMessage: UnsafeMutablePointer<CChar>?

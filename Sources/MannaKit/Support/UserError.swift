@@ -107,7 +107,7 @@ extension ZoneError: UserError {
 extension TextDatabaseError: UserError {
     public var exitStatus: ExitStatus {
         switch self {
-        case .notFound: .unavailable
+        case .notFound, .noSearchIndex: .unavailable
         case .unknownTranslation: .usage
         case .badSource: .dataError
         case .damaged, .wrongVersion, .unreadable: .ioError

@@ -233,8 +233,8 @@ extension TextDatabase {
                        limit: Int?, each: (SearchHit) -> Void) throws(TextDatabaseError) -> Int {
         let (low, high) = book.map { ($0.number * 1_000_000, $0.number * 1_000_000 + 999_999) } ?? (0, 99_999_999)
         let table = translation.searchTable
+        try openSearchIndex()
         do {
-            try mapForSearching()
             // A common lone word: its best verses were ranked when the database was built.
             if let limit, let champions = try champions(of: query, in: translation, from: low, to: high, count: limit) {
                 let total = try count(query.expression, in: table, from: low, to: high)

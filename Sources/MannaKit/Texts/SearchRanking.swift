@@ -206,13 +206,25 @@ final class SearchRanker {
 }
 
 extension TextDatabase {
-    /// Maps the file, once: a common word's search reads a hundred pages of its index, a system
-    /// call each when read, and mapped the kernel brings in their neighbours at one fault. (A
-    /// read of a verse or two reads a few pages, for which mapping costs more than it saves.)
-    func mapForSearching() throws(SQLiteError) {
-        guard !mapped else { return }
-        try database.execute("PRAGMA mmap_size = 1073741824")
-        mapped = true
+    /// Attaches the search index as schema `search`, once, and maps it: a common word's search
+    /// reads a hundred pages of its index, a system call each when read, and mapped the kernel
+    /// brings in their neighbours at one fault. Only a search pays for the index's schema.
+    func openSearchIndex() throws(TextDatabaseError) {
+        guard !searchIndexOpen else { return }
+        let path = searchIndexPath
+        guard Files.exists(path) else { throw .noSearchIndex(path: path) }
+        do {
+            try database.attach(path, as: "search", immutable: true)
+            let version = try database.prepare("PRAGMA search.user_version")
+            _ = try version.step()
+            guard version.int(0) == TextDatabase.schemaVersion else { throw TextDatabaseError.wrongVersion(path: path, found: version.int(0)) }
+            try database.execute("PRAGMA search.mmap_size = 1073741824")
+        } catch let error as TextDatabaseError {
+            throw error
+        } catch {
+            throw .damaged(path: path)
+        }
+        searchIndexOpen = true
     }
 
     /// The connection's rank function, `manna_rank`, registered at the first search.

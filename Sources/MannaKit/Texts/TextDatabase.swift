@@ -1,5 +1,5 @@
-// The read-only text database: translations, books, verses and the search index.
-// Schema and its build live in TextDatabaseBuilder; this file only reads.
+// The read-only text database: translations, books and verses; and, in a file of its own beside
+// it, the search index. Schema and its build live in TextDatabaseBuilder; this file only reads.
 
 /// A translation Manna can read: a row of `curated/translations/translations.tsv`, the
 /// catalogue the text database is built from ("KJV", "RV1909", …).
@@ -54,6 +54,7 @@ public enum TextDatabaseError: Error, Equatable, Sendable {
     case unreadable(path: String, reason: String)
     case badSource(file: String, line: Int, problem: String)
     case searchFailed(query: String)
+    case noSearchIndex(path: String)
 
     public var message: String {
         switch self {
@@ -69,24 +70,29 @@ public enum TextDatabaseError: Error, Equatable, Sendable {
             return "cannot read \(path): \(reason)"
         case .badSource(let file, let line, let problem):
             return "\(file):\(line): \(problem)"
+        case .noSearchIndex(let path):
+            return "the search index \(path) is missing; run 'manna build-db' (or reinstall) to make it beside the text database"
         case .searchFailed(let query):
             return "the search for '\(query)' could not run: this is a fault in manna, please report it with the search"
         }
     }
 }
 
-/// The text database, opened read-only and immutable.
+/// The text database, opened read-only and immutable, with its search index attached at the
+/// first search.
 public final class TextDatabase {
-    /// `PRAGMA user_version` of the schema this code reads and builds.
-    public static let schemaVersion = 7
+    /// `PRAGMA user_version` of the schema this code reads and builds, in both files.
+    public static let schemaVersion = 8
 
     let database: Database
     public let path: String
+    /// The search index beside it (`TextDatabaseLocator.searchIndexPath`).
+    public var searchIndexPath: String { TextDatabaseLocator.searchIndexPath(of: path) }
     public let translations: [Translation]
     /// Search's rank function and the verse lengths it reads, made at the first search.
     var searchRanker: SearchRanker?
-    /// Whether the file is mapped: from the first search on (`mapForSearching`).
-    var mapped = false
+    /// Whether the search index is attached: from the first search on (`openSearchIndex`).
+    var searchIndexOpen = false
     var lengthsByTranslation: [String: VerseLengths] = [:]
     /// Whether a common word's search reads its champion list (`SearchChampions`) rather than
     /// ranking every match; off only in the test that checks the two agree.

@@ -1,12 +1,14 @@
-// Builds bible.sqlite from curated/: the translations' TSV files, checked against the canon.
+// Builds bible.sqlite and its search index, bible-search.sqlite, from curated/: the translations'
+// TSV files, checked against the canon.
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Turns `curated/translations/` into a text database. Same input, same content.
+/// Turns `curated/translations/` into a text database and its search index. Same input, same
+/// content.
 public enum TextDatabaseBuilder {
-    /// The schema. Comments inside the statements stay in the file, so `.schema` explains it
-    /// to any other program that reads the database.
+    /// The text database's schema. Comments inside the statements stay in the file, so
+    /// `.schema` explains it to any other program that reads the database.
     static let schema = """
         CREATE TABLE translations (
             code TEXT PRIMARY KEY,          -- KJV, ... (translations.tsv)
@@ -44,6 +46,15 @@ public enum TextDatabaseBuilder {
             at INTEGER,                     -- where its text is here; NULL: lost by the source
             PRIMARY KEY (translation, asked)
         ) WITHOUT ROWID;
+        CREATE TABLE plans (
+            id TEXT PRIMARY KEY,            -- bible-in-a-year, nt-90, ...
+            json TEXT NOT NULL              -- the plan file, format documented in curated/plans/README.md
+        );
+        """
+
+    /// The search index's schema, beside one full-text table a translation
+    /// (`searchTableSchema`): what search reads besides the index itself.
+    static let searchSchema = """
         CREATE TABLE verse_lengths (
             translation TEXT PRIMARY KEY,
             lengths BLOB NOT NULL           -- words in each verse, a byte a slot: canonical order,
@@ -56,10 +67,6 @@ public enum TextDatabaseBuilder {
                                             -- best first: verse ids, 4-byte little-endian
             PRIMARY KEY (translation, word)
         ) WITHOUT ROWID;
-        CREATE TABLE plans (
-            id TEXT PRIMARY KEY,            -- bible-in-a-year, nt-90, ...
-            json TEXT NOT NULL              -- the plan file, format documented in curated/plans/README.md
-        );
         """
 
     /// How the index cuts text into words: case and diacritics folded away.
@@ -77,8 +84,10 @@ public enum TextDatabaseBuilder {
         """
     }
 
-    /// Builds the database at `outputPath` from `curatedDirectory`, replacing any file there
-    /// only once the new one is complete (written beside it, then renamed).
+    /// Builds the database at `outputPath`, and its search index beside it
+    /// (`TextDatabaseLocator.searchIndexPath`), from `curatedDirectory`, replacing the files
+    /// there only once the new ones are complete (each written beside its place, then renamed:
+    /// the index first, so a database is never newer than the index beside it).
     ///
     /// - Parameter progress: receives one line per step, for stderr.
     public static func build(curatedDirectory: String, outputPath: String,
@@ -86,63 +95,75 @@ public enum TextDatabaseBuilder {
         let translationsDirectory = curatedDirectory + "/translations"
         let rows = try readTSV(translationsDirectory + "/translations.tsv",
                                header: ["code", "name", "year", "licence", "source", "language", "voice"])
-        // Made exclusively beside the output, as every file Manna writes (Files.createTemporary);
-        // SQLite fills the empty file.
-        let temporaryPath: String
-        do {
-            let (path, descriptor) = try Files.createTemporary(beside: outputPath, mode: 0o644)
-            close(descriptor)
-            temporaryPath = path
-        } catch {
-            throw .unreadable(path: outputPath, reason: error.reason)
+        let indexPath = TextDatabaseLocator.searchIndexPath(of: outputPath)
+        // Made exclusively beside the outputs, as every file Manna writes (Files.createTemporary);
+        // SQLite fills the empty files.
+        func temporary(beside path: String) throws(TextDatabaseError) -> String {
+            do {
+                let (made, descriptor) = try Files.createTemporary(beside: path, mode: 0o644)
+                close(descriptor)
+                return made
+            } catch {
+                throw .unreadable(path: path, reason: error.reason)
+            }
         }
-        defer { unlink(temporaryPath) }
+        let temporaryDatabase = try temporary(beside: outputPath)
+        defer { unlink(temporaryDatabase) }
+        let temporaryIndex = try temporary(beside: indexPath)
+        defer { unlink(temporaryIndex) }
         do {
-            let database = try Database(path: temporaryPath, mode: .readWriteCreate)
+            let database = try Database(path: temporaryDatabase, mode: .readWriteCreate)
+            let index = try Database(path: temporaryIndex, mode: .readWriteCreate)
             // A half-built file is thrown away, never used, so it needs no journal.
-            try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA user_version = \(TextDatabase.schemaVersion);")
+            for made in [database, index] {
+                try made.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA user_version = \(TextDatabase.schemaVersion);")
+            }
             try database.transaction {
-                try database.execute(schema)
-                try insertBooks(into: database)
-                for (index, row) in rows.enumerated() {
-                    let code = row.fields[0]
-                    guard !code.isEmpty, code.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else {
-                        throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "translation code '\(code)' must be capital letters and digits")
+                try index.transaction {
+                    try database.execute(schema)
+                    try index.execute(searchSchema)
+                    try insertBooks(into: database)
+                    for (position, row) in rows.enumerated() {
+                        let code = row.fields[0]
+                        guard !code.isEmpty, code.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else {
+                            throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "translation code '\(code)' must be capital letters and digits")
+                        }
+                        guard let year = Int(row.fields[2]) else {
+                            throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "year '\(row.fields[2])' is not a number")
+                        }
+                        guard Language.named(row.fields[5]) != nil else {
+                            throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "language '\(row.fields[5])' is not one of "
+                                + "curated/languages.tsv (\(Language.codes.joined(separator: ", "))): add its row there first")
+                        }
+                        let count = try insertVerses(code: code, file: translationsDirectory + "/\(code).tsv",
+                                                     titles: translationsDirectory + "/titles/\(code).tsv", into: database, index: index)
+                        let statement = try database.prepare("INSERT INTO translations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
+                        try statement.bind(code, at: 1)
+                        try statement.bind(position + 1, at: 2)
+                        try statement.bind(row.fields[1], at: 3)
+                        try statement.bind(year, at: 4)
+                        try statement.bind(row.fields[3], at: 5)
+                        try statement.bind(row.fields[4], at: 6)
+                        try statement.bind(count, at: 7)
+                        try statement.bind(row.fields[5], at: 8)
+                        try statement.bind(row.fields[6].isEmpty ? nil : row.fields[6], at: 9)
+                        try statement.run()
+                        progress("\(code): \(count) verses")
                     }
-                    guard let year = Int(row.fields[2]) else {
-                        throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "year '\(row.fields[2])' is not a number")
-                    }
-                    guard Language.named(row.fields[5]) != nil else {
-                        throw TextDatabaseError.badSource(file: row.file, line: row.line, problem: "language '\(row.fields[5])' is not one of "
-                            + "curated/languages.tsv (\(Language.codes.joined(separator: ", "))): add its row there first")
-                    }
-                    let count = try insertVerses(code: code, file: translationsDirectory + "/\(code).tsv",
-                                                 titles: translationsDirectory + "/titles/\(code).tsv", into: database)
-                    let statement = try database.prepare("INSERT INTO translations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
-                    try statement.bind(code, at: 1)
-                    try statement.bind(index + 1, at: 2)
-                    try statement.bind(row.fields[1], at: 3)
-                    try statement.bind(year, at: 4)
-                    try statement.bind(row.fields[3], at: 5)
-                    try statement.bind(row.fields[4], at: 6)
-                    try statement.bind(count, at: 7)
-                    try statement.bind(row.fields[5], at: 8)
-                    try statement.bind(row.fields[6].isEmpty ? nil : row.fields[6], at: 9)
-                    try statement.run()
-                    progress("\(code): \(count) verses")
+                    try insertAbsences(from: translationsDirectory, into: database)
+                    let days = try insertDailyVerses(from: curatedDirectory + "/daily-verses.tsv", codes: rows.map { $0.fields[0] }, into: database)
+                    progress("verse of the day: \(days) days")
+                    let plans = try insertPlans(from: curatedDirectory + "/plans", into: database)
+                    progress("reading plans: \(plans.joined(separator: ", "))")
                 }
-                try insertAbsences(from: translationsDirectory, into: database)
-                let days = try insertDailyVerses(from: curatedDirectory + "/daily-verses.tsv", codes: rows.map { $0.fields[0] }, into: database)
-                progress("verse of the day: \(days) days")
-                let plans = try insertPlans(from: curatedDirectory + "/plans", into: database)
-                progress("reading plans: \(plans.joined(separator: ", "))")
             }
         } catch let error as TextDatabaseError {
             throw error
         } catch {
             throw .unreadable(path: outputPath, reason: "\(error)")
         }
-        do { try Files.moveIntoPlace(temporaryPath, to: outputPath) } catch { throw .unreadable(path: outputPath, reason: error.reason) }
+        do { try Files.moveIntoPlace(temporaryIndex, to: indexPath) } catch { throw .unreadable(path: indexPath, reason: error.reason) }
+        do { try Files.moveIntoPlace(temporaryDatabase, to: outputPath) } catch { throw .unreadable(path: outputPath, reason: error.reason) }
     }
 
     private static func insertBooks(into database: Database) throws {
@@ -161,21 +182,22 @@ public enum TextDatabaseBuilder {
 
     /// Inserts one translation's verses, checking each line: a known book, a verse that exists
     /// in KJV numbering, canonical order, and text. Then its psalm titles, as verse 0, when
-    /// `titles` exists; then the length of every verse, for search. Returns the verses (titles
+    /// `titles` exists; then the length of every verse, for search. Each verse goes into the
+    /// database's `verses` and the search index's full-text table. Returns the verses (titles
     /// are not verses).
-    private static func insertVerses(code: String, file: String, titles: String, into database: Database) throws -> Int {
+    private static func insertVerses(code: String, file: String, titles: String, into database: Database, index searchIndex: Database) throws -> Int {
         let table = "verses_fts_" + code.lowercased()
-        try database.execute(searchTableSchema(table))
+        try searchIndex.execute(searchTableSchema(table))
         // The translation's index is built in memory and written once ('hashsize' larger than
         // it), with no merging of segments along the way ('automerge' off): a third of the
         // time FTS5 took to index, flushing every megabyte and merging as it went.
-        try database.execute("""
+        try searchIndex.execute("""
             INSERT INTO \(table)(\(table), rank) VALUES ('automerge', 0);
             INSERT INTO \(table)(\(table), rank) VALUES ('hashsize', 268435456);
             """)
         let osisNumbers = Dictionary(uniqueKeysWithValues: Canon.books.map { ($0.osis, $0.number) })
         let verse = try database.prepare("INSERT INTO verses VALUES (?1, ?2, ?3)")
-        let index = try database.prepare("INSERT INTO \(table)(rowid, text) VALUES (?1, ?2)")
+        let index = try searchIndex.prepare("INSERT INTO \(table)(rowid, text) VALUES (?1, ?2)")
         func insert(_ id: VerseID, _ text: String) throws {
             try verse.reset()
             try verse.bind(code, at: 1)
@@ -218,9 +240,9 @@ public enum TextDatabaseBuilder {
             }
         }
         // Flush the index as one segment: smaller, and faster to query.
-        try database.execute("INSERT INTO \(table)(\(table)) VALUES ('optimize')")
-        let lengths = try insertLengths(code: code, table: table, into: database)
-        try SearchChampions.insert(code: code, table: table, lengths: lengths, into: database)
+        try searchIndex.execute("INSERT INTO \(table)(\(table)) VALUES ('optimize')")
+        let lengths = try insertLengths(code: code, table: table, into: searchIndex)
+        try SearchChampions.insert(code: code, table: table, lengths: lengths, into: searchIndex)
         return count
     }
 

@@ -1,4 +1,5 @@
-// Finds bible.sqlite: in a checkout (built on first use), under the install prefix, or in XDG data dirs.
+// Finds bible.sqlite (and its search index beside it): in a checkout (built on first use),
+// under the install prefix, or in XDG data dirs.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +13,13 @@ public struct TextDatabaseLocation: Equatable, Sendable {
 
 public enum TextDatabaseLocator {
     public static let fileName = "bible.sqlite"
+
+    /// The search index of the text database at `path`, always beside it: `bible-search.sqlite`
+    /// for `bible.sqlite`. A file of its own, so that only `search` parses its thirty tables'
+    /// schema (docs/ARCHITECTURE.md, "The text database").
+    public static func searchIndexPath(of path: String) -> String {
+        (path.hasSuffix(".sqlite") ? String(path.dropLast(".sqlite".count)) : path) + "-search.sqlite"
+    }
 
     /// Works out where the text database is, in this order:
     /// 1. `MANNA_TEXT_DB`, when set;
@@ -57,11 +65,12 @@ public enum TextDatabaseLocator {
         return candidates.filter { seen.insert($0).inserted }
     }
 
-    /// True when the database at `location` must be (re)built: it is missing, or older than a
-    /// source file in `curated/`.
+    /// True when the database at `location` must be (re)built: it or its search index is
+    /// missing, or older than a source file in `curated/`.
     public static func needsBuild(_ location: TextDatabaseLocation) -> Bool {
         guard let curated = location.curatedDirectory else { return false }
-        guard let built = modificationTime(location.path) else { return true }
+        guard let database = modificationTime(location.path), let index = modificationTime(searchIndexPath(of: location.path)) else { return true }
+        let built = min(database, index)
         // Every source the build reads: translations, their psalm titles, the daily list, the plans.
         for folder in [curated, curated + "/translations", curated + "/translations/titles", curated + "/plans"] {
             for name in Files.list(folder) where name.hasSuffix(".tsv") || name.hasSuffix(".json") {

@@ -62,23 +62,9 @@ public enum Widget {
     public static func escaped(_ text: String, for kind: Kind) -> String {
         let line = Excerpt.of(text.singleLine)
         switch kind {
-        case .waybar: return pango(line)
+        case .waybar: return Markup.escaped(line)
         case .polybar: return line.contains("%") ? line.replacingAll("%", with: "%\u{2060}") : line
         case .i3blocks, .plain: return line
         }
-    }
-
-    /// Escapes the characters Pango markup reserves.
-    static func pango(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }
