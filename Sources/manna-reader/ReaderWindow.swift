@@ -50,6 +50,10 @@ final class ReaderWindow {
     private let undoAction: Object
     /// What the last delete took away, while its toast offers Undo.
     private var undoable: DeletedMarks?
+    /// Search: the query, the total, the results.
+    private let searchEntry: Object
+    private let searchTotal: Object
+    private let searchResults: Object
     /// bench/reader's measure of a move's main-loop time (MANNA_READER_TIMINGS), else nil.
     private var timer: FrameTimer?
 
@@ -104,6 +108,16 @@ final class ReaderWindow {
         gtk_widget_add_css_class(todayText.cast(), "title-3")
         flap = Object(adw_flap_new())
         toasts = Object(adw_toast_overlay_new())
+        searchEntry = Object(gtk_search_entry_new())
+        label(searchEntry.cast(), "Search")
+        searchTotal = Object(gtk_label_new(""))
+        gtk_label_set_xalign(searchTotal.cast(), 0)
+        gtk_label_set_wrap(searchTotal.cast(), 1)
+        gtk_widget_add_css_class(searchTotal.cast(), "dim-label")
+        searchResults = Object(gtk_list_box_new())
+        gtk_widget_add_css_class(searchResults.cast(), "boxed-list")
+        gtk_list_box_set_selection_mode(searchResults.cast(), GTK_SELECTION_NONE)
+        label(searchResults.cast(), "Search results")
         markBar = Object(gtk_action_bar_new())
         undoAction = Object(g_simple_action_new("undo", nil), owned: true)
         backAction = Object(g_simple_action_new("back", nil), owned: true)
@@ -122,6 +136,7 @@ final class ReaderWindow {
         adw_flap_set_separator(flap.cast(), gtk_separator_new(GTK_ORIENTATION_VERTICAL))
         adw_view_stack_page_set_icon_name(adw_view_stack_add_titled(views.cast(), today(), "today", "Today"), "weather-clear-symbolic")
         adw_view_stack_page_set_icon_name(adw_view_stack_add_titled(views.cast(), page(), "read", "Read"), "accessories-dictionary-symbolic")
+        adw_view_stack_page_set_icon_name(adw_view_stack_add_titled(views.cast(), searchPage(), "search", "Search"), "system-search-symbolic")
         adw_view_stack_set_visible_child_name(views.cast(), "read")
         adw_flap_set_content(flap.cast(), views.cast())
         gtk_widget_set_vexpand(flap.cast(), 1)
@@ -177,6 +192,12 @@ final class ReaderWindow {
     func focusEntry() {
         gtk_widget_grab_focus(entry.cast())
         gtk_editable_select_region(entry.cast(), 0, -1)
+    }
+
+    /// Shows Search with the cursor in its entry (Ctrl+F).
+    func focusSearch() {
+        adw_view_stack_set_visible_child_name(views.cast(), "search")
+        gtk_widget_grab_focus(searchEntry.cast())
     }
 
     func toggleSidebar() {
@@ -299,6 +320,40 @@ final class ReaderWindow {
             }
             gtk_flow_box_append(chapters.cast(), button)
             chapterButtons.append(button)
+        }
+    }
+
+    /// The results of what the search entry holds, as it is typed: the best 50 with their
+    /// matches highlighted, and how many verses match in all.
+    private func search() {
+        while let row = gtk_widget_get_first_child(searchResults.cast()) {
+            gtk_list_box_remove(searchResults.cast(), row)
+        }
+        let typed = String(cString: gtk_editable_get_text(searchEntry.cast()))
+        let results: SearchResults?
+        do { results = try model.search(typed) } catch {
+            gtk_label_set_text(searchTotal.cast(), ReaderModel.report(error).message)
+            return
+        }
+        guard let results else { return gtk_label_set_text(searchTotal.cast(), "") }
+        let translation = model.translation
+        let total = results.total == 1 ? "1 verse" : "\(results.total) verses"
+        gtk_label_set_text(searchTotal.cast(), results.total == 0 ? "No verse of the \(translation.code) has that"
+            : results.total > results.hits.count ? "\(total) in the \(translation.code); the best \(results.hits.count) here" : "\(total) in the \(translation.code)")
+        // Each result a button (a click, Enter, or a screen reader's "click" opens it).
+        for hit in results.hits {
+            let line = gtk_label_new(nil)!
+            gtk_label_set_markup(cast(line), ChapterMarkup.result(hit, language: translation.language))
+            gtk_label_set_wrap(cast(line), 1)
+            gtk_label_set_xalign(cast(line), 0)
+            let button = gtk_button_new()!
+            gtk_button_set_child(cast(button), line)
+            gtk_widget_add_css_class(button, "flat")
+            Object.on(button, "clicked") { [unowned self] in
+                model.go(toVerse: hit.id)
+                showChapter()
+            }
+            gtk_list_box_append(searchResults.cast(), button)
         }
     }
 
@@ -486,6 +541,16 @@ final class ReaderWindow {
         return page
     }
 
+    /// Search: the entry, the total, the results; a result chosen opens its chapter at it.
+    private func searchPage() -> UnsafeMutablePointer<GtkWidget> {
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
+        margins(column, 24)
+        gtk_box_append(cast(column), searchEntry.cast())
+        gtk_box_append(cast(column), searchTotal.cast())
+        gtk_box_append(cast(column), searchResults.cast())
+        return scrolled(column, atMost: 720)
+    }
+
     /// Today: the verse of the day, large, and a button to read its chapter.
     private func today() -> UnsafeMutablePointer<GtkWidget> {
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 18)!
@@ -506,10 +571,7 @@ final class ReaderWindow {
             }
         }
         gtk_box_append(cast(column), read)
-        let clamp = adw_clamp_new()!
-        adw_clamp_set_maximum_size(cast(clamp), 600)
-        adw_clamp_set_child(cast(clamp), column)
-        return scrolled(clamp)
+        return scrolled(column, atMost: 600)
     }
 
     private func connectSignals() {
@@ -547,6 +609,7 @@ final class ReaderWindow {
             listChapters(of: Int(gtk_list_box_row_get_index(row.assumingMemoryBound(to: GtkListBoxRow.self))) + 1)
             return 0
         })
+        searchEntry.on("search-changed") { [unowned self] in search() }
         undoAction.on("activate", withArgument: { [unowned self] _ in
             guard let deleted = undoable else { return 0 }
             undoable = nil
@@ -580,6 +643,14 @@ func margins(_ widget: UnsafeMutablePointer<GtkWidget>, _ size: Int32) {
     gtk_widget_set_margin_bottom(widget, size)
     gtk_widget_set_margin_start(widget, size)
     gtk_widget_set_margin_end(widget, size)
+}
+
+/// `column` at most `width` pixels wide, centred, in a new window that scrolls it vertically.
+func scrolled(_ column: UnsafeMutablePointer<GtkWidget>, atMost width: Int32) -> UnsafeMutablePointer<GtkWidget> {
+    let clamp = adw_clamp_new()!
+    adw_clamp_set_maximum_size(cast(clamp), width)
+    adw_clamp_set_child(cast(clamp), column)
+    return scrolled(clamp)
 }
 
 /// `child` in a new window that scrolls it vertically.

@@ -74,6 +74,7 @@ final class ReaderApplication {
         action("about") { [unowned self] in showAbout() }
         action("quit") { [unowned self] in g_application_quit(application.cast()) }
         action("go-to") { [unowned self] in window?.focusEntry() }
+        action("search") { [unowned self] in window?.focusSearch() }
         action("toggle-sidebar") { [unowned self] in window?.toggleSidebar() }
         for shortcut in ReaderShortcut.all {
             withCStrings([shortcut.accelerator]) { gtk_application_set_accels_for_action(application.cast(), shortcut.action, $0) }

@@ -97,6 +97,14 @@ extension Prerequisite {
         #expect(screenshot.colours > 100, "\(screenshot)")
         #expect(screenshot.brightness > 0.6, "\(screenshot)")
 
+        // Search (Ctrl+F): results as typed, the match highlighted, the exact total; the first opens John 3:16.
+        let found = try session.drive("search", "loved the world")
+        #expect(found.search.first == "6 verses in the WEB", "\(found.search)")
+        #expect(found.search.count == 7, "\(found.search)")
+        #expect(found.search.dropFirst().first?.hasPrefix("John 3:16  For God so loved the world") == true, "\(found.search)")
+        #expect(try session.drive("activate", "John 3:16").title == "John 3 (WEB) – Manna")
+        #expect(try String(contentsOfFile: session.home.path + "/.cache/manna/reader-place", encoding: .utf8) == "WEB 43003016\n")
+
         // Narrow (the window made as narrow as it goes): still drawn, still John 3.
         let narrow = try session.drive("resize", "360x720")
         #expect(narrow.title == "John 3 (WEB) – Manna")
@@ -204,6 +212,8 @@ final class ReaderSession {
         let today: String
         /// With a translation beside the first: each verse's text, then its text beside.
         let beside: [String]
+        /// Search: its total, then each result's text.
+        let search: [String]
         var description: String { "title \(title.debugDescription), text \(text.prefix(120).debugDescription)" }
     }
 
@@ -213,10 +223,10 @@ final class ReaderSession {
         let run = try Programs.run(try #require(Self.python), ["-c", Self.driver] + command, environment: environment, timeout: 60)
         guard run.status == 0, let shown = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
               let title = shown["title"] as? String, let text = shown["text"] as? String, let today = shown["today"] as? String,
-              let beside = shown["beside"] as? [String] else {
+              let beside = shown["beside"] as? [String], let search = shown["search"] as? [String] else {
             throw ReaderSessionError("the driver failed (\(command.joined(separator: " "))): status \(run.status) \(run.stdout) \(run.stderr)")
         }
-        return Shown(title: title, text: text, today: today, beside: beside)
+        return Shown(title: title, text: text, today: today, beside: beside, search: search)
     }
 
     /// Launches manna-reader again with `arguments`, as a user would while it runs.
@@ -320,8 +330,12 @@ final class ReaderSession {
             beside = [text_of(n) for n in grid if n is not None] if grid else []
             # A toast's button (Undo), which a delete shows.
             undo = find(frame, lambda n: n.getRoleName() == "push button" and n.name in ("Undo", "Undo Undo"))
+            # Search: the line after its entry (the total), then each result, when Search is shown.
+            results = find(frame, lambda n: n.name == "Search results")
+            search = [text_of(n) for n in results.parent if n is not None and n.getRoleName() == "label"] if results else []
+            search += [text_of(find(row, lambda n: n.getRoleName() == "label")) for row in results if row is not None] if results else []
             return {"title": frame.name, "text": text_of(chapter) if chapter else "", "today": "\n".join(today), "beside": beside,
-                    "undo": "shown" if undo else ""}
+                    "undo": "shown" if undo else "", "search": search}
 
         def click(name):
             # libadwaita 1.2 names a toast's button with its label twice ("Undo Undo").
@@ -329,7 +343,7 @@ final class ReaderSession {
             action = button.queryAction()
             action.doAction([action.getName(i) for i in range(action.nActions)].index("click"))
 
-        KEYS = {"Return": 65293, "Down": 65364, "Up": 65362, "Left": 65361, "Right": 65363}
+        KEYS = {"f": 102, "Return": 65293, "Down": 65364, "Up": 65362, "Left": 65361, "Right": 65363}
         # Modifiers are held by key code (Xvfb's evdev map: Alt_L 64, Control_L 37); a key is
         # pressed and released by its keysym.
         MODIFIERS = {"alt": 64, "control": 37}
@@ -414,6 +428,23 @@ final class ReaderSession {
                 selection.setSelection(0, start, end)
             else:
                 selection.addSelection(start, end)
+        elif command == "search":
+            press("control", "f")
+            entry = None
+            for _ in waiting(5):
+                entry = find(window(), lambda n: n.getRoleName() == "entry" and n.name == "Search")
+                if entry is not None:
+                    break
+            entry.queryEditableText().setTextContents(argument)
+            for _ in waiting(5):
+                if len(shown()["search"]) > 1:
+                    break
+        elif command == "activate":
+            results = find(window(), lambda n: n.name == "Search results")
+            result = find(results, lambda n: n.getRoleName() == "label" and text_of(n).startswith(argument))
+            action = result.parent.queryAction()
+            action.doAction([action.getName(i) for i in range(action.nActions)].index("click"))
+            settle(before)
         elif command == "resize":
             # As a window manager would, through Xlib: the window named by _NET_WM_NAME.
             resize(*(int(v) for v in argument.split("x")))

@@ -125,7 +125,7 @@ import Testing
         // manna-reader(1) names every shortcut the window sets.
         let readerPage = home.run("manpage", "manna-reader").stdout
         for shortcut in ReaderShortcut.all { #expect(readerPage.contains(".B \(ManPage.escape(shortcut.keys))\n\(ManPage.escape(shortcut.title)).\n")) }
-        #expect(ReaderShortcut.all.map(\.keys) == ["Ctrl+L", "Alt+Left", "Alt+Right", "F9", "Ctrl+?", "Ctrl+Q"])
+        #expect(ReaderShortcut.all.map(\.keys) == ["Ctrl+L", "Ctrl+F", "Alt+Left", "Alt+Right", "F9", "Ctrl+?", "Ctrl+Q"])
     }
 
     func runProcess(_ path: String, _ arguments: [String], input: String) throws -> (status: Int32, stdout: String, stderr: String) {

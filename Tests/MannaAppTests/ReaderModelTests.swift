@@ -181,6 +181,25 @@ import Testing
         #expect(try model.marks()[v16].notes.map(\.text) == ["The gospel, in one verse"])
     }
 
+    /// Results as `manna search` finds them, in the translation shown, with the exact total; a
+    /// result chosen opens its chapter at it.
+    @Test func searchesTheTranslationShownAndGoesToAResult() throws {
+        let home = try TestHome()
+        let model = try ReaderModel(context: home.context())
+        #expect(try model.search("  ") == nil)
+        let results = try #require(try model.search("loved the world", limit: 5))
+        #expect(results.hits.first?.id == VerseID(book: 43, chapter: 3, verse: 16))
+        #expect(results.hits.count <= 5)
+        // The exact total, as the command line counts it.
+        let printed = home.run("search", "loved the world", "--json", "--limit", "1").stdout
+        #expect(printed.contains("\"total\": \(results.total)") || printed.contains("\"total\":\(results.total)"), "\(printed.prefix(200))")
+        #expect(ChapterMarkup.result(results.hits[0], language: "en").hasPrefix("<b>John 3:16</b>  For God so <span background=\"#ffffaf\" foreground=\"#000000\"><b>loved the world</b></span>, that he gave"))
+        #expect(throws: SearchError.self) { try model.search(String(repeating: "a ", count: 40)) }
+        model.go(toVerse: results.hits[0].id)
+        #expect(model.title == "John 3")
+        #expect(model.place.verse == VerseID(book: 43, chapter: 3, verse: 16))
+    }
+
     @Test func pairsVersesByTheirNumberWhereOneSideHasALineTheOtherLacks() {
         let verse = { (number: Int, text: String) in PassageVerse(id: VerseID(book: 19, chapter: 3, verse: number), text: text) }
         let first = [verse(0, "A Psalm of David"), verse(1, "one"), verse(2, "two")]

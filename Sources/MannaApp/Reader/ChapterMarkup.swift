@@ -76,6 +76,17 @@ public enum ChapterMarkup {
         return ("<sup><small>\(verse.id.verse)</small></sup> " + text + suffix, characters)
     }
 
+    /// A search result: its reference in bold, then its snippet with each match highlighted
+    /// (bold on the yellow highlight's colour).
+    public static func result(_ hit: SearchHit, language: String) -> String {
+        var markup = "<b>" + Markup.escaped(Reference(hit.id).label(in: language)) + "</b>  "
+        for part in hit.snippet.parts {
+            let text = Markup.escaped(part.text)
+            markup += part.isHit ? "<span background=\"\(background(.yellow))\" foreground=\"#000000\"><b>" + text + "</b></span>" : text
+        }
+        return markup
+    }
+
     /// The colour behind a highlighted verse: the terminal's (`TerminalStyle.highlight`, the
     /// 256-colour palette's light ones), so a verse looks the same in both.
     public static func background(_ color: HighlightColor) -> String {

@@ -40,6 +40,7 @@ public struct ReaderShortcut: Sendable {
     /// manna-reader(1) names them.
     public static let all = [
         ReaderShortcut(title: "Go to a passage", action: "app.go-to", accelerator: "<Control>l"),
+        ReaderShortcut(title: "Search", action: "app.search", accelerator: "<Control>f"),
         ReaderShortcut(title: "Back", action: "win.back", accelerator: "<Alt>Left"),
         ReaderShortcut(title: "Forward", action: "win.forward", accelerator: "<Alt>Right"),
         ReaderShortcut(title: "Show or hide books and chapters", action: "app.toggle-sidebar", accelerator: "F9"),

@@ -179,6 +179,22 @@ public final class ReaderModel {
         move(to: ReaderPlace(translation: place.translation, verse: try verseOfTheDay().id))
     }
 
+    // MARK: - Search
+
+    /// The verses of the translation shown that match `typed`, read as `manna search` reads a
+    /// query: the best `limit`, best first, and how many match in all; nil while nothing but
+    /// spaces is typed.
+    /// - Throws: `manna search`'s error for a query it refuses (too long, too many words).
+    public func search(_ typed: String, limit: Int = 50) throws -> SearchResults? {
+        guard typed.contains(where: { !$0.isWhitespace }) else { return nil }
+        return try database.search(SearchQuery(parsing: typed), in: translation, limit: limit)
+    }
+
+    /// Goes to verse `id`'s chapter, at it (a search result chosen).
+    public func go(toVerse id: VerseID) {
+        move(to: ReaderPlace(translation: place.translation, verse: id))
+    }
+
     // MARK: - Marks: through the journal, as `manna highlight`, `bookmark` and `note` make them
 
     /// The chapter's highlights, bookmarks and notes (none before the journal exists: reading
