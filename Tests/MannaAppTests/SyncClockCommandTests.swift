@@ -8,12 +8,18 @@ import TestSupport
 /// device says which device and what to do, `doctor` fails until it is mended, and once the
 /// clock is set right what was written meanwhile arrives (issue 24, point 4).
 @Suite struct SyncClockCommandTests {
-    @Test func aDeviceAYearAheadIsNamedUntilItsClockIsSetRightThenWhatItWroteArrives() throws {
+    /// Two homes syncing through one new folder, as "laptop" and "desktop", nothing due.
+    static func pair() throws -> (laptop: TestHome, desktop: TestHome, shared: String) {
         let laptop = try TestHome(config: "notify_at = off\n"), desktop = try TestHome(config: "notify_at = off\n")
         let shared = laptop.url.path + "-Sync"
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
         #expect(laptop.run("sync", "init", shared, "--name", "laptop").status == 0)
         #expect(desktop.run("sync", "init", shared, "--name", "desktop").status == 0)
+        return (laptop, desktop, shared)
+    }
+
+    @Test func aDeviceAYearAheadIsNamedUntilItsClockIsSetRightThenWhatItWroteArrives() throws {
+        let (laptop, desktop, _) = try Self.pair()
 
         desktop.clock = .fixed(instant("2027-12-01T12:00:00Z"))
         #expect(desktop.run("note", "add", "Rom 8:28", "written a year ahead").status == 0)

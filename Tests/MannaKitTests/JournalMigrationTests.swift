@@ -152,6 +152,38 @@ import TestSupport
         }
     }
 
+    /// Migration 20: a syncing journal's capture triggers, made with a WHERE NOT EXISTS subquery
+    /// before, are made anew with an upsert's DO NOTHING, and name each record written once.
+    @Test func migration20MakesTheCaptureTriggersOfAJournalThatSyncsAnew() throws {
+        let scratch = try Scratch()
+        let path = try journal(atVersion: 19, in: scratch, name: "v19") { database in
+            try database.execute("INSERT INTO sync_state (name, device, device_name, folder, clock, sequence, dirty, searches) VALUES ('this', 'd', 'laptop', '/s', 0, 0, 0, 1)")
+            try SyncEngine.makeCaptureTriggers(database)
+            // The notes' as migration 19 made them.
+            for (event, row) in [("insert", "NEW"), ("update", "NEW"), ("delete", "OLD")] {
+                try database.execute("""
+                    DROP TRIGGER sync_touch_notes_\(event);
+                    CREATE TRIGGER sync_touch_notes_\(event) AFTER \(event.uppercased()) ON notes
+                        BEGIN INSERT INTO sync_touched SELECT 'notes', \(row).uuid WHERE NOT EXISTS (SELECT 1 FROM sync_touched WHERE tbl = 'notes' AND key = \(row).uuid); \
+                    UPDATE sync_state SET dirty = 1; END;
+                    """)
+            }
+        }
+        let journal = try Journal(path: path)
+        let triggers = try journal.database.prepare("""
+            SELECT count(*), sum(sql LIKE '%NOT EXISTS%'), sum(sql LIKE '%ON CONFLICT DO NOTHING%') FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%sync_touched%'
+            """)
+        _ = try triggers.step()
+        let all = 3 * ExportTable.all.count
+        #expect(triggers.int(0) == all && triggers.int(1) == 0 && triggers.int(2) == all)
+        let note = try journal.addNote("after the migration", on: ref("John 3:16"), at: 1)
+        try journal.database.execute("UPDATE notes SET text = 'and again', updated_at = 2 WHERE uuid = '\(note.uuid)'")
+        let touched = try journal.database.prepare("SELECT key FROM sync_touched WHERE tbl = 'notes'")
+        var keys: [String] = []
+        while try touched.step() { keys.append(touched.string(0)) }
+        #expect(keys == [note.uuid])
+    }
+
     /// Writes to every synced table, one at a time: inserts, updates (one an upsert, one a second
     /// write to a record already named), deletes. Each entry is what one edit runs.
     static let edits = [

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import MannaKit
 
@@ -30,6 +31,14 @@ import Testing
         ("render unto Cæsar", #""render"* AND "unto"* AND ("caesar"* OR "cæsar"*)"#),
         ("\"unto Caesar\"", #"("unto caesar" OR "unto cæsar")"#),
         ("Phoebe", #"("phoebe"* OR "phœbe"*)"#),
+        // Older spellings (issue 29): "honor" finds the KJV's "honour", "shew" the WEB's "show".
+        ("honor", #"("honor"* OR "honour"*)"#),
+        ("honourable men", #"("honourable"* OR "honorable"*) AND "men"*"#),
+        ("shewbread", #"("shewbread"* OR "showbread"*)"#),
+        ("musick", #"("musick"* OR "music"*)"#),
+        ("music", #"("music"* OR "musick"*)"#),
+        ("\"show me\"", #"("show me" OR "shew me")"#),
+        ("love", #""love"*"#),
     ])
     func buildsSafeExpressions(typed: String, expression: String) throws {
         #expect(try SearchQuery(parsing: typed).expression == expression)
@@ -46,6 +55,21 @@ import Testing
         let caesar = try SearchQuery(parsing: "Caesar's")
         #expect(caesar.rankedExpression == #"("caesar s" OR "cæsar s")"#)
         #expect(caesar.roles == [.term(0), .term(0)])
+    }
+
+    /// Each older spelling is the KJV's own, and a search for today's finds it there; the
+    /// older one finds today's in the WEB where the WEB has the word.
+    @Test func everyOlderSpellingIsFoundFromTodaysAndBack() throws {
+        let database = BuiltTexts.database
+        let kjv = try database.translation(code: "KJV"), web = try database.translation(code: "WEB")
+        for pair in SearchQuery.olderSpellings {
+            let older = try database.search(SearchQuery(parsing: pair.today), in: kjv, limit: 200)
+            #expect(older.hits.contains { $0.snippet.parts.contains { $0.isHit && $0.text.lowercased().hasPrefix(pair.older) } }, "\(pair.today) in the KJV")
+            let plain = try database.search(SearchQuery(parsing: "\"" + pair.today + "\""), in: web, limit: 1)
+            guard plain.total > 0 else { continue }
+            let today = try database.search(SearchQuery(parsing: pair.older), in: web, limit: 200)
+            #expect(today.hits.contains { $0.snippet.parts.contains { $0.isHit && $0.text.lowercased().hasPrefix(pair.today) } }, "\(pair.older) in the WEB")
+        }
     }
 
     @Test(arguments: [

@@ -72,10 +72,7 @@ import TestSupport
     @Test func aClockAYearAheadWinsNoRaceAndWhatItWroteArrivesOnceItIsSetRight() throws {
         let scratch = try Scratch("sync-clock")
         let (laptop, travel) = try pair(scratch)
-        let note = try laptop.journal.addNote("one", on: ref("Ps 23:1"), at: laptop.now)
-        _ = try laptop.journal.highlight(ref("John 3:16"), color: .yellow, at: laptop.now)
-        try laptop.sync()
-        try travel.sync()
+        let note = try laptop.noteAndHighlight("one", syncedWith: travel)
 
         // The travel machine's clock jumps a year ahead; it recolours the highlight, edits the
         // note and writes a new one. A minute later the laptop, not having synced, recolours too.

@@ -71,6 +71,16 @@ final class TestDevice {
 
     func notes() throws -> [Note] { try journal.notes(in: nil) }
 
+    /// Writes a note of `text` on Ps 23:1 and highlights John 3:16 yellow, then syncs, and
+    /// `other` after: both have them.
+    func noteAndHighlight(_ text: String, syncedWith other: TestDevice) throws -> Note {
+        let note = try journal.addNote(text, on: ref("Ps 23:1"), at: now)
+        _ = try journal.highlight(ref("John 3:16"), color: .yellow, at: now)
+        try sync()
+        try other.sync()
+        return note
+    }
+
     /// Edits a note's text as `manna note edit` will: the text and its time.
     func edit(_ note: Note, _ text: String) throws {
         let update = try journal.database.prepare("UPDATE notes SET text = ?1, updated_at = ?2 WHERE uuid = ?3")
@@ -211,6 +221,32 @@ final class TestDevice {
         try slow.sync()
         try fast.sync()
         #expect(try fast.notes().map(\.text) == ["slow wrote this later"])
+    }
+
+    /// An edit made offline and found by a sync only later loses to a newer edit made elsewhere
+    /// meanwhile: edits are stamped when they were made (the record's own time), not when a sync
+    /// captured them, where an older edit used to win (issue 24). The older text stays, a copy.
+    @Test func anOlderEditSyncedLaterLosesToANewerOne() throws {
+        let scratch = try Scratch("sync")
+        let (laptop, desktop) = try pair(scratch)
+        let note = try laptop.noteAndHighlight("first", syncedWith: desktop)
+        // The laptop edits a minute on and stays offline; the desktop edits five minutes on and syncs.
+        laptop.now += 60
+        try laptop.edit(note, "the laptop's older words")
+        _ = try laptop.journal.highlight(ref("John 3:16"), color: .green, at: laptop.now)
+        desktop.now += 300
+        try desktop.edit(note, "the desktop's newer words")
+        _ = try desktop.journal.highlight(ref("John 3:16"), color: .blue, at: desktop.now)
+        try desktop.sync()
+        // Ten minutes on, the laptop syncs: its edits are still the older ones.
+        laptop.now += 540
+        for device in [laptop, desktop] { try device.sync() }
+        for device in [laptop, desktop] {
+            #expect(try device.notes().first { $0.uuid == note.uuid }?.text == "the desktop's newer words", "\(device.name)")
+            #expect(Set(try device.notes().map(\.text)) == ["the desktop's newer words", "the laptop's older words"], "\(device.name)")
+            #expect(try device.journal.highlights(in: nil).map(\.color) == [.blue], "\(device.name)")
+        }
+        #expect(try laptop.export() == desktop.export())
     }
 
     /// Two highlights of one verse from two devices: the newer stays, the other is superseded.

@@ -189,6 +189,18 @@ import Testing
         }
     }
 
+    /// The defects an outside check found in the English texts (issue 29), repaired by the
+    /// import against a second witness (curated/README.md: WBS rule 2, KJV rule 6a).
+    @Test(arguments: [
+        ("WBS", "Exod 32:11", ["why doth thy wrath", "hast brought forth from the land", "with a mighty hand?"]),
+        ("KJV", "Ps 68:4", ["by his name JAH, and rejoice"]),
+    ])
+    func textDefectsFoundAreRepaired(code: String, reference: String, phrases: [String]) throws {
+        let database = BuiltTexts.database
+        let text = try #require(try database.passage(Reference(parsing: reference), in: database.translation(code: code)).first?.text)
+        for phrase in phrases { #expect(text.contains(phrase), "\(code) \(reference): \(text)") }
+    }
+
     /// In a checkout the two files are one build product: either one missing, or older than a
     /// source, and both are built again.
     @Test func aCheckoutRebuildsWhenEitherFileIsMissingOrOlderThanItsSources() throws {

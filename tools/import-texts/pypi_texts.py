@@ -64,6 +64,15 @@ WBS_MEMBER = "pythonbible_wbs/plain_text_bible.py"
 # Verses the package lacks (text cut at a `\ ` marker); never invented.
 WBS_MISSING = [("Isa", 64, 2), ("Dan", 10, 19), ("Acts", 19, 41), ("2Cor", 13, 13)]
 
+# Words the source lost from a verse, restored as Webster printed them (1833): each the
+# KJV's words, which Webster kept there; the import checks that the source has the broken
+# words once and the KJV's verse the restored ones (curated/README.md, WBS).
+WBS_RESTORED = [
+    (("Exod", 32, 11), "why thy wrath", "why doth thy wrath"),
+    (("Exod", 32, 11), "hast forth", "hast brought forth"),
+    (("Exod", 32, 11), "with mighty hand", "with a mighty hand"),
+]
+
 # Psalm 119 stanza headings, in order, as the WBS text spells them.
 WBS_PS119_LETTERS = [
     "ALEPH", "BETH", "GIMEL", "DALETH", "HE", "VAU", "ZAIN", "CHETH", "TETH", "JOD",
@@ -458,6 +467,11 @@ def read_wbs(kjv):
             _count("WBS", "psalm title removed from verse 1", ref_str(ref))
     assert set(titles) == set(range(1, 151)) - WBS_UNTITLED_PSALMS, sorted(titles)
     STATS["WBS"]["psalm titles"] = titles
+
+    for ref, lost, restored in WBS_RESTORED:
+        assert verses[ref].count(lost) == 1 and restored in kjv[ref], (ref, lost, restored)
+        verses[ref] = verses[ref].replace(lost, restored)
+        _count("WBS", "words the source lost restored (the KJV's, kept by Webster)", f"{ref_str(ref)} ({restored})")
 
     for ref in WBS_MISSING:
         assert ref not in verses and ref in kjv, ref

@@ -68,6 +68,9 @@ _BOOK_END = re.compile(r'<div\b(?=[^>]*\btype="book")(?=[^>]*\beID=)[^>]*/>')
 _USFM_MARKER = re.compile(r"\\\+?[a-z]+[0-9]*(?:\*|\s|$)")
 _BOUNDARY_CLUSTER = re.compile(r"\s*" + BOUNDARY + r"[\s" + BOUNDARY + "]*")
 _W_SEAM = re.compile(r"</w>(?=\s+<w\b)")
+# A divine name tagged as one word: `<divineName><w …>Jah</w></divineName>`. (Tags that hold
+# a footnote's words besides, a conversion fault, are left as they are.)
+_DIVINE_NAME = re.compile(r"(<divineName>(?:<w\b[^>]*>)?)([A-Za-z]+)((?:</w>)?</divineName>)")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _SPLIT_AT_SEAM = re.compile(r"([^\W\d_]+)" + SEAM + r"(\s+)(?=([^\W\d_]+))")
 
@@ -210,6 +213,25 @@ def _resolve_boundaries(text, stats):
     return _BOUNDARY_CLUSTER.sub(replace, text)
 
 
+def _divine_names_in_capitals(raw, ref, witness, stats):
+    """The divine name as the 1769 text prints it, in small capitals: a `<divineName>`
+    word in capitals. SWORD's render gives LORD for a tagged "Lord" itself; the one name
+    it leaves is Psalm 68:4's "Jah" (JAH). A name this changes must be in capitals in the
+    witness's verse (bible-kjv), where there is a witness. Returns the raw entry and the
+    names changed, as they were."""
+    changed = []
+
+    def capitals(match):
+        name = match.group(2)
+        if name != name.upper() and name != "Lord":  # "Lord": SWORD's render makes it LORD
+            if witness is not None and not re.search(rf"\b{name.upper()}\b", witness):
+                raise RuntimeError(f"{ref}: the divine name {name.upper()} is not in capitals in bible-kjv's verse")
+            stats["divine names set in capitals (Jah: JAH), checked against bible-kjv"] += 1
+            changed.append(name)
+        return match.group(1) + name.upper() + match.group(3)
+    return _DIVINE_NAME.sub(capitals, raw), changed
+
+
 def _render(module, raw, stats, ref, witness=None, joins=None):
     """Plain text of one verse (module key already set), before `normalise`.
 
@@ -218,6 +240,7 @@ def _render(module, raw, stats, ref, witness=None, joins=None):
     """
     if BOUNDARY in raw or SEAM in raw:
         raise RuntimeError("source contains a private marker character")
+    raw, capitalised = _divine_names_in_capitals(raw, ref, witness, stats)
     cut = _BOOK_END.search(raw)
     tail = ""
     if cut:
@@ -239,6 +262,8 @@ def _render(module, raw, stats, ref, witness=None, joins=None):
 
     text = module.renderText(prepared).c_str()
     native = module.renderText().c_str()
+    for name in capitalised:  # the module's own render, with the same names in capitals
+        native = re.sub(rf"\b{name}\b", name.upper(), native)
     mine = " ".join(text.replace(BOUNDARY, "").replace(SEAM, "").split())
     if tail.strip():
         tail_text = " ".join(module.renderText(tail).c_str().split())

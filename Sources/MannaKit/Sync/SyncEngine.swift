@@ -88,6 +88,15 @@ public struct SyncEngine {
         try database.execute(ExportTable.all.map { $0.captureTriggers() }.joined(separator: "\n"))
     }
 
+    /// Drops the capture triggers and makes them again, as this Manna writes them, when the
+    /// journal syncs (migrations 19 and 20).
+    static func remakeCaptureTriggers(_ database: Database) throws(SQLiteError) {
+        let syncing = try database.prepare("SELECT 1 FROM sync_state")
+        let isSyncing = try syncing.step()
+        try dropCaptureTriggers(database)
+        if isSyncing { try makeCaptureTriggers(database) }
+    }
+
     static func dropCaptureTriggers(_ database: Database) throws(SQLiteError) {
         try database.execute(ExportTable.all.flatMap(\.captureTriggerNames).map { "DROP TRIGGER IF EXISTS \($0);" }.joined(separator: "\n"))
     }

@@ -138,16 +138,20 @@ public enum PassageFormatter {
     /// The pieces as `wrap` gives them with no width (in a pipe): one line, runs of spaces made
     /// one as between words, each stretch of one style styled once. Built piece by piece: the
     /// wrapping path's character-by-character rebuild was a third of what a search printed.
+    /// Byte by byte: a space is one byte of UTF-8 and never part of another character's, and
+    /// walking Characters (grapheme breaking) was a seventh of a search's instructions.
     static func unwrapped(_ pieces: [(text: String, style: TerminalStyle?)], firstPrefix: String) -> TerminalText {
         var runs: [(text: String, style: TerminalStyle?)] = []
         var lastIsSpace = true  // a leading space is dropped, as wrapping drops it
+        var bytes: [UInt8] = []
         for piece in pieces {
-            var text = ""
-            for character in piece.text where character != " " || !lastIsSpace {
-                text.append(character)
-                lastIsSpace = character == " "
+            bytes.removeAll(keepingCapacity: true)
+            for byte in piece.text.utf8 where byte != 0x20 || !lastIsSpace {
+                bytes.append(byte)
+                lastIsSpace = byte == 0x20
             }
-            guard !text.isEmpty else { continue }
+            guard !bytes.isEmpty else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
             if let last = runs.last, last.style == piece.style {
                 runs[runs.count - 1].text += text
             } else {

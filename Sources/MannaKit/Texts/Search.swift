@@ -102,13 +102,21 @@ public struct SearchQuery: Equatable, Sendable {
         terms.joined(separator: terms.contains { $0.hasPrefix("(") } ? " AND " : " ")
     }
 
-    /// The spellings a word is found in: the KJV writes "Cæsar", "Judæa" and "Œ" where people
-    /// type "ae" and "oe", and the index keeps the ligature as a letter of its own. "caesar"
-    /// is also "cæsar", and "cæsar" also "caesar".
+    /// The spellings a word (or phrase) is found in: the KJV writes "Cæsar", "Judæa" and "Œ"
+    /// where people type "ae" and "oe", and the index keeps the ligature as a letter of its
+    /// own, so "caesar" is also "cæsar", and "cæsar" also "caesar"; and a word with an older
+    /// spelling (`olderSpellings`: "honor", "honour") is also the other. Alternatives at the
+    /// query, not folded into the index: the index keeps each text's own words, so what is
+    /// marked in a hit is the word as printed.
     static func spellings(_ word: String) -> [String] {
         let typed = word.replacingAll("æ", with: "ae").replacingAll("œ", with: "oe")
-        let ligatures = typed.replacingAll("ae", with: "æ").replacingAll("oe", with: "œ")
-        return ligatures == typed ? [typed] : [typed, ligatures]
+        var found = [typed]
+        if let other = otherSpelling(typed) { found.append(other) }
+        for spelling in found {
+            let ligatures = spelling.replacingAll("ae", with: "æ").replacingAll("oe", with: "œ")
+            if ligatures != spelling { found.append(ligatures) }
+        }
+        return found
     }
 
     /// One term, or several as FTS5 alternatives: `("caesar"* OR "cæsar"*)`.
