@@ -49,6 +49,8 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // glibc's gettext (libintl.h), which the Glibc module does not export; part of libc.
+        .systemLibrary(name: "CGettext"),
         .systemLibrary(name: "CGio", providers: [.apt(["libglib2.0-dev"])]),
         // GTK 4 and libadwaita, for manna-reader only; no pkgConfig for the reason CGio has none.
         .systemLibrary(name: "CAdw", providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]),
@@ -67,9 +69,9 @@ let package = Package(
             } + [.embedInCode("gnome45/extension45.js")]),
 
         // Everything Manna knows, independent of the command line. Only Storage/ imports CSQLite,
-        // and only Support/Gzip CZlib (sync snapshots); nothing imports CLibnotify but
+        // only Support/Gzip CZlib (sync snapshots), only Support/Messages CGettext; nothing imports CLibnotify but
         // manna-notify, nor the audio libraries but manna-play.
-        .target(name: "MannaKit", dependencies: ["CSQLite", "CZlib", "GnomeShellExtension"]),
+        .target(name: "MannaKit", dependencies: ["CSQLite", "CZlib", "CGettext", "GnomeShellExtension"]),
 
         // The application layer: the command line, one file per subcommand, and the use cases
         // (the tick) behind an injected Context (clock, notifier, output, environment).

@@ -58,6 +58,14 @@ public final class Context {
         self.startPager = startPager
     }
 
+    /// The messages of the user's language (`LC_ALL`, `LC_MESSAGES`, `LANG`, `LANGUAGE`), their
+    /// catalogues found beside the text database when a message is first looked up.
+    public var messages: Messages {
+        Messages(environment: environment) { [environment, executablePath] in
+            MessageCatalogues.locate(environment: environment, executablePath: executablePath)
+        }
+    }
+
     func textDatabaseLocation() throws -> TextDatabaseLocation {
         return try TextDatabaseLocator.locate(environment: environment, executablePath: executablePath)
     }

@@ -65,14 +65,16 @@ struct CommandSpec: Sendable {
         return (others.count < taking.count ? "all but " + others.joined(separator: ", ") : taking.joined(separator: ", ")) + ": "
     }
 
-    /// `manna COMMAND --help`: usage, abstract and every option's help (see `optionHelp`).
+    /// `manna COMMAND --help`: usage, abstract and every option's help (see `optionHelp`), in the
+    /// reader's language where the catalogue has them (the man pages, from the same table, stay English).
     func help(translations: [Translation]?) -> String {
-        var text = "usage: \(usage)\n\n\(abstract)\n"
+        let messages = Messages.current
+        var text = tr("usage:") + " \(usage)\n\n\(messages.text(marked: abstract))\n"
         let options = optionHelp(translations: translations)
         if !options.isEmpty {
-            text += "\noptions:\n"
+            text += "\n" + tr("options:") + "\n"
             for (option, help) in options {
-                text += "  " + ("--" + option.name + (option.takesValue ? " VALUE" : "")).padding(to: 22) + help + "\n"
+                text += "  " + ("--" + option.name + (option.takesValue ? " VALUE" : "")).padding(to: 22) + messages.text(marked: help) + "\n"
             }
         }
         return text
@@ -146,8 +148,8 @@ struct ParsedArguments {
             if !onlyPositionals, argument.count > 1, argument.hasPrefix("-"), !argument.hasPrefix("--"),
                argument.dropFirst().first.map({ $0.isLetter }) == true {
                 guard let option = spec.options.first(where: { $0.short == argument }) else {
-                    throw Failure.usage("unknown option '\(argument)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help' "
-                        + "(a text that starts with '-' goes after '--')")
+                    throw Failure.usage(tr("unknown option '{option}' for 'manna {command}'; see 'manna {command} --help' (a text that starts with '-' goes after '--')",
+                                           ("option", argument), ("command", spec.name)))
                 }
                 argument = "--" + option.name
             }
@@ -169,12 +171,12 @@ struct ParsedArguments {
                     given.append((name, arguments[index]))
                     index += 1
                 } else {
-                    throw Failure.usage("option --\(name) needs a value; see 'manna \(spec.name) --help'")
+                    throw Failure.usage(tr("option --{option} needs a value; see 'manna {command} --help'", ("option", name), ("command", spec.name)))
                 }
             } else if option != nil, inlineValue == nil {
                 flags.append(name)
             } else {
-                throw Failure.usage("unknown option '--\(name)' for 'manna \(spec.name)'; see 'manna \(spec.name) --help'")
+                throw Failure.usage(tr("unknown option '--{option}' for 'manna {command}'; see 'manna {command} --help'", ("option", name), ("command", spec.name)))
             }
         }
         // A subcommand's options: the command reports a missing or mistyped subcommand itself.
@@ -182,7 +184,7 @@ struct ParsedArguments {
         if let subcommand = named ?? spec.withoutSubcommand {
             for name in given.map(\.name) + flags where !subcommand.options.contains(name) {
                 let command = named.map { spec.name + " " + $0.name } ?? spec.name
-                throw Failure.usage("option --\(name) does not apply to '\(command)'; see 'manna \(spec.name) --help'")
+                throw Failure.usage(tr("option --{option} does not apply to '{subcommand}'; see 'manna {command} --help'", ("option", name), ("subcommand", command), ("command", spec.name)))
             }
         }
     }
@@ -210,11 +212,12 @@ public enum Manna {
     static func command(named name: String) -> CommandSpec? { commands.first { $0.name == name }?.spec() }
 
     static var overview: String {
-        var text = "usage: manna COMMAND [ARGUMENTS]\n\nManna: the verse of the day, prayer reminders and an offline Bible.\n\ncommands:\n"
+        var text = tr("usage:") + " manna COMMAND [ARGUMENTS]\n\n" + tr("Manna: the verse of the day, prayer reminders and an offline Bible.") + "\n\n"
+            + tr("commands:") + "\n"
         for command in commands.map({ $0.spec() }) {
-            text += "  " + command.name.padding(to: 10) + command.abstract + "\n"
+            text += "  " + command.name.padding(to: 10) + Messages.current.text(marked: command.abstract) + "\n"
         }
-        text += "\nSee 'manna COMMAND --help' for a command's options.\n"
+        text += "\n" + tr("See 'manna COMMAND --help' for a command's options.") + "\n"
         return text
     }
 
@@ -229,10 +232,14 @@ public enum Manna {
     /// could not be written (a full disk, a closed stdout) is an I/O error too: a backup
     /// written to /dev/full must not exit 0.
     public static func run(arguments: [String], context: Context) -> Int32 {
+        Messages.withCurrent(context.messages) { runInLanguage(arguments: arguments, context: context) }
+    }
+
+    private static func runInLanguage(arguments: [String], context: Context) -> Int32 {
         var status = dispatch(arguments: arguments, context: context)
         context.stdout.flush()
         if let failure = context.stdout.failure, status == ExitStatus.ok.rawValue {
-            context.stderr.line("manna: cannot write the output: \(failure)")
+            context.stderr.line("manna: " + tr("cannot write the output: {reason}", ("reason", "\(failure)")))
             status = ExitStatus.ioError.rawValue
         }
         context.stderr.flush()
@@ -256,8 +263,8 @@ public enum Manna {
                 return ExitStatus.ok.rawValue
             }
             guard let command = command(named: arguments[1]) else {
-                context.stderr.line("manna: no command '\(arguments[1])' to help with"
-                    + Suggestion.hint(for: arguments[1], in: commands.map(\.name), otherwise: "; see 'manna --help' for the commands"))
+                context.stderr.line("manna: " + tr("no command '{command}' to help with", ("command", arguments[1]))
+                    + Suggestion.hint(for: arguments[1], in: commands.map(\.name), otherwise: tr("; see 'manna --help' for the commands")))
                 return ExitStatus.usage.rawValue
             }
             context.stdout.write(command.help(translations: context.translationsForHelp(command)))
@@ -269,8 +276,8 @@ public enum Manna {
             break
         }
         guard let command = command(named: name) else {
-            context.stderr.line("manna: unknown command '\(name)'"
-                + Suggestion.hint(for: name, in: commands.map(\.name), otherwise: "; see 'manna --help' for the commands"))
+            context.stderr.line("manna: " + tr("unknown command '{command}'", ("command", name))
+                + Suggestion.hint(for: name, in: commands.map(\.name), otherwise: tr("; see 'manna --help' for the commands")))
             return ExitStatus.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())
@@ -351,7 +358,7 @@ public enum Manna {
     /// `UserError`; anything else is a bug, said as such rather than hidden.
     static func report(_ error: any Error) -> (message: String, status: ExitStatus) {
         if let error = error as? UserError { return (error.message, error.exitStatus) }
-        return ("unexpected error (please report it): \(error)", .software)
+        return (tr("unexpected error (please report it): {error}", ("error", "\(error)")), .software)
     }
 }
 

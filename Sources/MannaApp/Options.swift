@@ -66,7 +66,7 @@ extension Option {
         let names = choices.map(named)
         self.init(name: name, help: help, operand: .words(names)) { text, _ in
             guard let chosen = choices.first(where: { named($0) == text.lowercased() }) else {
-                throw Failure.usage("--\(name) must be \(listed(names, conjunction: "or")), not '\(text.singleLine)'")
+                throw Failure.usage(tr("--{option} must be {choices}, not '{text}'", ("option", name), ("choices", listed(names, conjunction: tr("or"))), ("text", text.singleLine)))
             }
             return chosen
         }
@@ -81,7 +81,7 @@ enum Options {
 
     static let date = Option<LocalDate>(name: "date", help: "the local date, like 2026-12-25 (default: today)") { text, _ in
         guard let date = LocalDate(parsing: text) else {
-            throw Failure.usage("--date must be a date YYYY-MM-DD that exists, like 2026-12-25, not '\(text.singleLine)'")
+            throw Failure.usage(tr("--date must be a date YYYY-MM-DD that exists, like 2026-12-25, not '{text}'", ("text", text.singleLine)))
         }
         return date
     }
@@ -89,7 +89,7 @@ enum Options {
     /// Without an offset the moment is local time, in the zone `Context.zone` reads.
     static let now = Option<Instant>(name: "now", help: "act as if it were this moment, like 2026-03-08T07:00 (local) or 2026-03-08T07:00:00-05:00") { text, context in
         guard let instant = Moment.parse(text, zone: try context.zone()) else {
-            throw Failure.usage("--now must be a date and time like 2026-03-08T07:00 or 2026-03-08T07:00:00-05:00, not '\(text.singleLine)'")
+            throw Failure.usage(tr("--now must be a date and time like 2026-03-08T07:00 or 2026-03-08T07:00:00-05:00, not '{text}'", ("text", text.singleLine)))
         }
         return instant
     }
@@ -109,7 +109,7 @@ enum Options {
     /// nil: every verse that matches.
     static let limit = Option<Int?>(name: "limit", short: "-n", help: "show the N best verses (default \(SearchCommand.defaultLimit)), or all of them: --limit all") { text, _ in
         if text == "all" { return nil }
-        guard let number = Int(text), number >= 1 else { throw Failure.usage("--limit must be a whole number from 1 up, or 'all', not '\(text.singleLine)'") }
+        guard let number = Int(text), number >= 1 else { throw Failure.usage(tr("--limit must be a whole number from 1 up, or 'all', not '{text}'", ("text", text.singleLine))) }
         return number
     }
 
@@ -138,14 +138,14 @@ enum Options {
     // MARK: Plans and prayers
 
     static let planStart = Option<LocalDate>(name: "from", help: "the date of day 1 (default: today)") { text, _ in
-        guard let date = LocalDate(parsing: text) else { throw Failure.usage("--from must be a date YYYY-MM-DD, like 2027-01-01, not '\(text.singleLine)'") }
+        guard let date = LocalDate(parsing: text) else { throw Failure.usage(tr("--from must be a date YYYY-MM-DD, like 2027-01-01, not '{text}'", ("text", text.singleLine))) }
         return date
     }
 
     /// nil: `off`, no reminder (as `plan remind PLAN off` says it too).
     static let planReminder = Option<LocalTime?>(name: "remind", help: "a daily reminder to read at HH:MM") { text, _ in
         guard text != "off" else { return nil }
-        guard let time = LocalTime(parsing: text) else { throw Failure.usage("a reminder time must be HH:MM (24-hour), like 20:00, or 'off', not '\(text.singleLine)'") }
+        guard let time = LocalTime(parsing: text) else { throw Failure.usage(tr("a reminder time must be HH:MM (24-hour), like 20:00, or 'off', not '{text}'", ("text", text.singleLine))) }
         return time
     }
 
@@ -159,7 +159,7 @@ enum Options {
     static let answer = Option<String>(name: "note", help: "how it was answered") { text, _ in try Prayer.checked(text, field: "answer note") }
     static let minutes = Option<Int>(name: "minutes", help: "how long (default 10)") { text, _ in
         guard let minutes = Int(text), (1...1440).contains(minutes) else {
-            throw Failure.usage("--minutes must be a whole number from 1 to 1440, not '\(text.singleLine)'")
+            throw Failure.usage(tr("--minutes must be a whole number from 1 to 1440, not '{text}'", ("text", text.singleLine)))
         }
         return minutes
     }

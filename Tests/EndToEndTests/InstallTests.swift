@@ -135,6 +135,12 @@ final class InstallSandbox {
         "share/gnome-shell/extensions/manna@manna.invalid/" + $0
     }
 
+    /// The message catalogues, one a language of po/ (compiled in the checkout), under share/locale.
+    static func catalogueLines(_ verb: String) -> String {
+        let languages = ((try? FileManager.default.contentsOfDirectory(atPath: Manna.root + "/po")) ?? []).filter { $0.hasSuffix(".po") }.sorted()
+        return languages.map { "\(verb) %h/.local/share/locale/\($0.dropLast(3))/LC_MESSAGES/manna.mo\n" }.joined()
+    }
+
     static func documentLines(_ verb: String) -> String {
         documents.map { "\(verb) %h/.local/\($0)\n" }.joined()
     }
@@ -160,7 +166,7 @@ final class InstallSandbox {
             installed %h/.local/bin/manna
             \(Self.helperLines.installed)installed %h/.local/share/manna/bible-search.sqlite
             installed %h/.local/share/manna/bible.sqlite
-            \(Self.documentLines("installed"))installed %h/.config/systemd/user/manna.service
+            \(Self.catalogueLines("installed"))\(Self.documentLines("installed"))installed %h/.config/systemd/user/manna.service
             installed %h/.config/systemd/user/manna.timer
             ran systemctl --user daemon-reload
             ran systemctl --user enable --now manna.timer
@@ -204,7 +210,7 @@ final class InstallSandbox {
             removed %h/.local/bin/manna
             \(Self.helperLines.removed)removed %h/.local/share/manna/bible-search.sqlite
             removed %h/.local/share/manna/bible.sqlite
-            \(Self.documentLines("removed"))removed %h/.cache/manna/timeline.json
+            \(Self.catalogueLines("removed"))\(Self.documentLines("removed"))removed %h/.cache/manna/timeline.json
             removed %h/.cache/manna/prompt.tsv
             removed %h/.cache/manna/listen.lock
             \(keptLine)
@@ -330,7 +336,8 @@ final class InstallSandbox {
         #expect(run.stdout.hasSuffix("installed \(root)/usr/lib/systemd/user/manna.service\ninstalled \(root)/usr/lib/systemd/user/manna.timer\n"))
         #expect(sandbox.calls == [])
         #expect(sandbox.filesInHome() == [:])
-        for path in ["usr/share/manna/bible.sqlite", "usr/share/manna/bible-search.sqlite", "usr/share/man/man1/manna.1", "usr/share/zsh/vendor-completions/_manna",
+        for path in ["usr/share/manna/bible.sqlite", "usr/share/manna/bible-search.sqlite", "usr/share/locale/es/LC_MESSAGES/manna.mo",
+                     "usr/share/man/man1/manna.1", "usr/share/zsh/vendor-completions/_manna",
                      "usr/share/applications/manna.desktop", "usr/share/icons/hicolor/scalable/apps/manna.svg",
                      "usr/share/gnome-shell/extensions/manna@manna.invalid/extension.js"] {
             #expect(FileManager.default.fileExists(atPath: root + "/" + path), "\(path)")

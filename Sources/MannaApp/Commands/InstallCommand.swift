@@ -35,11 +35,12 @@ enum InstallCommand {
         // In a checkout the text database is a build product: this makes sure it is built and sound.
         _ = try context.openTextDatabase()
         let textDatabase = try context.textDatabaseLocation().path
+        let catalogues = MessageCatalogues.catalogues(in: MessageCatalogues.locate(environment: context.environment, executablePath: context.executablePath))
         if installer.layout.destination != nil {
-            try installer.stage(program: context.executablePath, textDatabase: textDatabase, documents: commandLineFiles(context))
+            try installer.stage(program: context.executablePath, textDatabase: textDatabase, catalogues: catalogues, documents: commandLineFiles(context))
             return
         }
-        let state = try installer.install(program: context.executablePath, textDatabase: textDatabase, documents: commandLineFiles(context),
+        let state = try installer.install(program: context.executablePath, textDatabase: textDatabase, catalogues: catalogues, documents: commandLineFiles(context),
                                           scheduler: arguments.has(Options.cron) ? .cron : .systemd)
         // Widgets and the prompt have a verse at once, not only after the first tick.
         try TimelineRefresh.refresh(now: context.clock.now(), context)

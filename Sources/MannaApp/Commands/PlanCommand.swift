@@ -55,7 +55,7 @@ enum PlanCommand {
         case (.remind, 1), (.remind, 2): try remind(rest, arguments, context)
         case (.stop, 0), (.stop, 1): try stop(rest.first, arguments, context)
         default:
-            throw spec.subcommandFailure(words.first, usage: "plan needs one of: list, show PLAN, start PLAN, today [PLAN], done [PLAN] [DAY], undo [PLAN] DAY, status [PLAN], catch-up [PLAN], remind [PLAN] HH:MM|off, stop [PLAN]; see 'manna plan --help'")
+            throw spec.subcommandFailure(words.first, usage: tr("plan needs one of: list, show PLAN, start PLAN, today [PLAN], done [PLAN] [DAY], undo [PLAN] DAY, status [PLAN], catch-up [PLAN], remind [PLAN] HH:MM|off, stop [PLAN]; see 'manna plan --help'"))
         }
     }
 
@@ -170,8 +170,9 @@ enum PlanCommand {
             if case .loaded(let other, _) = running { return other.name }
             return running.run.planID
         }
-        context.stdout.line("started \(plan.name) (\(plan.days.count) days), day 1 on \(from)" + (remindAt.map { ", reminder at \($0)" } ?? "")
-            + (others.isEmpty ? "" : "; also running: " + others.joined(separator: ", ")))
+        context.stdout.line(trn("started {plan} ({count} day), day 1 on {date}", "started {plan} ({count} days), day 1 on {date}", count: plan.days.count, ("plan", plan.name), ("date", Messages.current.date(from)))
+            + (remindAt.map { tr(", reminder at {time}", ("time", $0.description)) } ?? "")
+            + (others.isEmpty ? "" : tr("; also running: {plans}", ("plans", others.joined(separator: ", ")))))
     }
 
     static func today(_ name: String?, _ arguments: ParsedArguments, _ context: Context) throws {
@@ -207,13 +208,13 @@ enum PlanCommand {
     static func showToday(_ plan: Plan, _ run: PlanRun, date: LocalDate, today: LocalDate, _ arguments: ParsedArguments, _ context: Context) throws {
         guard let step = run.step(for: date, today: today, plan: plan) else {
             let next = run.status(days: plan.days.count, today: today).nextUnread
-            context.stdout.line("\(plan.name): " + (date < today ? "only today and later dates have readings to show"
-                : next == nil ? "every day is read. Well done!"
-                : date < run.scheduleStart ? "day 1 is on \(run.scheduleStart)"
-                : "no reading on \(date): at one day a day, the plan ends before then"))
+            context.stdout.line("\(plan.name): " + (date < today ? tr("only today and later dates have readings to show")
+                : next == nil ? tr("every day is read. Well done!")
+                : date < run.scheduleStart ? tr("day 1 is on {date}", ("date", Messages.current.date(run.scheduleStart)))
+                : tr("no reading on {date}: at one day a day, the plan ends before then", ("date", Messages.current.date(date)))))
             return
         }
-        context.stdout.line("\(plan.name), \(step.summary)")
+        context.stdout.line(plan.name + ", " + tr("Day {day} of {days}: {readings}", ("day", step.day), ("days", step.days), ("readings", step.readings.map { $0.label(in: Messages.current.language) }.joined(separator: "; "))))
         if arguments.has(Options.listen) {
             context.stdout.flush()
             try ListenLock.takeOver(context)
@@ -244,14 +245,14 @@ enum PlanCommand {
         let (now, today, plan, run) = try current(name, example: { "manna plan done \($0)" + (dayText.map { " " + $0 } ?? "") }, arguments, context)
         var day: Int
         if let dayText {
-            guard let number = Int(dayText) else { throw Failure.usage("done takes a day number, like 'manna plan done 12', not '\(dayText)'") }
+            guard let number = Int(dayText) else { throw Failure.usage(tr("done takes a day number, like 'manna plan done 12', not '{text}'", ("text", dayText))) }
             guard number >= 1 && number <= plan.days.count else {
                 throw PlanProgressError.noSuchDay(number, days: plan.days.count)
             }
             day = number
         } else {
             guard let next = run.status(days: plan.days.count, today: today).nextUnread else {
-                context.stdout.line("\(plan.name): every day is already read")
+                context.stdout.line(plan.name + ": " + tr("every day is already read"))
                 return
             }
             day = next
@@ -260,21 +261,21 @@ enum PlanCommand {
         try journal.markRead(day: day, of: run, today: today, now: now)
         try refreshTimeline(now: now, context)
         let streak = try journal.runningPlans().first { $0.uuid == run.uuid }?.status(days: plan.days.count, today: today).streak ?? 0
-        context.stdout.line("\(plan.name): day \(day) of \(plan.days.count) read; streak \(streak) day\(streak == 1 ? "" : "s")")
+        context.stdout.line(plan.name + ": " + trn("day {day} of {days} read; streak {count} day", "day {day} of {days} read; streak {count} days", count: streak, ("day", day), ("days", plan.days.count)))
     }
 
     /// `undo [PLAN] DAY`: marks a day read by mistake unread again.
     static func undo(_ words: [String], _ arguments: ParsedArguments, _ context: Context) throws {
         let dayText = words[words.count - 1]
         let (now, _, plan, run) = try current(words.count == 2 ? words[0] : nil, example: { "manna plan undo \($0) \(dayText)" }, arguments, context)
-        guard let day = Int(dayText) else { throw Failure.usage("undo takes a day number, like 'manna plan undo 12', not '\(dayText)'") }
+        guard let day = Int(dayText) else { throw Failure.usage(tr("undo takes a day number, like 'manna plan undo 12', not '{text}'", ("text", dayText))) }
         guard day >= 1 && day <= plan.days.count else { throw PlanProgressError.noSuchDay(day, days: plan.days.count) }
         guard try context.journal().markUnread(day: day, of: run, now: now) else {
-            context.stdout.line("\(plan.name): day \(day) is not marked read")
+            context.stdout.line(plan.name + ": " + tr("day {day} is not marked read", ("day", day)))
             return
         }
         try refreshTimeline(now: now, context)
-        context.stdout.line("\(plan.name): day \(day) of \(plan.days.count) is unread again")
+        context.stdout.line(plan.name + ": " + tr("day {day} of {days} is unread again", ("day", day), ("days", plan.days.count)))
     }
 
     /// Each running plan's status (or the one named); with none running, how to start one.
@@ -291,11 +292,12 @@ enum PlanCommand {
                 // With several, each is named by the id the other commands take.
                 if index > 0 { context.stdout.line("") }
                 let title = plans.count > 1 ? "\(plan.name) (\(plan.id))" : plan.name
-                let position = status.nextUnread.map { "day \($0) of \(status.days)" } ?? "all \(status.days) days read"
-                let pace = status.scheduledDay < 1 ? "begins on \(run.scheduleStart)"
-                    : status.behind == 0 ? "on schedule" : "\(status.behind) day\(status.behind == 1 ? "" : "s") behind"
-                context.stdout.line("\(title): \(position), \(status.daysRead) read (\(status.percentRead)), \(pace), streak \(status.streak) day\(status.streak == 1 ? "" : "s")")
-                context.stdout.line("started \(run.startedOn); day 1 scheduled on \(run.scheduleStart)" + (run.remindAt.map { "; reminder at \($0)" } ?? ""))
+                let position = status.nextUnread.map { tr("day {day} of {days}", ("day", $0), ("days", status.days)) }
+                    ?? tr("all {days} days read", ("days", status.days))
+                let pace = status.scheduledDay < 1 ? tr("begins on {date}", ("date", Messages.current.date(run.scheduleStart)))
+                    : status.behind == 0 ? tr("on schedule") : trn("{count} day behind", "{count} days behind", count: status.behind)
+                context.stdout.line(title + ": " + trn("{position}, {read} read ({percent}), {pace}, streak {count} day", "{position}, {read} read ({percent}), {pace}, streak {count} days", count: status.streak, ("position", position), ("read", status.daysRead), ("percent", status.percentRead), ("pace", pace)))
+                context.stdout.line(tr("started {date}; day 1 scheduled on {start}", ("date", Messages.current.date(run.startedOn)), ("start", Messages.current.date(run.scheduleStart))) + (run.remindAt.map { tr("; reminder at {time}", ("time", $0.description)) } ?? ""))
             }
         }
     }
@@ -315,18 +317,18 @@ enum PlanCommand {
         let (now, today, plan, run) = try current(name, example: { "manna plan catch-up \($0)" }, arguments, context)
         let status = run.status(days: plan.days.count, today: today)
         guard let next = status.nextUnread else {
-            context.stdout.line("\(plan.name): every day is read; nothing to catch up")
+            context.stdout.line(plan.name + ": " + tr("every day is read; nothing to catch up"))
             return
         }
         guard status.behind > 0 else {
-            context.stdout.line("\(plan.name): nothing to catch up: " + (status.scheduledDay < 1 ? "day 1 is on \(run.scheduleStart)" : "it is on schedule"))
+            context.stdout.line(plan.name + ": " + tr("nothing to catch up: ") + (status.scheduledDay < 1 ? tr("day 1 is on {date}", ("date", Messages.current.date(run.scheduleStart))) : tr("it is on schedule")))
             return
         }
         let journal = try context.journal()
         try journal.catchUp(run, nextUnread: next, today: today, now: now)
         try refreshTimeline(now: now, context)
         let moved = today.adding(days: 1 - next).dayNumber - run.scheduleStart.dayNumber
-        context.stdout.line("\(plan.name): day \(next) is today's reading now; the rest follow one a day (the schedule moved \(moved) day\(moved == 1 ? "" : "s") later)")
+        context.stdout.line(plan.name + ": " + trn("day {day} is today's reading now; the rest follow one a day (the schedule moved {count} day later)", "day {day} is today's reading now; the rest follow one a day (the schedule moved {count} days later)", count: moved, ("day", next)))
     }
 
     /// `remind [PLAN] HH:MM|off`.
@@ -337,7 +339,7 @@ enum PlanCommand {
         let journal = try context.journal()
         try journal.setPlanReminder(run, at: remindAt, now: now)
         try refreshTimeline(now: now, context)
-        context.stdout.line(remindAt.map { "\(plan.name): reminder at \($0) on days with an unread reading" } ?? "\(plan.name): no reminder")
+        context.stdout.line(plan.name + ": " + (remindAt.map { tr("reminder at {time} on days with an unread reading", ("time", $0.description)) } ?? tr("no reminder")))
     }
 
     /// Stops a running plan, even one whose plan can no longer be loaded.
@@ -348,11 +350,11 @@ enum PlanCommand {
         try context.journal().stopPlan(run, now: now)
         try refreshTimeline(now: now, context)
         guard case .loaded(let plan, _) = running else {
-            context.stdout.line("stopped \(run.planID) with \(run.daysRead.count) days read; its progress stays in the journal")
+            context.stdout.line(trn("stopped {plan} with {count} day read; its progress stays in the journal", "stopped {plan} with {count} days read; its progress stays in the journal", count: run.daysRead.count, ("plan", run.planID)))
             return
         }
         let status = run.status(days: plan.days.count, today: today)
-        context.stdout.line("stopped \(plan.name) with \(status.daysRead) of \(status.days) days read; its progress stays in the journal")
+        context.stdout.line(trn("stopped {plan} with {read} of {count} day read; its progress stays in the journal", "stopped {plan} with {read} of {count} days read; its progress stays in the journal", count: status.days, ("plan", plan.name), ("read", status.daysRead)))
     }
 
     /// Progress changes what the timeline shows: rewrite it if there is one.

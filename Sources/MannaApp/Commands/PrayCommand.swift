@@ -49,24 +49,24 @@ enum PrayCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         guard let subcommand = arguments.subcommand(Subcommand.self) else {
             let names = Subcommand.allCases.map(\.rawValue).joined(separator: ", ")
-            throw spec.subcommandFailure(arguments.positionals.first, usage: "pray needs one of \(names); see 'manna pray --help'")
+            throw spec.subcommandFailure(arguments.positionals.first, usage: tr("pray needs one of {names}; see 'manna pray --help'", ("names", names)))
         }
         let words = Array(arguments.positionals.dropFirst())
         if subcommand == .add {
             // A title, and a body as the second word (as note add's text is its last): a third
             // word is refused rather than run into the title.
-            guard !words.isEmpty else { throw Failure.usage("pray add needs a title: manna pray add \"For Anna's exams\"") }
+            guard !words.isEmpty else { throw Failure.usage(tr("pray add needs a title: manna pray add \"For Anna's exams\"")) }
             guard words.count <= 2 else {
-                throw Failure.usage("pray add takes a title and, if you like, a body: quote each, like manna pray add \"For Anna\" \"her exams on Friday\"")
+                throw Failure.usage(tr("pray add takes a title and, if you like, a body: quote each, like manna pray add \"For Anna\" \"her exams on Friday\""))
             }
-            if words.count == 2 && arguments.gave(Options.body) { throw Failure.usage("pray add takes the body once: as its second word or as --body") }
+            if words.count == 2 && arguments.gave(Options.body) { throw Failure.usage(tr("pray add takes the body once: as its second word or as --body")) }
             return try add(title: words[0], body: words.count == 2 ? words[1] : nil, arguments, context)
         }
         if subcommand == .list || subcommand == .today {
-            guard words.isEmpty else { throw Failure.usage("pray \(subcommand.rawValue) takes no arguments; see 'manna pray --help'") }
+            guard words.isEmpty else { throw Failure.usage(tr("pray {subcommand} takes no arguments; see 'manna pray --help'", ("subcommand", subcommand.rawValue))) }
             return subcommand == .list ? try list(arguments, context) : try today(arguments, context)
         }
-        guard words.count == 1 else { throw Failure.usage("pray \(subcommand.rawValue) needs one prayer id, like manna pray \(subcommand.rawValue) k7m2") }
+        guard words.count == 1 else { throw Failure.usage(tr("pray {subcommand} needs one prayer id, like manna pray {subcommand} k7m2", ("subcommand", subcommand.rawValue))) }
         // No journal yet: no prayer has this id, and looking does not make one.
         guard let journal = try context.existingJournal() else { throw PrayerError.notFound(id: words[0]) }
         let prayer = try find(words[0], in: journal)
@@ -91,12 +91,12 @@ enum PrayCommand {
         let body = try body(given ?? arguments.value(Options.body, context), context) ?? ""
         let journal = try context.journal()
         let prayer = try journal.addPrayer(title: title, body: body, tags: tags, reminders: reminders, at: now)
-        context.stdout.line("added \(prayer.shortID): \(prayer.title.singleLine)" + remindersSuffix(reminders.map(\.description)))
+        context.stdout.line(tr("added {id}: {title}", ("id", prayer.shortID), ("title", prayer.title.singleLine)) + remindersSuffix(reminders.map(\.description)))
     }
 
     static func list(_ arguments: ParsedArguments, _ context: Context) throws {
         if arguments.has(Options.answered) && arguments.has(Options.deleted) {
-            throw Failure.usage("pray list takes --answered or --deleted, not both")
+            throw Failure.usage(tr("pray list takes --answered or --deleted, not both"))
         }
         let kind: PrayerListKind = arguments.has(Options.answered) ? .answered : arguments.has(Options.deleted) ? .deleted : .open
         let tag = try arguments.value(Options.tag, context)
@@ -118,14 +118,14 @@ enum PrayCommand {
             return
         }
         guard !prayers.isEmpty else {
-            let which = kind == .open ? "open" : kind == .answered ? "answered" : "deleted"
-            context.stdout.line("no \(which) prayers" + (tag.map { " tagged #\($0)" } ?? "") + (kind == .open ? "; add one with: manna pray add TITLE" : ""))
+            let none = kind == .open ? tr("no open prayers") : kind == .answered ? tr("no answered prayers") : tr("no deleted prayers")
+            context.stdout.line(none + (tag.map { tr(" tagged #{tag}", ("tag", $0)) } ?? "") + (kind == .open ? tr("; add one with: manna pray add TITLE") : ""))
             return
         }
         let width = prayers.map(\.shortID.count).max() ?? 4
         for prayer in prayers {
             var line = prayer.shortID.padding(to: width + 1) + " "
-            if let when = prayer.deletedAt ?? prayer.answeredAt { line += "\(zone.local(when).date)  " }
+            if let when = prayer.deletedAt ?? prayer.answeredAt { line += Messages.current.date(zone.local(when).date) + "  " }
             line += prayer.title.singleLine
             for tag in prayer.tags { line += "  #" + tag }
             context.stdout.line(line)
@@ -140,7 +140,7 @@ enum PrayCommand {
         let zone = try context.zone()
         func minute(_ instant: Instant) -> String {
             let local = zone.local(instant)
-            return "\(local.date) \(local.time)"
+            return Messages.current.date(local.date) + " \(local.time)"
         }
         if arguments.has(Options.json) {
             func moment(_ instant: Instant?) -> JSON { instant.map { .string(zone.local($0).iso8601) } ?? .null }
@@ -163,20 +163,20 @@ enum PrayCommand {
         }
         let out = context.stdout
         out.line("\(prayer.shortID)  \(prayer.title.singleLine)")
-        if !prayer.tags.isEmpty { out.line("tags       " + prayer.tags.joined(separator: ", ")) }
-        if !reminders.isEmpty { out.line("reminders  " + reminders.map(\.text).joined(separator: "; ")) }
-        out.line("added      " + minute(prayer.createdAt))
+        if !prayer.tags.isEmpty { out.line(tr("tags").padding(to: 11) + prayer.tags.joined(separator: ", ")) }
+        if !reminders.isEmpty { out.line(tr("reminders").padding(to: 11) + reminders.map(\.text).joined(separator: "; ")) }
+        out.line(tr("added").padding(to: 11) + minute(prayer.createdAt))
         switch (prayed.count, prayed.last) {
-        case (0, _), (_, nil): out.line("prayed     not yet")
-        case (1, let last?): out.line("prayed     once, " + minute(last))
-        case (let count, let last?): out.line("prayed     \(count) times, last " + minute(last))
+        case (0, _), (_, nil): out.line(tr("prayed").padding(to: 11) + tr("not yet"))
+        case (1, let last?): out.line(tr("prayed").padding(to: 11) + tr("once, {when}", ("when", minute(last))))
+        case (let count, let last?): out.line(tr("prayed").padding(to: 11) + trn("{count} time, last {when}", "{count} times, last {when}", count: count, ("when", minute(last))))
         }
-        if let snoozed { out.line("snoozed    until " + minute(snoozed)) }
+        if let snoozed { out.line(tr("snoozed").padding(to: 11) + tr("until {when}", ("when", minute(snoozed)))) }
         if let answered = prayer.answeredAt {
-            out.line("answered   " + minute(answered) + (prayer.answerNote.map { ": " + $0.singleLine } ?? ""))
+            out.line(tr("answered").padding(to: 11) + minute(answered) + (prayer.answerNote.map { ": " + $0.singleLine } ?? ""))
         }
         if let deleted = prayer.deletedAt {
-            out.line("deleted    " + minute(deleted) + " (undo: manna pray restore \(prayer.shortID))")
+            out.line(tr("deleted").padding(to: 11) + minute(deleted) + tr(" (undo: manna pray restore {id})", ("id", prayer.shortID)))
         }
         if !prayer.body.isEmpty {
             out.line("")
@@ -195,11 +195,11 @@ enum PrayCommand {
             : specs.isEmpty ? nil : try Prayer.reminders(specs, now: try context.now(arguments), zone: try context.zone())
         let body = try body(arguments, context)
         guard title != nil || body != nil || tags != nil || reminders != nil else {
-            throw Failure.usage("pray edit needs something to change: --title, --body, --tag, --no-tag, --remind or --no-remind")
+            throw Failure.usage(tr("pray edit needs something to change: --title, --body, --tag, --no-tag, --remind or --no-remind"))
         }
         let now = try context.now(arguments)
         try journal.updatePrayer(uuid: prayer.uuid, title: title, body: body, tags: tags, reminders: reminders, at: now)
-        context.stdout.line("edited \(prayer.shortID): \((title ?? prayer.title).singleLine)"
+        context.stdout.line(tr("edited {id}: {title}", ("id", prayer.shortID), ("title", (title ?? prayer.title).singleLine))
             + (reminders.map { remindersSuffix($0.map(\.description)) } ?? ""))
     }
 
@@ -207,29 +207,29 @@ enum PrayCommand {
         try requireNotDeleted(prayer)
         let now = try context.now(arguments)
         try journal.markAnswered(uuid: prayer.uuid, note: try arguments.value(Options.answer, context), at: now)
-        context.stdout.line("answered \(prayer.shortID): \(prayer.title.singleLine)")
+        context.stdout.line(tr("answered {id}: {title}", ("id", prayer.shortID), ("title", prayer.title.singleLine)))
     }
 
     static func reopen(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
         try requireNotDeleted(prayer)
         guard prayer.answeredAt != nil else {
-            context.stdout.line("\(prayer.shortID) is open already: \(prayer.title.singleLine)")
+            context.stdout.line(tr("{id} is open already: {title}", ("id", prayer.shortID), ("title", prayer.title.singleLine)))
             return
         }
         try journal.reopen(uuid: prayer.uuid, at: try context.now(arguments))
-        context.stdout.line("reopened \(prayer.shortID): \(prayer.title.singleLine)")
+        context.stdout.line(tr("reopened {id}: {title}", ("id", prayer.shortID), ("title", prayer.title.singleLine)))
     }
 
     static func delete(_ prayer: Prayer, journal: Journal, restore: Bool, _ arguments: ParsedArguments, _ context: Context) throws {
         let title = prayer.title.singleLine
         guard (prayer.deletedAt == nil) == !restore else {
-            context.stdout.line("\(prayer.shortID) is \(restore ? "not" : "already") deleted: \(title)")
+            context.stdout.line(restore ? tr("{id} is not deleted: {title}", ("id", prayer.shortID), ("title", title)) : tr("{id} is already deleted: {title}", ("id", prayer.shortID), ("title", title)))
             return
         }
         let now = try context.now(arguments)
         try journal.setDeleted(uuid: prayer.uuid, !restore, at: now)
-        context.stdout.line(restore ? "restored \(prayer.shortID): \(title)"
-            : "deleted \(prayer.shortID): \(title) (undo: manna pray restore \(prayer.shortID))")
+        context.stdout.line(restore ? tr("restored {id}: {title}", ("id", prayer.shortID), ("title", title))
+            : tr("deleted {id}: {title}", ("id", prayer.shortID), ("title", title)) + tr(" (undo: manna pray restore {id})", ("id", prayer.shortID)))
     }
 
     static func today(_ arguments: ParsedArguments, _ context: Context) throws {
@@ -246,10 +246,10 @@ enum PrayCommand {
             return
         }
         guard !prayers.isEmpty else {
-            context.stdout.line("no open prayers; add one with: manna pray add TITLE")
+            context.stdout.line(tr("no open prayers") + tr("; add one with: manna pray add TITLE"))
             return
         }
-        context.stdout.line("\(date): \(prayers.count) of \(open) open \(open == 1 ? "prayer" : "prayers")")
+        context.stdout.line(Messages.current.date(date) + ": " + trn("{shown} of {count} open prayer", "{shown} of {count} open prayers", count: open, ("shown", prayers.count)))
         let width = prayers.map(\.shortID.count).max() ?? 4
         for prayer in prayers {
             context.stdout.line(prayer.shortID.padding(to: width + 1) + " " + prayer.title.singleLine)
@@ -263,7 +263,7 @@ enum PrayCommand {
         let now = try context.now(arguments)
         try journal.recordPrayed(uuid: prayer.uuid, at: now)
         let count = try journal.prayedLog(ofPrayer: prayer.uuid).count
-        context.stdout.line("prayed \(prayer.shortID): \(prayer.title.singleLine) (\(count == 1 ? "once" : "\(count) times"))")
+        context.stdout.line(tr("prayed {id}: {title}", ("id", prayer.shortID), ("title", prayer.title.singleLine)) + " (" + (count == 1 ? tr("once") : trn("{count} time", "{count} times", count: count)) + ")")
     }
 
     static func snooze(_ prayer: Prayer, journal: Journal, _ arguments: ParsedArguments, _ context: Context) throws {
@@ -273,7 +273,7 @@ enum PrayCommand {
         let due = now + minutes * 60
         try journal.addSnooze(prayerUUID: prayer.uuid, due: due, at: now)
         let local = try context.zone().local(due)
-        context.stdout.line("snoozed \(prayer.shortID): \(prayer.title.singleLine), until \(local.time)")
+        context.stdout.line(tr("snoozed {id}: {title}, until {time}", ("id", prayer.shortID), ("title", prayer.title.singleLine), ("time", local.time.description)))
     }
 
     // MARK: Helpers
@@ -304,10 +304,10 @@ enum PrayCommand {
     static func body(_ given: String?, _ context: Context) throws -> String? {
         guard let body = given else { return nil }
         guard body == "-" else { return try Prayer.checked(body, field: "body") }
-        return try Prayer.checked(try StandardInput.text("the body"), field: "body")
+        return try Prayer.checked(try StandardInput.text(tr("the body")), field: "body")
     }
 
     static func remindersSuffix(_ specs: [String]) -> String {
-        specs.isEmpty ? "" : " (reminders: " + specs.joined(separator: "; ") + ")"
+        specs.isEmpty ? "" : " (" + tr("reminders: {list}", ("list", specs.joined(separator: "; "))) + ")"
     }
 }

@@ -16,8 +16,8 @@ enum ReadCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        let words = arguments.positionals == ["-"] ? [try StandardInput.text("the reference")] : arguments.positionals
-        guard !words.isEmpty else { throw Failure.usage("read needs a reference, like 'manna read John 3:16'") }
+        let words = arguments.positionals == ["-"] ? [try StandardInput.text(tr("the reference"))] : arguments.positionals
+        guard !words.isEmpty else { throw Failure.usage(tr("read needs a reference, like 'manna read John 3:16'")) }
         let database = try context.openTextDatabase()
         let (reference, translation) = try PassageInput.typed(words, command: "read", option: arguments.value(Options.translation, context), in: database, context)
         try PassageInput.checkSize(reference)

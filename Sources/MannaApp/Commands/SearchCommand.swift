@@ -23,7 +23,7 @@ enum SearchCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
         if arguments.has(Options.history) { return try history(arguments, context) }
-        let text = arguments.positionals == ["-"] ? try StandardInput.text("the query") : String.spaced(arguments.positionals)
+        let text = arguments.positionals == ["-"] ? try StandardInput.text(tr("the query")) : String.spaced(arguments.positionals)
         let query: SearchQuery = try SearchQuery(parsing: text)
         // nil: every verse that matches.
         let limit: Int? = try arguments.value(Options.limit, context) ?? defaultLimit
@@ -83,12 +83,13 @@ enum SearchCommand {
             shown = results.hits.count
         }
         if total == 0 {
-            throw Failure.noMatch("no verse in the \(translation.code)\(book.map { " of \($0.name)" } ?? "") matches '\(text)'")
+            throw Failure.noMatch(book.map { tr("no verse in the {translation} of {book} matches '{text}'", ("translation", translation.code), ("book", $0.name(in: Messages.current.language)), ("text", text)) }
+                ?? tr("no verse in the {translation} matches '{text}'", ("translation", translation.code), ("text", text)))
         }
         // On a terminal the note follows the results; piped, it goes to stderr, so that a
         // script still sees that the results were cut, and its data stay clean.
         if total > shown {
-            let note = "\(shown) of \(total) verses shown, the best; --limit all shows every one"
+            let note = trn("{shown} of {count} verse shown, the best; --limit all shows every one", "{shown} of {count} verses shown, the best; --limit all shows every one", count: total, ("shown", shown))
             context.stdoutIsTerminal ? context.stdout.line(note) : context.stderr.line("manna: " + note)
         }
     }
@@ -99,16 +100,16 @@ enum SearchCommand {
         do {
             try context.journal().recordSearch(search)
         } catch let failure as Failure {
-            context.stderr.line("manna: the search was not kept in the history: " + failure.message)
+            context.stderr.line("manna: " + tr("the search was not kept in the history: ") + failure.message)
         } catch {
-            context.stderr.line("manna: the search was not kept in the history: " + ((error as? JournalError)?.message ?? "\(error)"))
+            context.stderr.line("manna: " + tr("the search was not kept in the history: ") + ((error as? JournalError)?.message ?? "\(error)"))
         }
     }
 
     /// `manna search --history`: `YYYY-MM-DD HH:MM  TRANSLATION  QUERY` in local time, newest first.
     static func history(_ arguments: ParsedArguments, _ context: Context) throws {
         guard arguments.positionals.isEmpty, !arguments.gaveValues else {
-            throw Failure.usage("search --history takes no query or options but --json; see 'manna search --help'")
+            throw Failure.usage(tr("search --history takes no query or options but --json; see 'manna search --help'"))
         }
         let zone = try context.zone()
         var searches: [SearchRecord] = []
@@ -125,7 +126,7 @@ enum SearchCommand {
             }))]))
             return
         }
-        if searches.isEmpty { context.stderr.line("manna: no searches yet") }
+        if searches.isEmpty { context.stderr.line("manna: " + tr("no searches yet")) }
         for search in searches {
             let local = zone.local(search.searchedAt)
             context.stdout.line("\(local.date) \(local.time)  \(search.translation)  \(search.query.singleLine)")

@@ -15,7 +15,7 @@ enum TickCommand {
     /// reason; later ones that day exit 0 quietly (cron mails, and the journal logs, whatever
     /// a tick prints, every minute), and `manna doctor` says how it stands.
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        guard arguments.positionals.isEmpty else { throw Failure.usage("tick takes no arguments; see 'manna tick --help'") }
+        guard arguments.positionals.isEmpty else { throw Failure.usage(tr("tick takes no arguments; see 'manna tick --help'")) }
         // A line of the config the tick cannot use is said once a day (below), not every minute.
         context.saysIgnoredConfig = false
         let zone = try context.zone()
@@ -77,7 +77,7 @@ enum TickCommand {
         try journal.recordNotifyFailure(problem, mayHaveBeenShown: !failed, at: now)
         let saidToday = last.map { zone.local($0.instant).date == zone.local(now).date } ?? false
         if failed && !saidToday {
-            throw Failure.unavailable(problem + " (" + NotifyError.whatHappensAfter(mayHaveBeenShown: false) + "; said once a day: see 'manna doctor')")
+            throw Failure.unavailable(problem + " (" + NotifyError.whatHappensAfter(mayHaveBeenShown: false) + tr("; said once a day: see 'manna doctor'") + ")")
         }
     }
 }

@@ -10,7 +10,7 @@ enum TodayCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws {
-        guard arguments.positionals.isEmpty else { throw Failure.usage("today takes no arguments; see 'manna today --help'") }
+        guard arguments.positionals.isEmpty else { throw Failure.usage(tr("today takes no arguments; see 'manna today --help'")) }
         let date = try context.date(arguments)
         let verse = try context.dailyVerse(for: date, translation: arguments.value(Options.translation, context))
         if arguments.has(Options.json) {

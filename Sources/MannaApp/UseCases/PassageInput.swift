@@ -12,7 +12,7 @@ enum PassageInput {
     /// Refuses a passage of more than `maxVerses` verses, with the limit named.
     static func checkSize(_ reference: Reference) throws {
         guard reference.verseCount(upTo: maxVerses) <= maxVerses else {
-            throw Failure.usage("a passage to print can be at most \(maxVerses) verses (the whole Bible, once); ask for less")
+            throw Failure.usage(tr("a passage to print can be at most {most} verses (the whole Bible, once); ask for less", ("most", maxVerses)))
         }
     }
 
@@ -40,10 +40,10 @@ enum PassageInput {
     /// written in Spanish ("Juan 3:16") is shown in the Spanish translation.
     static func typed(_ words: [String], command: String, option: String?, in database: TextDatabase,
                       _ context: Context) throws -> (reference: Reference, translation: Translation) {
-        guard !words.isEmpty else { throw Failure.usage("\(command) needs a reference, like 'manna \(command) John 3:16'") }
+        guard !words.isEmpty else { throw Failure.usage(tr("{command} needs a reference, like 'manna {command} John 3:16'", ("command", command))) }
         let (text, written) = trailingTranslation(String.spaced(words), in: database)
         if let written, let option, option.uppercased() != written {
-            throw Failure.usage("two translations: --translation \(option) and \(written) after the reference; give one")
+            throw Failure.usage(tr("two translations: --translation {option} and {written} after the reference; give one", ("option", option), ("written", written)))
         }
         let chosen = try context.chosenTranslation(option ?? written, in: database)
         let (reference, language) = try parse(text, in: database, language: chosen?.language)
@@ -55,7 +55,7 @@ enum PassageInput {
     /// the language of the translation the user chose, if any ("Mc 1:1" is Marcos to a
     /// reader of the RV1909); no words is a usage error naming the command.
     static func parseReference(_ words: [String], command: String, _ context: Context) throws -> Reference {
-        guard !words.isEmpty else { throw Failure.usage("\(command) needs a reference, like 'manna \(command) John 3:16'") }
+        guard !words.isEmpty else { throw Failure.usage(tr("{command} needs a reference, like 'manna {command} John 3:16'", ("command", command))) }
         return try Reference.reading(String.spaced(words), language: context.chosenLanguage()).reference
     }
 
@@ -78,7 +78,10 @@ enum PassageInput {
         let asked = VerseID(book: book.number, chapter: chapter, verse: verse)
         let places = try database.elsewhere(asked)
         guard let at = places.first?.at, places.allSatisfy({ $0.at == at }) else { return nil }
-        let whose = places.count == database.translations.count ? "in other editions" : "in the " + places.map(\.translation).joined(separator: " and the ")
-        return "; \(Reference(asked)) \(whose) is \(Reference(at)) here"
+        let language = Messages.current.language
+        let (there, here) = (Reference(asked).label(in: language), Reference(at).label(in: language))
+        if places.count == database.translations.count { return tr("; {asked} in other editions is {at} here", ("asked", there), ("at", here)) }
+        let translations = places.map(\.translation).joined(separator: tr(" and the "))
+        return tr("; {asked} in the {translations} is {at} here", ("asked", there), ("translations", translations), ("at", here))
     }
 }

@@ -54,9 +54,8 @@ public enum NotifyError: Error, Equatable, Sendable {
     /// tick shows it once it reaches a server, for as long as it is due.
     public static func whatHappensAfter(mayHaveBeenShown: Bool) -> String {
         mayHaveBeenShown
-            ? "it is not sent again (the server may yet have shown it), and this clears once one is shown"
-            : "each tick tries again what is still due (the verse and a plan's reading until their day ends, a prayer reminder for a day, "
-                + "then named among the missed), and this clears once one is shown"
+            ? tr("it is not sent again (the server may yet have shown it), and this clears once one is shown")
+            : tr("each tick tries again what is still due (the verse and a plan's reading until their day ends, a prayer reminder for a day, then named among the missed), and this clears once one is shown")
     }
 
     private static let unconfirmedNote = " (it may still show the notification)"

@@ -87,6 +87,13 @@ public struct InstallLayout: Equatable, Sendable {
     /// Where `TextDatabaseLocator` looks first for an installed manna: `<bin>/../share/manna/`.
     public var textDatabase: String { prefix + "/share/manna/" + TextDatabaseLocator.fileName }
     public var searchIndex: String { TextDatabaseLocator.searchIndexPath(of: textDatabase) }
+    /// Where `MessageCatalogues` looks for an installed manna's messages in `language`:
+    /// `<bin>/../share/locale/LANG/LC_MESSAGES/manna.mo`, the place of every program's.
+    public func catalogue(language: String) -> String { prefix + "/share/locale/" + language + "/LC_MESSAGES/" + Messages.domain + ".mo" }
+    /// The catalogues installed under the prefix, one a language.
+    var installedCatalogues: [String] {
+        Files.list(prefix + "/share/locale").map(catalogue(language:)).filter(Files.exists)
+    }
     public var service: String { unitDirectory + "/" + SchedulerFiles.serviceName }
     public var timer: String { unitDirectory + "/" + SchedulerFiles.timerName }
     // Where the desktop, man and each shell look under a prefix: XDG_DATA_HOME (~/.local/share)
@@ -258,10 +265,11 @@ public struct Installer {
     /// machine being set up), and the caller says so. For a layout without a destination
     /// (`stage` writes for a package).
     @discardableResult
-    public func install(program: String, textDatabase: String, documents: CommandLineFiles, scheduler: TickScheduler) throws(InstallError) -> SchedulerState {
+    public func install(program: String, textDatabase: String, catalogues: [MessageCatalogues.Catalogue] = [], documents: CommandLineFiles,
+                        scheduler: TickScheduler) throws(InstallError) -> SchedulerState {
         assert(layout.destination == nil, "install sets up this machine: stage writes for a package")
         let newCrontab = scheduler == .cron ? try crontabAdding() : nil
-        try place(files(program: program, textDatabase: textDatabase, documents: documents, units: scheduler == .systemd))
+        try place(files(program: program, textDatabase: textDatabase, catalogues: catalogues, documents: documents, units: scheduler == .systemd))
         let state = try start(scheduler, newCrontab: newCrontab)
         notes()
         return state
@@ -353,13 +361,13 @@ public struct Installer {
     /// (`<prefix>/lib/systemd/user`, ExecStart the program under the prefix), under the layout's
     /// destination: no systemctl, no crontab, nothing in the user's folders. `tools/make-deb`
     /// builds the Debian package from it, so the package and `manna install` cannot differ.
-    public func stage(program: String, textDatabase: String, documents: CommandLineFiles) throws(InstallError) {
+    public func stage(program: String, textDatabase: String, catalogues: [MessageCatalogues.Catalogue] = [], documents: CommandLineFiles) throws(InstallError) {
         assert(layout.destination != nil, "stage writes for a package: install sets up this machine")
-        try place(files(program: program, textDatabase: textDatabase, documents: documents, units: true))
+        try place(files(program: program, textDatabase: textDatabase, catalogues: catalogues, documents: documents, units: true))
     }
 
     /// Every file install and stage write, in the order they are written.
-    private func files(program: String, textDatabase: String, documents: CommandLineFiles, units: Bool) -> [PlacedFile] {
+    private func files(program: String, textDatabase: String, catalogues: [MessageCatalogues.Catalogue], documents: CommandLineFiles, units: Bool) -> [PlacedFile] {
         var files: [PlacedFile] = [PlacedFile(destination: layout.program, source: .copy(program), mode: 0o755)]
         // The reader window where it was built beside manna (a build folder, an installed bin/);
         // the desktop entry opens it, or a terminal without it.
@@ -374,6 +382,7 @@ public struct Installer {
         // The index first: a database is never newer than the index beside it.
         files.append(PlacedFile(destination: layout.searchIndex, source: .copy(TextDatabaseLocator.searchIndexPath(of: textDatabase)), mode: 0o644))
         files.append(PlacedFile(destination: layout.textDatabase, source: .copy(textDatabase), mode: 0o644))
+        files += catalogues.map { PlacedFile(destination: layout.catalogue(language: $0.language), source: .copy($0.path), mode: 0o644) }
         let texts = (hasReader ? [(layout.readerManual, documents.readerManual)] : []) + [
             (layout.manual, documents.manual), (layout.configManual, documents.configManual),
             (layout.bashCompletion, documents.bashCompletion), (layout.zshCompletion, documents.zshCompletion),
@@ -438,8 +447,8 @@ public struct Installer {
         if keepingProgram {
             report("kept \(layout.program): it is installed for every user, and the system's package manager removes it")
         } else {
-            for file in [layout.program, layout.reader] + HelperProgram.allCases.map(layout.helper) + [layout.searchIndex, layout.textDatabase, layout.readerManual, layout.manual, layout.configManual,
-                         layout.bashCompletion, layout.zshCompletion, layout.fishCompletion, layout.desktopEntry, layout.icon]
+            for file in [layout.program, layout.reader] + HelperProgram.allCases.map(layout.helper) + [layout.searchIndex, layout.textDatabase] + layout.installedCatalogues
+                + [layout.readerManual, layout.manual, layout.configManual, layout.bashCompletion, layout.zshCompletion, layout.fishCompletion, layout.desktopEntry, layout.icon]
                 + layout.gnomeShellExtensionPaths {
                 try remove(file, upTo: layout.prefix)
             }

@@ -51,16 +51,19 @@ public enum PlanProgressError: Error, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .noRunningPlan: "no plan is running: start one with 'manna plan start PLAN' (see 'manna plan list')"
+        case .noRunningPlan: tr("no plan is running: start one with 'manna plan start PLAN' (see 'manna plan list')")
         case .whichPlan(let running, let example):
-            "\(running.count) plans are running (\(running.joined(separator: ", "))): name one, like '\(example)'"
+            trn("{count} plan is running ({plans}): name one, like '{example}'", "{count} plans are running ({plans}): name one, like '{example}'", count: running.count,
+                ("plans", running.joined(separator: ", ")), ("example", example))
         case .notRunning(let id, let running):
-            "'\(id)' is not a running plan; " + (running.isEmpty ? "none is running" : "running: " + running.joined(separator: ", "))
+            tr("'{id}' is not a running plan; ", ("id", id))
+                + (running.isEmpty ? tr("none is running") : tr("running: {plans}", ("plans", running.joined(separator: ", "))))
         case .alreadyRunning(let id, let name, let startedOn):
-            "\(name) is running already (started \(startedOn)); to begin it again, stop it first with 'manna plan stop \(id)'"
-        case .noSuchDay(let day, let days): "there is no day \(day): the plan has days 1 to \(days)"
+            tr("{name} is running already (started {date}); to begin it again, stop it first with 'manna plan stop {id}'",
+               ("name", name), ("date", Messages.current.date(startedOn)), ("id", id))
+        case .noSuchDay(let day, let days): tr("there is no day {day}: the plan has days 1 to {days}", ("day", day), ("days", days))
         case .unknownPlan(let id, let closest):
-            "no plan called '\(id)'" + (closest.map { "; did you mean '\($0)'?" } ?? ": see 'manna plan list'")
+            tr("no plan called '{id}'", ("id", id)) + (closest.map { tr("; did you mean '{name}'?", ("name", $0)) } ?? tr(": see 'manna plan list'"))
         }
     }
 }

@@ -13,14 +13,14 @@ public enum PrayerError: Error, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .notFound(let id): return "no prayer with id '\(id.singleLine)': see 'manna pray list'"
-        case .deleted(let id): return "prayer \(id) is deleted: restore it first with 'manna pray restore \(id)'"
-        case .emptyTitle: return "a prayer needs a title: give it as the first argument, like manna pray add \"For Anna's exams\""
-        case .badTag(let tag): return "tag '\(tag.singleLine)' must be one word without commas, like family or #family"
+        case .notFound(let id): return tr("no prayer with id '{id}': see 'manna pray list'", ("id", id.singleLine))
+        case .deleted(let id): return tr("prayer {id} is deleted: restore it first with 'manna pray restore {id}'", ("id", id))
+        case .emptyTitle: return tr("a prayer needs a title: give it as the first argument, like manna pray add \"For Anna's exams\"")
+        case .badTag(let tag): return tr("tag '{tag}' must be one word without commas, like family or #family", ("tag", tag.singleLine))
         case .badSpec(let error): return error.message
         case .tooLong(let field, let bytes):
-            return "a prayer's \(field) can be at most \(Journal.maxTextBytes) bytes (what a backup carries); this one is \(bytes)"
-        case .pastReminder(let spec): return "reminder '\(spec)': that time has passed; give a date and time to come, or a repeating time like 07:30"
+            return tr("a prayer's {field} can be at most {most} bytes (what a backup carries); this one is {bytes}", ("field", field), ("most", Journal.maxTextBytes), ("bytes", bytes))
+        case .pastReminder(let spec): return tr("reminder '{spec}': that time has passed; give a date and time to come, or a repeating time like 07:30", ("spec", spec))
         }
     }
 }

@@ -64,11 +64,11 @@ extension DesktopNotification {
         let today = zone.local(now).date
         var lines = missed.prefix(Scheduler.missedNamed).map { item -> String in
             let local = zone.local(item.due)
-            let day = local.date == today ? "" : local.date == today.adding(days: -1) ? "yesterday " : "\(local.date) "
+            let day = local.date == today ? "" : local.date == today.adding(days: -1) ? tr("yesterday") + " " : Messages.current.date(local.date) + " "
             let title = Excerpt.of(DesktopNotification.summaryText(item.title), characters: Excerpt.characters / (2 * Scheduler.missedNamed))
             return title + " (\(day)\(local.time))"
         }
-        if missed.count > Scheduler.missedNamed { lines.append("and \(missed.count - Scheduler.missedNamed) more") }
-        self.init(summary: "While you were away", body: lines.joined(separator: "\n"), category: .prayer)
+        if missed.count > Scheduler.missedNamed { lines.append(trn("and {count} more", "and {count} more", count: missed.count - Scheduler.missedNamed)) }
+        self.init(summary: tr("While you were away"), body: lines.joined(separator: "\n"), category: .prayer)
     }
 }

@@ -156,33 +156,36 @@ public enum ReferenceError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .empty:
-            return "no reference given: write one like 'John 3:16', 'Ps 23' or 'Gen 1:1-2:3'"
+            return tr("no reference given: write one like 'John 3:16', 'Ps 23' or 'Gen 1:1-2:3'")
         case .malformed(let text):
-            return "cannot read '\(text)' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'"
+            return tr("cannot read '{text}' as a reference: write it like 'John 3:16', 'John 3:16-18, 20' or 'Ps 23'", ("text", text))
         case .missingBook(let text):
-            return "'\(text)' needs a book name first, like 'John \(text)'"
+            return tr("'{text}' needs a book name first, like 'John {text}'", ("text", text))
         case .unknownBook(let name, let language):
-            return "no book called '\(name)'" + (Canon.closestBook(to: name, language: language).map { "; did you mean '\($0)'?" } ?? "")
+            return tr("no book called '{name}'", ("name", name))
+                + (Canon.closestBook(to: name, language: language).map { tr("; did you mean '{name}'?", ("name", $0)) } ?? "")
         case .ambiguousBook(let name, let candidates):
-            return "'\(name)' could be \(listed(candidates, conjunction: "or")): type more of the name"
+            return tr("'{name}' could be {candidates}: type more of the name", ("name", name), ("candidates", listed(candidates, conjunction: tr("or"))))
         case .noSuchChapter(let book, let chapter, let chapters):
-            if chapter < 1 { return "chapters start at 1: \(book) has no chapter \(chapter)" }
-            return "\(book) has only \(chapters) chapter\(chapters == 1 ? "" : "s")"
+            let book = Canon.book(named: book)?.name(in: Messages.current.language) ?? book
+            if chapter < 1 { return tr("chapters start at 1: {book} has no chapter {chapter}", ("book", book), ("chapter", chapter)) }
+            return trn("{book} has only {count} chapter", "{book} has only {count} chapters", count: chapters, ("book", book))
         case .noSuchVerse(let book, let chapter, let verse, let verses):
             // One psalm is "Psalm 11", as the labels say it.
-            let book = book == "Psalms" ? "Psalm" : book
-            if verse < 1 { return "verses start at 1: \(book) \(chapter) has no verse \(verse)" }
-            return "\(book) \(chapter) has only \(verses) verses"
+            let named = Canon.book(named: book)
+            let book = Messages.current.language == "en" ? (book == "Psalms" ? "Psalm" : book) : named?.name(in: Messages.current.language) ?? book
+            if verse < 1 { return tr("verses start at 1: {book} {chapter} has no verse {verse}", ("book", book), ("chapter", chapter), ("verse", verse)) }
+            return trn("{book} {chapter} has only {count} verse", "{book} {chapter} has only {count} verses", count: verses, ("book", book), ("chapter", chapter))
         case .backwards(let text):
-            return "'\(text)' runs backwards: put the earlier verse first"
+            return tr("'{text}' runs backwards: put the earlier verse first", ("text", text))
         case .spacedNumbers(let text):
-            return "'\(text)' has numbers with only a space between: write the chapter and verse as '3:16', a range as '16-18'"
+            return tr("'{text}' has numbers with only a space between: write the chapter and verse as '3:16', a range as '16-18'", ("text", text))
         case .booksBackwards(let text):
-            return "'\(text)' runs backwards from one book into an earlier one: put the earlier book first"
+            return tr("'{text}' runs backwards from one book into an earlier one: put the earlier book first", ("text", text))
         case .romanChapter(let text):
-            return "cannot read the roman chapter number in '\(text)': write i. to cl. in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'"
+            return tr("cannot read the roman chapter number in '{text}': write i. to cl. in small letters with a full stop, like 'John iii. 16', or in figures, like 'John 3:16'", ("text", text))
         case .mixedCommas(let text):
-            return "'\(text)' uses ',' both between chapter and verse and between items: write '3:16, 18' for a list, '3,16' alone for chapter and verse"
+            return tr("'{text}' uses ',' both between chapter and verse and between items: write '3:16, 18' for a list, '3,16' alone for chapter and verse", ("text", text))
         }
     }
 }

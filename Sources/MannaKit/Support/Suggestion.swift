@@ -16,7 +16,7 @@ public enum Suggestion {
 
     /// "; did you mean 'read'?" for `word` among `candidates`, or `otherwise`.
     public static func hint(for word: String, in candidates: [String], otherwise: String) -> String {
-        closest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? otherwise
+        closest(to: word, in: candidates).map { tr("; did you mean '{name}'?", ("name", $0)) } ?? otherwise
     }
 
     /// The optimal string alignment distance: insertions, deletions, substitutions and

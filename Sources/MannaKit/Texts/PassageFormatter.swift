@@ -1,24 +1,27 @@
 // Lays out a passage for the terminal: a heading, numbered verses, wrapped with a hanging indent.
 
 public enum PassageFormatter {
-    /// What a verse the translation lacks shows instead of text.
-    public static func absentText(_ translation: String) -> String { "[not in the \(translation)]" }
-    /// What a verse shows that the translation has but its only source here lost.
-    public static let lostText = "missing from this edition's source"
+    /// What a verse the translation lacks shows instead of text, in the text's `language`.
+    public static func absentText(_ translation: String, language: String = "en") -> String {
+        Messages.inTextLanguage(language) { tr("[not in the {translation}]", ("translation", translation)) }
+    }
 
     /// What `verse` shows: its text, or why there is none.
     public static func text(of verse: PassageVerse, in translation: String, language: String = "en") -> String {
         if let text = verse.text { return text }
         if let note = note(on: verse, language: language) { return "[\(note)]" }
-        return absentText(translation)
+        return absentText(translation, language: language)
     }
 
     /// Why a verse with no text has none, when it is not simply left out by the translation:
-    /// "missing from this edition's source", "its text is in Numbers 13:32".
+    /// "missing from this edition's source", "its text is in Numbers 13:32". In the text's
+    /// `language`, as the passage around it ("su texto está en Números 13:32"), whatever the locale.
     public static func note(on verse: PassageVerse, language: String = "en") -> String? {
-        if verse.lostBySource { return lostText }
-        if let place = verse.textIn { return "its text is in " + Reference(place).label(in: language) }
-        return nil
+        Messages.inTextLanguage(language) {
+            if verse.lostBySource { return tr("missing from this edition's source") }
+            if let place = verse.textIn { return tr("its text is in {reference}", ("reference", Reference(place).label(in: language))) }
+            return nil
+        }
     }
 
     /// The passage as lines for a terminal (text from the database and the user's notes

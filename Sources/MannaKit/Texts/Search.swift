@@ -11,15 +11,15 @@ public enum SearchError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .empty:
-            return "nothing to search for: give words, like manna search \"love one another\""
+            return tr("nothing to search for: give words, like manna search \"love one another\"")
         case .tooLong(let characters):
-            return "search text is too long (\(characters) characters); at most \(SearchQuery.maxCharacters) are allowed"
+            return tr("search text is too long ({characters} characters); at most {most} are allowed", ("characters", characters), ("most", SearchQuery.maxCharacters))
         case .tooManyWords(let count):
-            return "search has \(count) words; at most \(SearchQuery.maxWords) are allowed"
+            return tr("search has {count} words; at most {most} are allowed", ("count", count), ("most", SearchQuery.maxWords))
         case .nothingToSearch(let text):
-            return "'\(text)' has no letters or digits to search for"
+            return tr("'{text}' has no letters or digits to search for", ("text", text))
         case .unclosedQuote:
-            return "a quoted phrase is not closed: add the closing \""
+            return tr("a quoted phrase is not closed: add the closing \"")
         }
     }
 }

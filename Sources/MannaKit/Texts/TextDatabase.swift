@@ -59,21 +59,22 @@ public enum TextDatabaseError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .notFound(let searched):
-            return "no text database found (looked for \(searched.joined(separator: ", "))); run 'manna install' or run manna from a checkout"
+            return tr("no text database found (looked for {paths}); run 'manna install' or run manna from a checkout", ("paths", searched.joined(separator: ", ")))
         case .damaged(let path):
-            return "the text database \(path) is damaged or not a Manna text database; delete it and run 'manna build-db' to rebuild"
+            return tr("the text database {path} is damaged or not a Manna text database; delete it and run 'manna build-db' to rebuild", ("path", path))
         case .wrongVersion(let path, let found):
-            return "the text database \(path) has schema version \(found), this manna reads version \(TextDatabase.schemaVersion); rebuild it with 'manna build-db'"
+            return tr("the text database {path} has schema version {found}, this manna reads version {version}; rebuild it with 'manna build-db'",
+                      ("path", path), ("found", found), ("version", TextDatabase.schemaVersion))
         case .unknownTranslation(let code, let available):
-            return "unknown translation '\(code)': choose one of \(listed(available, conjunction: "or"))"
+            return tr("unknown translation '{code}': choose one of {codes}", ("code", code), ("codes", listed(available, conjunction: tr("or"))))
         case .unreadable(let path, let reason):
-            return "cannot read \(path): \(reason)"
+            return tr("cannot read {path}: {reason}", ("path", path), ("reason", reason))
         case .badSource(let file, let line, let problem):
             return "\(file):\(line): \(problem)"
         case .noSearchIndex(let path):
             return "the search index \(path) is missing; run 'manna build-db' (or reinstall) to make it beside the text database"
         case .searchFailed(let query):
-            return "the search for '\(query)' could not run: this is a fault in manna, please report it with the search"
+            return tr("the search for '{query}' could not run: this is a fault in manna, please report it with the search", ("query", query))
         }
     }
 }

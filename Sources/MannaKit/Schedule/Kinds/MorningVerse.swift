@@ -41,7 +41,7 @@ public struct MorningVerse: NotificationKind {
             throw TextUnavailable(reason: error.message)
         }
         var notification = DesktopNotification(dailyVerse: verse)
-        if late { notification.summary += " · missed at \(time)" }
+        if late { notification.summary += " · " + tr("missed at {time}", ("time", time.description)) }
         return notification
     }
 }

@@ -41,8 +41,8 @@ public struct PlanReminder: NotificationKind {
         guard let step = run.step(for: date, today: date, plan: plan) else { return nil }
         // The name cut first, so a long one leaves the day in the summary; the readings cut
         // between two, so a day of a thousand names its first and "…".
-        return DesktopNotification(summary: "\(Excerpt.of(plan.name, characters: 100)): day \(step.day) of \(step.days)",
-                                   body: Excerpt.of(step.readings.map(\.description), joinedBy: "; ").joined(separator: "; "),
+        return DesktopNotification(summary: Excerpt.of(plan.name, characters: 100) + ": " + tr("day {day} of {days}", ("day", step.day), ("days", step.days)),
+                                   body: Excerpt.of(step.readings.map { $0.label(in: sources.settings.translation.language) }, joinedBy: "; ").joined(separator: "; "),
                                    category: Self.category)
     }
 }

@@ -76,8 +76,8 @@ extension DesktopNotification {
     public init(prayer title: String, firstLine: String, prayerUUID: String, manna: String) {
         self.init(summary: title, body: firstLine, category: .prayer)
         actions = [
-            Action(key: "prayed", label: "Prayed", command: [manna, "pray", "prayed", prayerUUID]),
-            Action(key: "snooze", label: "Snooze 10 min", command: [manna, "pray", "snooze", prayerUUID]),
+            Action(key: "prayed", label: tr("Prayed"), command: [manna, "pray", "prayed", prayerUUID]),
+            Action(key: "snooze", label: tr("Snooze 10 min"), command: [manna, "pray", "snooze", prayerUUID]),
         ]
     }
 }
