@@ -60,7 +60,7 @@ final class ReaderApplication {
                 }
                 let model = try ReaderModel(context: context)
                 if let reference { try model.go(to: reference) }
-                let window = ReaderWindow(application: application, model: model)
+                let window = ReaderWindow(application: application, model: model, timings: context.environment.nonEmpty("MANNA_READER_TIMINGS"))
                 self.window = window
                 window.present()
             }
@@ -74,8 +74,9 @@ final class ReaderApplication {
         action("about") { [unowned self] in showAbout() }
         action("quit") { [unowned self] in g_application_quit(application.cast()) }
         action("go-to") { [unowned self] in window?.focusEntry() }
+        action("search") { [unowned self] in window?.focusSearch() }
         action("toggle-sidebar") { [unowned self] in window?.toggleSidebar() }
-        for shortcut in ShortcutsWindow.shortcuts {
+        for shortcut in ReaderShortcut.all {
             withCStrings([shortcut.accelerator]) { gtk_application_set_accels_for_action(application.cast(), shortcut.action, $0) }
         }
     }
@@ -110,4 +111,18 @@ let context = Context(
     stdout: Output(descriptor: 1), stderr: Output(descriptor: 2),
     notifier: DesktopNotifier(executablePath: executable, environment: environment, userID: getuid()),
     executablePath: executable, userID: getuid())
+// --help, --version and a usage error are answered here, before GTK: they need no display, no
+// session bus and no window (a package's check, a user over ssh). A passage is the window's.
+do {
+    if case .print(let text) = try ReaderCommand.parse(Array(CommandLine.arguments.dropFirst())) {
+        context.stdout.line(text)
+        context.stdout.flush()
+        exit(0)
+    }
+} catch {
+    let report = ReaderModel.report(error)
+    context.stderr.line("manna-reader: " + report.message)
+    context.stderr.flush()
+    exit(report.status)
+}
 exit(ReaderApplication(context: context).run())

@@ -116,17 +116,18 @@ final class InstallSandbox {
 }
 
 @Suite struct InstallTests {
-    /// The helpers other targets build beside manna are installed too, those that are there.
+    /// The reader window and the helpers other targets build beside manna are installed too,
+    /// those that are there: the window beside manna, the helpers in libexec.
     static let helperLines: (installed: String, removed: String) = {
-        let built = ["manna-notify", "manna-play"].filter {
-            FileManager.default.fileExists(atPath: (Manna.binary as NSString).deletingLastPathComponent + "/" + $0)
-        }
-        return (built.map { "installed %h/.local/libexec/manna/\($0)\n" }.joined(), built.map { "removed %h/.local/libexec/manna/\($0)\n" }.joined())
+        let built = { (name: String) in FileManager.default.fileExists(atPath: (Manna.binary as NSString).deletingLastPathComponent + "/" + name) }
+        let places = (built("manna-reader") ? ["bin/manna-reader"] : []) + ["manna-notify", "manna-play"].filter(built).map { "libexec/manna/" + $0 }
+        return (places.map { "installed %h/.local/\($0)\n" }.joined(), places.map { "removed %h/.local/\($0)\n" }.joined())
     }()
 
-    /// The man pages, completions, desktop entry and icon, and the GNOME Shell extension, in the
-    /// order install writes them.
-    static let documents = [
+    /// The man pages (the window's where it was built), completions, desktop entry and icon, and
+    /// the GNOME Shell extension, in the order install writes them.
+    static let documents = (FileManager.default.fileExists(atPath: (Manna.binary as NSString).deletingLastPathComponent + "/manna-reader")
+        ? ["share/man/man1/manna-reader.1"] : []) + [
         "share/man/man1/manna.1", "share/man/man5/manna-config.5", "share/bash-completion/completions/manna",
         "share/zsh/site-functions/_manna", "share/fish/vendor_completions.d/manna.fish",
         "share/applications/manna.desktop", "share/icons/hicolor/scalable/apps/manna.svg",

@@ -121,7 +121,11 @@ import Testing
             let groff = try runProcess("/usr/bin/groff", ["-t", "-man", "-Tutf8", "-ww", "-z"], input: roff.stdout)
             #expect(groff.status == 0 && groff.stderr.isEmpty, "groff on \(name): \(groff.stderr)")
         }
-        #expect(home.run("manpage", "mana").stderr == "manna: manpage needs one page: manna or manna-config, not 'mana'; did you mean 'manna'?\n")
+        #expect(home.run("manpage", "mana").stderr == "manna: manpage needs one page: manna, manna-config or manna-reader, not 'mana'; did you mean 'manna'?\n")
+        // manna-reader(1) names every shortcut the window sets.
+        let readerPage = home.run("manpage", "manna-reader").stdout
+        for shortcut in ReaderShortcut.all { #expect(readerPage.contains(".B \(ManPage.escape(shortcut.keys))\n\(ManPage.escape(shortcut.title)).\n")) }
+        #expect(ReaderShortcut.all.map(\.keys) == ["Ctrl+L", "Ctrl+F", "Alt+Left", "Alt+Right", "F9", "Ctrl+?", "Ctrl+Q"])
     }
 
     func runProcess(_ path: String, _ arguments: [String], input: String) throws -> (status: Int32, stdout: String, stderr: String) {

@@ -21,7 +21,7 @@ final class FakePrograms: @unchecked Sendable {
 
 extension CommandLineFiles {
     /// Stand-ins for what MannaApp generates, each telling which it is.
-    static let sample = CommandLineFiles(manual: ".TH MANNA 1\n", configManual: ".TH MANNA-CONFIG 5\n", bashCompletion: "complete -F _manna manna\n",
+    static let sample = CommandLineFiles(manual: ".TH MANNA 1\n", configManual: ".TH MANNA-CONFIG 5\n", readerManual: ".TH MANNA-READER 1\n", bashCompletion: "complete -F _manna manna\n",
                                          zshCompletion: "#compdef manna\n", fishCompletion: "complete -c manna\n")
 }
 
@@ -274,13 +274,34 @@ final class Sandbox {
         #expect(try text(layout.bashCompletion) == CommandLineFiles.sample.bashCompletion)
         #expect(try text(layout.zshCompletion) == CommandLineFiles.sample.zshCompletion)
         #expect(try text(layout.fishCompletion) == CommandLineFiles.sample.fishCompletion)
-        #expect(try text(layout.desktopEntry) == DesktopFiles.entry)
+        // No manna-reader beside the program: the entry opens a terminal.
+        #expect(try text(layout.desktopEntry) == DesktopFiles.terminalEntry)
+        #expect(!FileManager.default.fileExists(atPath: layout.reader))
+        #expect(!FileManager.default.fileExists(atPath: layout.readerManual))
         #expect(try text(layout.icon) == DesktopFiles.icon)
         for (path, contents) in layout.gnomeShellExtensionFiles(forShell: installer.gnomeShell) {
             #expect(try text(path) == contents, "\(path)")
         }
         #expect(output.lines.contains("installed \(layout.desktopEntry)"))
         #expect(output.lines.contains("installed \(layout.gnomeShellExtension)/extension.js"))
+        try installer.uninstall(cronRequired: false)
+        #expect(sandbox.filesInHome() == [])
+    }
+
+    /// manna-reader built beside manna is installed beside it, and the entry opens the window.
+    @Test func theReaderWindowBesideTheProgramIsInstalledAndTheEntryOpensIt() throws {
+        let sandbox = try Sandbox()
+        let reader = sandbox.root + "/build/manna-reader"
+        try "#!/bin/sh\necho reader\n".write(toFile: reader, atomically: false, encoding: .utf8)
+        #expect(chmod(reader, 0o755) == 0)
+        let installer = try installer(sandbox, FakePrograms(), systemd: false, lines: Box())
+        try installer.install(program: sandbox.program, textDatabase: sandbox.textDatabase, documents: .sample, scheduler: .cron)
+        let layout = installer.layout
+        #expect(layout.reader == sandbox.home + "/.local/bin/manna-reader")
+        #expect(try String(contentsOfFile: layout.reader, encoding: .utf8) == "#!/bin/sh\necho reader\n")
+        #expect((try FileManager.default.attributesOfItem(atPath: layout.reader)[.posixPermissions] as? Int) == 0o755)
+        #expect(try String(contentsOfFile: layout.readerManual, encoding: .utf8) == CommandLineFiles.sample.readerManual)
+        #expect(try String(contentsOfFile: layout.desktopEntry, encoding: .utf8) == DesktopFiles.windowEntry)
         try installer.uninstall(cronRequired: false)
         #expect(sandbox.filesInHome() == [])
     }

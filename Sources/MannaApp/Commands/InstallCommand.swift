@@ -53,7 +53,7 @@ enum InstallCommand {
     static func commandLineFiles(_ context: Context) -> CommandLineFiles {
         let translations = context.translationsForHelp()
         return CommandLineFiles(manual: ManPage.manna(translations: translations), configManual: ManPage.config(translations: translations),
-                                bashCompletion: CompletionScripts.bash, zshCompletion: CompletionScripts.zsh, fishCompletion: CompletionScripts.fish)
+                                readerManual: ManPage.reader(), bashCompletion: CompletionScripts.bash, zshCompletion: CompletionScripts.zsh, fishCompletion: CompletionScripts.fish)
     }
 
     /// The GNOME Shell to make the extension for: `--gnome-shell`, else the one installed here.

@@ -1,9 +1,10 @@
-// manna(1) and manna-config(5), written from the command table the parser reads, the exit
-// statuses and the config keys: a command or option cannot exist without its entry here.
+// manna(1), manna-config(5) and manna-reader(1), written from the command table the parser
+// reads, the exit statuses, the config keys and the window's shortcuts: a command, option or
+// shortcut cannot exist without its entry here.
 import MannaKit
 
 enum ManPage {
-    static let pages = ["manna", "manna-config"]
+    static let pages = ["manna", "manna-config", "manna-reader"]
 
     /// The page called `name`; `translations` are the text database's, which the pages name
     /// (nil: none could be opened, and the pages say what a code is like).
@@ -11,6 +12,7 @@ enum ManPage {
         switch name {
         case "manna": manna(translations: translations)
         case "manna-config": config(translations: translations)
+        case "manna-reader": reader()
         default: nil
         }
     }
@@ -149,6 +151,37 @@ enum ManPage {
             .BR syncthing (1)
 
             """
+        return page
+    }
+
+    /// manna-reader(1): the window, its command line and its shortcuts.
+    static func reader() -> String {
+        var page = """
+            .\\" manna-reader(1): written by 'manna manpage manna-reader'; do not edit.
+            .TH MANNA\\-READER 1 "" "manna \(Manna.version)" "User Commands"
+            .SH NAME
+            manna\\-reader \\- Manna as a GNOME window: the verse of the day and the Bible
+            .SH SYNOPSIS
+            .B manna\\-reader
+            .RI [ REFERENCE ...]
+            .br
+            .B manna\\-reader
+            .RB [ \\-h | \\-\\-help | \\-V | \\-\\-version ]
+            .SH DESCRIPTION
+
+            """
+        page += text("""
+            Opens the reader window at REFERENCE, typed as manna read takes it ("John 3:16", "Ps 23 WEB"), \
+            or where you were last (else Genesis 1). One window runs per session: while it runs, another \
+            manna-reader hands its REFERENCE to it and exits with what became of it (65 and the reason for a \
+            passage that does not exist). The window shows today's verse and the chapter, a second translation \
+            beside the first verse by verse, and the highlights, bookmarks and notes of manna(1), which you \
+            make on the verses you select; a delete can be undone from its toast.
+            """)
+        page += ".SH KEYS\n"
+        for shortcut in ReaderShortcut.all { page += ".TP\n.B \(escape(shortcut.keys))\n" + text(shortcut.title + ".") }
+        page += ".SH FILES\n.TP\n.I ~/.cache/manna/reader\\-place\n" + text("Where the window was, to open there next time.")
+        page += ".SH SEE ALSO\n.BR manna (1)\n"
         return page
     }
 

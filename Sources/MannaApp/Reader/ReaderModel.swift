@@ -32,6 +32,43 @@ public struct ReaderPlace: Equatable, Sendable {
     }
 }
 
+/// One verse of a chapter in the translation shown and in the one beside it (nil where that
+/// translation has no such line: a psalm title only one of them has).
+public struct ParallelVerse: Equatable, Sendable {
+    public let first: PassageVerse?
+    public let second: PassageVerse?
+
+    /// `first` and `second` (a chapter each, in the canon's numbering) paired by verse, in order.
+    static func pairs(_ first: [PassageVerse], _ second: [PassageVerse]) -> [ParallelVerse] {
+        var pairs: [ParallelVerse] = []
+        var (i, j) = (0, 0)
+        while i < first.count || j < second.count {
+            let left = i < first.count ? first[i].id.rawValue : Int.max
+            let right = j < second.count ? second[j].id.rawValue : Int.max
+            pairs.append(ParallelVerse(first: left <= right ? first[i] : nil, second: right <= left ? second[j] : nil))
+            if left <= right { i += 1 }
+            if right <= left { j += 1 }
+        }
+        return pairs
+    }
+}
+
+/// What a delete in the window took away, for its Undo to bring back.
+public enum DeletedMarks: Equatable, Sendable {
+    case highlights([Highlight])
+    case bookmarks([Bookmark])
+    case note(Note)
+
+    /// What the toast after the delete says.
+    public var message: String {
+        switch self {
+        case .highlights(let highlights): highlights.count == 1 ? "Highlight removed" : "\(highlights.count) highlights removed"
+        case .bookmarks(let bookmarks): bookmarks.count == 1 ? "Bookmark removed" : "\(bookmarks.count) bookmarks removed"
+        case .note: "Note deleted"
+        }
+    }
+}
+
 /// The reader's state and its rules.
 public final class ReaderModel {
     public let database: TextDatabase
@@ -56,6 +93,23 @@ public final class ReaderModel {
     }
 
     public var translation: Translation { database.translations.first { $0.code == place.translation } ?? database.translations[0] }
+
+    /// The translation shown beside the first, verse by verse; nil: none. It stays as the
+    /// reader moves, and is not part of the history.
+    public private(set) var beside: Translation?
+
+    /// Shows `code` beside the translation shown, or nothing beside it (nil).
+    /// - Throws: `manna read`'s error for a translation the database does not have.
+    public func show(beside code: String?) throws {
+        beside = try code.map { try database.translation(code: $0) }
+    }
+
+    /// The chapter in the translation shown and the one beside it, verse by verse (both
+    /// numbered as the canon is, so each verse meets its own); nil with none beside.
+    public func parallelVerses() throws -> [ParallelVerse]? {
+        guard let beside else { return nil }
+        return ParallelVerse.pairs(try verses(), try database.passage(chapter, in: beside, titles: true))
+    }
 
     /// "John 3", in the translation's language.
     public var title: String { chapter.label(in: translation.language) }
@@ -123,6 +177,92 @@ public final class ReaderModel {
     /// Goes to the verse of the day's chapter, in the translation shown.
     public func goToVerseOfTheDay() throws {
         move(to: ReaderPlace(translation: place.translation, verse: try verseOfTheDay().id))
+    }
+
+    // MARK: - Search
+
+    /// The verses of the translation shown that match `typed`, read as `manna search` reads a
+    /// query: the best `limit`, best first, and how many match in all; nil while nothing but
+    /// spaces is typed.
+    /// - Throws: `manna search`'s error for a query it refuses (too long, too many words).
+    public func search(_ typed: String, limit: Int = 50) throws -> SearchResults? {
+        guard typed.contains(where: { !$0.isWhitespace }) else { return nil }
+        return try database.search(SearchQuery(parsing: typed), in: translation, limit: limit)
+    }
+
+    /// Goes to verse `id`'s chapter, at it (a search result chosen).
+    public func go(toVerse id: VerseID) {
+        move(to: ReaderPlace(translation: place.translation, verse: id))
+    }
+
+    // MARK: - Marks: through the journal, as `manna highlight`, `bookmark` and `note` make them
+
+    /// The chapter's highlights, bookmarks and notes (none before the journal exists: reading
+    /// creates nothing).
+    public func marks() throws -> PassageMarks {
+        try context.existingJournal()?.marks(on: chapter) ?? PassageMarks()
+    }
+
+    /// The passage from the first of `verses` to the last (they are the chapter's).
+    private func passage(_ verses: [VerseID]) -> Reference {
+        Reference(VerseRange(first: verses.min() ?? place.verse, last: verses.max() ?? place.verse))
+    }
+
+    /// Highlights each of `verses` in `color` (a verse highlighted already changes colour).
+    public func highlight(_ verses: [VerseID], color: HighlightColor) throws {
+        _ = try context.journal().highlight(passage(verses), color: color, at: context.clock.now())
+    }
+
+    /// Takes the highlights off `verses`; what it took, for `undo`, or nil when there was none.
+    public func removeHighlights(from verses: [VerseID]) throws -> DeletedMarks? {
+        guard let journal = try context.existingJournal() else { return nil }
+        let now = context.clock.now()
+        let deleted = try journal.highlights(in: passage(verses)).map { try journal.deleteHighlight(id: $0.uuid, at: now) }
+        return deleted.isEmpty ? nil : .highlights(deleted)
+    }
+
+    /// Bookmarks `verses` as one passage, or, where one of them is bookmarked already, takes
+    /// those bookmarks away: a toggle, as a bookmark button is. Returns what it took away, for
+    /// `undo` (nil when it bookmarked).
+    public func toggleBookmark(on verses: [VerseID]) throws -> DeletedMarks? {
+        let journal = try context.journal()
+        let now = context.clock.now()
+        let found = try journal.bookmarks(in: passage(verses))
+        guard found.isEmpty else { return .bookmarks(try found.map { try journal.deleteBookmark(id: $0.uuid, at: now) }) }
+        _ = try journal.bookmark(passage(verses), at: now)
+        return nil
+    }
+
+    /// The notes found at `verses`, oldest first: the one the window edits is the first.
+    public func notes(on verses: [VerseID]) throws -> [Note] {
+        try context.existingJournal()?.notes(in: passage(verses)) ?? []
+    }
+
+    /// Writes a note on `verses` (as one passage), or, with `id`, changes that note's text.
+    /// - Throws: `manna note`'s error for an empty or too long text.
+    public func writeNote(_ text: String, on verses: [VerseID], id: String? = nil) throws {
+        let journal = try context.journal()
+        if let id {
+            _ = try journal.editNote(id: id, text: text, at: context.clock.now())
+        } else {
+            _ = try journal.addNote(text, on: passage(verses), at: context.clock.now())
+        }
+    }
+
+    /// Deletes the note `id`: it becomes a tombstone, its text kept, which `undo` brings back.
+    public func deleteNote(id: String) throws -> DeletedMarks {
+        .note(try context.journal().deleteNote(id: id, at: context.clock.now()))
+    }
+
+    /// Brings back what a delete took away.
+    public func undo(_ deleted: DeletedMarks) throws {
+        let journal = try context.journal()
+        let now = context.clock.now()
+        switch deleted {
+        case .highlights(let highlights): for highlight in highlights { _ = try journal.restoreHighlight(id: highlight.uuid, at: now) }
+        case .bookmarks(let bookmarks): for bookmark in bookmarks { _ = try journal.restoreBookmark(id: bookmark.uuid, at: now) }
+        case .note(let note): _ = try journal.restoreNote(id: note.uuid, at: now)
+        }
     }
 
     /// Manna's version, for the About window.

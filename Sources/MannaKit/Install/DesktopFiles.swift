@@ -1,8 +1,9 @@
 // The desktop entry and icon `manna install` and the Debian package put in place, so the
 // desktop knows the application its notifications name (hint desktop-entry=manna). They live
 // here, not only in packaging/, because an installed manna cannot count on finding the
-// checkout; packaging/manna.desktop and packaging/manna.svg are these texts, and a test keeps
-// them equal (as systemd/ is to SchedulerFiles).
+// checkout; packaging/manna.desktop (with the reader window), packaging/manna-terminal.desktop
+// (without) and packaging/manna.svg are these texts, and a test keeps them equal (as systemd/ is
+// to SchedulerFiles).
 
 public enum DesktopFiles {
     /// The desktop file id: notifications name it without `.desktop`.
@@ -10,14 +11,48 @@ public enum DesktopFiles {
     /// The themed icon name the entry uses, and the icon's file name without `.svg`.
     public static let iconName = "manna"
 
-    /// `manna` by name in Exec: a package's /usr/bin and a user's ~/.local/bin (Debian's
+    /// The reader window's program, installed beside `manna` (`<prefix>/bin`), where one is built.
+    public static let readerName = "manna-reader"
+
+    /// The entry for an install with the reader window (`windowEntry`) or without (`terminalEntry`).
+    public static func entry(window: Bool) -> String { window ? windowEntry : terminalEntry }
+
+    /// The entry where the reader window is installed: Manna in the menus and the app grid, and
+    /// a click on a notification (which names this entry) opens the window. `StartupWMClass` is
+    /// the window's application id, which is how GNOME Shell ties the window to this entry.
+    /// `manna-reader` by name in Exec: a package's /usr/bin and a user's ~/.local/bin (Debian's
     /// ~/.profile puts it on PATH) are both found, and one text serves every install.
-    public static let entry = """
+    public static let windowEntry = """
         # Manna's desktop entry. Notifications name it (hint desktop-entry=manna), so desktops group
         # them under Manna and let users mute them (GNOME: Settings, Notifications, which lists it for
-        # X-GNOME-UsesNotifications). manna is a terminal program, so it stays out of the menus
-        # (NoDisplay); clicking a notification opens today's verse in a terminal, held until Enter.
-        # Written by `manna install` and the Debian package (Sources/MannaKit/Install/DesktopFiles.swift).
+        # X-GNOME-UsesNotifications). It opens the reader window, from the menus and from a click on a
+        # notification. Written by `manna install` and the Debian package where manna-reader is installed
+        # (Sources/MannaKit/Install/DesktopFiles.swift; packaging/manna-terminal.desktop where it is not).
+        [Desktop Entry]
+        Type=Application
+        Name=Manna
+        GenericName=Bible Reader
+        Comment=The verse of the day, prayer reminders and an offline Bible
+        Icon=manna
+        Exec=manna-reader
+        Terminal=false
+        StartupNotify=true
+        StartupWMClass=invalid.manna.Reader
+        Categories=Education;Literature;
+        Keywords=Bible;Scripture;Verse;Prayer;
+        X-GNOME-UsesNotifications=true
+
+        """
+
+    /// The entry where only the terminal program is installed: it stays out of the menus
+    /// (NoDisplay), and a click on a notification opens today's verse in a terminal.
+    public static let terminalEntry = """
+        # Manna's desktop entry. Notifications name it (hint desktop-entry=manna), so desktops group
+        # them under Manna and let users mute them (GNOME: Settings, Notifications, which lists it for
+        # X-GNOME-UsesNotifications). Without the reader window manna is a terminal program, so it stays
+        # out of the menus (NoDisplay); clicking a notification opens today's verse in a terminal, held
+        # until Enter. Written as manna.desktop by `manna install` where manna-reader is not installed
+        # (Sources/MannaKit/Install/DesktopFiles.swift; packaging/manna.desktop where it is).
         [Desktop Entry]
         Type=Application
         Name=Manna

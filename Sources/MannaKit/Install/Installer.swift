@@ -1,4 +1,4 @@
-// Puts manna, its helpers (notifications, sound), the text database, the man pages, shell
+// Puts manna, its helpers (notifications, sound), the reader window, the text database, the man pages, shell
 // completions, desktop entry and icon, the GNOME Shell extension, and a scheduler (systemd user timer or crontab line) in
 // place, and takes them away again, leaving the user's own data alone. With a destination
 // folder (--destdir) it writes the same files under it for a package, and sets nothing up.
@@ -53,13 +53,16 @@ public struct CommandLineFiles: Equatable, Sendable {
     /// manna(1) and manna-config(5), roff.
     public var manual: String
     public var configManual: String
+    /// manna-reader(1), installed with the window.
+    public var readerManual: String
     public var bashCompletion: String
     public var zshCompletion: String
     public var fishCompletion: String
 
-    public init(manual: String, configManual: String, bashCompletion: String, zshCompletion: String, fishCompletion: String) {
+    public init(manual: String, configManual: String, readerManual: String, bashCompletion: String, zshCompletion: String, fishCompletion: String) {
         self.manual = manual
         self.configManual = configManual
+        self.readerManual = readerManual
         self.bashCompletion = bashCompletion
         self.zshCompletion = zshCompletion
         self.fishCompletion = fishCompletion
@@ -77,6 +80,8 @@ public struct InstallLayout: Equatable, Sendable {
     public let destination: String?
 
     public var program: String { prefix + "/bin/manna" }
+    /// The reader window, a command of its own (`manna-reader "John 3:16"`) beside `manna`.
+    public var reader: String { prefix + "/bin/" + DesktopFiles.readerName }
     /// Where `helper` goes: `<prefix>/libexec/manna/`, where an installed manna looks for it.
     public func helper(_ helper: HelperProgram) -> String { prefix + "/libexec/manna/" + helper.rawValue }
     /// Where `TextDatabaseLocator` looks first for an installed manna: `<bin>/../share/manna/`.
@@ -107,6 +112,7 @@ public struct InstallLayout: Equatable, Sendable {
     public var gnomeShellExtensionPaths: [String] { GnomeShellExtension.legacyFiles.map { gnomeShellExtension + "/" + $0.name } }
     public var manual: String { prefix + "/share/man/man1/manna.1" }
     public var configManual: String { prefix + "/share/man/man5/manna-config.5" }
+    public var readerManual: String { prefix + "/share/man/man1/" + DesktopFiles.readerName + ".1" }
     public var bashCompletion: String { prefix + "/share/bash-completion/completions/manna" }
     /// Debian's zsh has /usr/share/zsh/vendor-completions on its fpath for packages, and
     /// <prefix>/share/zsh/site-functions for /usr/local; a user's ~/.local needs a line in ~/.zshrc.
@@ -363,6 +369,11 @@ public struct Installer {
     /// Every file install and stage write, in the order they are written.
     private func files(program: String, textDatabase: String, catalogues: [MessageCatalogues.Catalogue], documents: CommandLineFiles, units: Bool) -> [PlacedFile] {
         var files: [PlacedFile] = [PlacedFile(destination: layout.program, source: .copy(program), mode: 0o755)]
+        // The reader window where it was built beside manna (a build folder, an installed bin/);
+        // the desktop entry opens it, or a terminal without it.
+        let reader = Files.parent(of: program) + "/" + DesktopFiles.readerName
+        let hasReader = Files.isExecutable(reader)
+        if hasReader { files.append(PlacedFile(destination: layout.reader, source: .copy(reader), mode: 0o755)) }
         for helper in HelperProgram.allCases {
             if let found = helper.find(besideProgram: program) {
                 files.append(PlacedFile(destination: layout.helper(helper), source: .copy(found), mode: 0o755))
@@ -372,11 +383,11 @@ public struct Installer {
         files.append(PlacedFile(destination: layout.searchIndex, source: .copy(TextDatabaseLocator.searchIndexPath(of: textDatabase)), mode: 0o644))
         files.append(PlacedFile(destination: layout.textDatabase, source: .copy(textDatabase), mode: 0o644))
         files += catalogues.map { PlacedFile(destination: layout.catalogue(language: $0.language), source: .copy($0.path), mode: 0o644) }
-        let texts = [
+        let texts = (hasReader ? [(layout.readerManual, documents.readerManual)] : []) + [
             (layout.manual, documents.manual), (layout.configManual, documents.configManual),
             (layout.bashCompletion, documents.bashCompletion), (layout.zshCompletion, documents.zshCompletion),
             (layout.fishCompletion, documents.fishCompletion),
-            (layout.desktopEntry, DesktopFiles.entry), (layout.icon, DesktopFiles.icon),
+            (layout.desktopEntry, DesktopFiles.entry(window: hasReader)), (layout.icon, DesktopFiles.icon),
         ]
         files += (texts + layout.gnomeShellExtensionFiles(forShell: gnomeShell)).map { PlacedFile(destination: $0.0, source: .text($0.1), mode: 0o644) }
         if units { files += schedulerUnits() }
@@ -436,8 +447,8 @@ public struct Installer {
         if keepingProgram {
             report("kept \(layout.program): it is installed for every user, and the system's package manager removes it")
         } else {
-            for file in [layout.program] + HelperProgram.allCases.map(layout.helper) + [layout.searchIndex, layout.textDatabase] + layout.installedCatalogues
-                + [layout.manual, layout.configManual, layout.bashCompletion, layout.zshCompletion, layout.fishCompletion, layout.desktopEntry, layout.icon]
+            for file in [layout.program, layout.reader] + HelperProgram.allCases.map(layout.helper) + [layout.searchIndex, layout.textDatabase] + layout.installedCatalogues
+                + [layout.readerManual, layout.manual, layout.configManual, layout.bashCompletion, layout.zshCompletion, layout.fishCompletion, layout.desktopEntry, layout.icon]
                 + layout.gnomeShellExtensionPaths {
                 try remove(file, upTo: layout.prefix)
             }

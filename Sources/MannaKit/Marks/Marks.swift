@@ -94,6 +94,12 @@ public struct VerseMarks: Equatable, Sendable {
     /// Notes whose passage starts at this verse, oldest first.
     public var notes: [Note] = []
 
+    public init(highlight: HighlightColor? = nil, bookmarked: Bool = false, notes: [Note] = []) {
+        self.highlight = highlight
+        self.bookmarked = bookmarked
+        self.notes = notes
+    }
+
     public var isEmpty: Bool { highlight == nil && !bookmarked && notes.isEmpty }
 }
 

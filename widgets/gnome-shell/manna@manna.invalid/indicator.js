@@ -1,12 +1,13 @@
 // The extension itself, for every GNOME Shell version: the panel item with the day's reference;
-// its menu with the verse (wrapped), the plan step, the day's reminder times and "Read in
-// terminal", or, in a quiet state, what is wrong and what to run. It shows what TimelineSource
-// decides (timeline.js) and spawns nothing but the terminal, on a click.
+// its menu with the verse (wrapped), the plan step, the day's reminder times and "Open in
+// Manna" (the reader window, where manna-reader is installed) or "Read in terminal", or, in a
+// quiet state, what is wrong and what to run. It shows what TimelineSource decides
+// (timeline.js) and spawns nothing but the window or the terminal, on a click.
 //
 // Like timeline.js it imports nothing: each entry point hands in the modules of its Shell
 // (legacy `imports` on 43-44, ES modules on 45+), so both share this file as it is and differ
 // only in how they import.
-/* exported MannaExtension, terminalCommandLine */
+/* exported MannaExtension, readCommandLine, terminalCommandLine */
 'use strict';
 
 /**
@@ -32,6 +33,27 @@ function terminalCommandLine(GLib, reference, translation, findProgram) {
             return {commandLine: `${GLib.shell_quote(path)} ${option} ${command}`, needsTerminal: false};
     }
     return {commandLine: command, needsTerminal: true};
+}
+
+/**
+ * The command line that opens `reference` in `translation`: in the reader window where
+ * manna-reader is on the session's PATH (it hands the reference to a window already open),
+ * else in a terminal (terminalCommandLine).
+ *
+ * @param {object} GLib - the GLib module (for shell quoting)
+ * @param {string} reference - e.g. Psalm 90:12
+ * @param {string} translation - e.g. KJV
+ * @param {function(string): ?string} findProgram - GLib.find_program_in_path, or a test's
+ * @returns {{commandLine: string, needsTerminal: boolean, inWindow: boolean}}
+ */
+function readCommandLine(GLib, reference, translation, findProgram) {
+    const reader = findProgram('manna-reader');
+    if (reader) {
+        // "Psalm 90:12" "KJV": the reader reads a translation after the reference, as manna read does.
+        const commandLine = [reader, reference, translation].map(word => GLib.shell_quote(word)).join(' ');
+        return {commandLine, needsTerminal: false, inWindow: true};
+    }
+    return {...terminalCommandLine(GLib, reference, translation, findProgram), inWindow: false};
 }
 
 /**
@@ -131,7 +153,7 @@ function defineIndicator(shell) {
             this._reminders = textItem('manna-detail');
             this._separator = new PopupMenu.PopupSeparatorMenuItem();
             this._read = new PopupMenu.PopupMenuItem('Read in terminal');
-            this._read.connect('activate', () => this._readInTerminal());
+            this._read.connect('activate', () => this._open());
             for (const item of [this._heading, this._verse, this._plan, this._reminders, this._separator, this._read])
                 this.menu.addMenuItem(item);
             this._entry = null;
@@ -154,18 +176,23 @@ function defineIndicator(shell) {
             this._plan.visible = lines.plan !== null;
             this._reminders.visible = lines.reminders !== null;
             this._separator.visible = this._read.visible = entry !== null;
+            // Asked again at each change: the window may have been installed or removed since.
+            this._read.label.text = GLib.find_program_in_path('manna-reader') ? 'Open in Manna' : 'Read in terminal';
         }
 
-        _readInTerminal() {
+        _open() {
             if (!this._entry)
                 return;
-            const {commandLine, needsTerminal} = terminalCommandLine(GLib, this._entry.reference, this._entry.translation,
+            const {commandLine, needsTerminal, inWindow} = readCommandLine(GLib, this._entry.reference, this._entry.translation,
                 GLib.find_program_in_path);
             try {
                 const flags = needsTerminal ? Gio.AppInfoCreateFlags.NEEDS_TERMINAL : Gio.AppInfoCreateFlags.NONE;
                 Gio.AppInfo.create_from_commandline(commandLine, 'Manna', flags).launch([], global.create_app_launch_context(0, -1));
             } catch (e) {
-                Main.notifyError('Manna could not open a terminal', `${e.message}. Install one (Debian: gnome-terminal).`);
+                if (inWindow)
+                    Main.notifyError('Manna could not open its window', e.message);
+                else
+                    Main.notifyError('Manna could not open a terminal', `${e.message}. Install one (Debian: gnome-terminal).`);
             }
         }
     });

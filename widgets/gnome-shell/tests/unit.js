@@ -302,6 +302,18 @@ test('Read in terminal: x-terminal-emulator, else gnome-terminal, else GIO\'s li
     equal([argv(made.commandLine), made.needsTerminal], [['sh', '-c', script, 'sh', reference, 'ASV'], true], 'with neither');
 });
 
+test('Open in Manna: the reader window where manna-reader is on PATH, the reference and translation its arguments', () => {
+    const reference = 'Psalm 23:1 "$(touch /tmp/owned)" \'x\'';
+    const argv = commandLine => GLib.shell_parse_argv(commandLine)[1];
+    const found = (...names) => program => names.includes(program) ? `/usr/bin/${program}` : null;
+    let made = Indicator.readCommandLine(GLib, reference, 'KJV', found('manna-reader', 'x-terminal-emulator'));
+    equal([argv(made.commandLine), made.needsTerminal, made.inWindow], [['/usr/bin/manna-reader', reference, 'KJV'], false, true],
+        'with manna-reader');
+    made = Indicator.readCommandLine(GLib, reference, 'WEB', found('x-terminal-emulator'));
+    const terminal = Indicator.terminalCommandLine(GLib, reference, 'WEB', found('x-terminal-emulator'));
+    equal([made.commandLine, made.needsTerminal, made.inWindow], [terminal.commandLine, false, false], 'without it, the terminal');
+});
+
 if (mode === 'module') {
     test('the GNOME 45 entry point parses as an ES module and imports the Shell\'s', () => {
         check(entryPointError !== null, 'extension.js loaded outside GNOME Shell');
