@@ -11,4 +11,8 @@ let parent = getppid()
 _ = manna_play_die_with_parent()
 if getppid() != parent || parent == 1 { exit(69) }
 
-exit(PlayHelper.run(arguments: Array(CommandLine.arguments.dropFirst())))
+// _exit, not exit: the sound server's thread, the desktop bus's and the render thread may still
+// be running when the player is done, and exit's library destructors (libpulse has some) would
+// run beside them; a player ended with status 139 once in CI, after its last verse. Everything
+// it says goes straight to its descriptors (Files.write), so nothing buffered is lost.
+_exit(PlayHelper.run(arguments: Array(CommandLine.arguments.dropFirst())))
